@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "policy.h"
+
+/* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
+
+typedef enum SwapKind {
+        SWAP_KIND_PARTITION,
+        SWAP_KIND_FILE,
+        SWAP_KIND_ZRAM,
+} SwapKind;
+const char *swap_kind_to_string(SwapKind k);
+
+typedef enum SwapOwner {
+        SWAP_OWNER_OTHER,       /* neither ours nor a [Conflicts] unit's */
+        SWAP_OWNER_NODESWAP,    /* created by nodeswap (state file or label "nodeswap") */
+        SWAP_OWNER_CONFLICT,    /* backed by a unit listed in [Conflicts] Units= */
+} SwapOwner;
+const char *swap_owner_to_string(SwapOwner o);
+
+typedef struct SwapDevice {
+        char *path;             /* as in /proc/swaps, e.g. /dev/zram0, /var/swap */
+        SwapKind kind;
+        uint64_t size;          /* bytes */
+        uint64_t used;          /* bytes */
+        int priority;
+        SwapOwner owner;
+        char *unit;             /* the .swap unit name for this path (escaped), e.g. dev-zram0.swap */
+        int zram_id;            /* -1 unless kind == SWAP_KIND_ZRAM */
+} SwapDevice;
+
+typedef struct ZramDevice {
+        int id;
+        uint64_t disksize;              /* 0 = free to use */
+        char **algorithms_offered;      /* from comp_algorithm */
+        char *algorithm;                /* the one in brackets */
+        bool has_algorithm_params;      /* the kernel has algorithm_params (>= 6.12 style) */
+        uint64_t mem_limit;
+        /* mm_stat */
+        uint64_t orig_data_size, compr_data_size, mem_used_total;
+        bool swap_on;                   /* listed in /proc/swaps */
+        bool ours;                      /* created by nodeswap */
+} ZramDevice;
+
+/* A swap file at the policy's [File] Path=. */
+typedef struct SwapFileState {
+        bool exists;
+        bool is_regular;        /* false: a symlink, directory, device ... (never followed) */
+        uint64_t size;          /* st_size */
+        uint64_t allocated;     /* st_blocks * 512 */
+        unsigned mode;          /* st_mode & 07777 */
+        unsigned uid;
+        bool has_header;        /* a swap signature was found */
+        uint64_t header_page_size; /* page size the header was made for (0 if none) */
+        char *label;
+        bool swap_on;
+        int priority;           /* when swap_on */
+        char *fstype;           /* file system under the path (or its nearest existing parent) */
+        uint64_t fs_free;       /* bytes available to root */
+        StorageKind storage;    /* the block device kind under it; 0 = unknown */
+        char *storage_device;   /* e.g. nvme0n1, vda, loop3 */
+} SwapFileState;
+
+typedef struct UnitState {
+        char *name;
+        bool exists;            /* a unit file or generated unit was found */
+        bool masked;            /* a /dev/null symlink in /etc, /run or the generator dirs */
+        bool masked_runtime;    /* ... in /run/systemd/system (ours to undo) */
+        int active;             /* 1 active, 0 inactive, -1 unknown (no systemd asked) */
+} UnitState;
+
+typedef enum CgroupMode {
+        CGROUP_UNKNOWN,
+        CGROUP_V1,              /* legacy */
+        CGROUP_HYBRID,          /* v1 with a v2 hierarchy at /sys/fs/cgroup/unified */
+        CGROUP_V2,              /* unified */
+} CgroupMode;
+const char *cgroup_mode_to_string(CgroupMode m);
+
+/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap/state. */
+typedef struct NodeswapState {
+        int saved_swappiness;   /* -1: not saved */
+        int saved_page_cluster; /* -1: not saved */
+        bool reverted;          /* "nodeswap revert" ran last */
+        char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
+        int *zram_ids;          /* zram devices nodeswap created this boot */
+        size_t n_zram_ids;
+        uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
+} NodeswapState;
+
+typedef struct HostState {
+        uint64_t page_size;
+        uint64_t mem_total, mem_available, swap_total, swap_free;   /* bytes */
+
+        SwapDevice *swaps;
+        size_t n_swaps;
+
+        bool zram_control;      /* /sys/class/zram-control exists */
+        ZramDevice *zrams;
+        size_t n_zrams;
+
+        int swappiness;         /* -1 unreadable */
+        int page_cluster;
+
+        SwapFileState file;     /* only meaningful when the policy names a file */
+
+        char *dropin_path;
+        char *dropin;           /* current contents, NULL when absent */
+
+        char *kubelet_unit;     /* resolved: the policy's Unit= or the first present of the list */
+        int kubelet_active;     /* 1, 0, -1 unknown */
+
+        UnitState *units;       /* one per [Conflicts] unit, in policy order */
+        size_t n_units;
+
+        CgroupMode cgroup;
+        bool psi;               /* /proc/pressure/memory readable */
+
+        NodeswapState state;
+} HostState;
+
+/* Probe the host below root for what the policy needs to know. Never writes. Never talks to
+ * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
+int probe(const char *root, const Policy *policy, HostState *ret);
+void host_state_done(HostState *h);
+
+const SwapDevice *host_find_swap(const HostState *h, const char *path);
+const ZramDevice *host_find_zram(const HostState *h, int id);
+
+/* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
+char *swap_unit_name(const char *path);

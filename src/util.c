@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "util.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+
+void strv_free(char **l) {
+        if (!l)
+                return;
+        for (char **i = l; *i; i++)
+                free(*i);
+        free(l);
+}
+
+bool endswith(const char *s, const char *suffix) {
+        size_t a = strlen(s), b = strlen(suffix);
+        return a >= b && memcmp(s + a - b, suffix, b) == 0;
+}
+
+bool startswith(const char *s, const char *prefix) {
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+size_t strv_length(char *const *l) {
+        size_t n = 0;
+        if (l)
+                while (l[n])
+                        n++;
+        return n;
+}
+
+bool strv_contains(char *const *l, const char *s) {
+        if (!l)
+                return false;
+        for (; *l; l++)
+                if (streq(*l, s))
+                        return true;
+        return false;
+}
+
+int strv_push(char ***l, char *value) {
+        size_t n = strv_length(*l);
+        char **c = realloc(*l, sizeof(char *) * (n + 2));
+        if (!c) {
+                free(value);
+                return -ENOMEM;
+        }
+        c[n] = value;
+        c[n + 1] = NULL;
+        *l = c;
+        return 0;
+}
+
+int strv_extend(char ***l, const char *value) {
+        char *v = strdup(value);
+        if (!v)
+                return -ENOMEM;
+        return strv_push(l, v);
+}
+
+char **strv_copy(char *const *l) {
+        size_t n = strv_length(l);
+        char **c = calloc(n + 1, sizeof(char *));
+        if (!c)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                c[i] = strdup(l[i]);
+                if (!c[i]) {
+                        strv_free(c);
+                        return NULL;
+                }
+        }
+        return c;
+}
+
+char **strv_split_ws(const char *s) {
+        char **l = calloc(1, sizeof(char *));
+        if (!l)
+                return NULL;
+        while (*s) {
+                while (*s && isspace((unsigned char) *s))
+                        s++;
+                if (!*s)
+                        break;
+                const char *e = s;
+                while (*e && !isspace((unsigned char) *e))
+                        e++;
+                char *w = strndup(s, e - s);
+                if (!w || strv_push(&l, w) < 0) {
+                        strv_free(l);
+                        return NULL;
+                }
+                s = e;
+        }
+        return l;
+}
+
+char *strv_join(char *const *l, const char *sep) {
+        size_t len = 1, n = strv_length(l), sl = strlen(sep);
+        for (size_t i = 0; i < n; i++)
+                len += strlen(l[i]) + (i ? sl : 0);
+        char *r = malloc(len), *p = r;
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                if (i)
+                        p = stpcpy(p, sep);
+                p = stpcpy(p, l[i]);
+        }
+        *p = 0;
+        return r;
+}
+
+char *strdup_printf(const char *fmt, ...) {
+        va_list ap;
+        char *r;
+        va_start(ap, fmt);
+        int k = vasprintf(&r, fmt, ap);
+        va_end(ap);
+        return k < 0 ? NULL : r;
+}
+
+char *path_join_root(const char *root, const char *path) {
+        if (root_is_host(root))
+                return strdup(path);
+        size_t rl = strlen(root);
+        while (rl > 1 && root[rl - 1] == '/')
+                rl--;
+        return strdup_printf("%.*s%s%s", (int) rl, root, path[0] == '/' ? "" : "/", path);
+}
+
+int read_full_file(const char *path, size_t max, char **ret) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        size_t sz = 0, cap = 4096;
+        _cleanup_free_ char *buf = malloc(cap + 1);
+        if (!buf)
+                return -ENOMEM;
+        for (;;) {
+                if (sz == cap) {
+                        if (cap >= max)
+                                return -EFBIG;
+                        cap = cap * 2 > max ? max : cap * 2;
+                        char *n = realloc(buf, cap + 1);
+                        if (!n)
+                                return -ENOMEM;
+                        buf = n;
+                }
+                ssize_t k = read(fd, buf + sz, cap - sz);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        break;
+                sz += (size_t) k;
+        }
+        buf[sz] = 0;
+        *ret = buf;
+        buf = NULL;
+        return (int) (sz > INT32_MAX ? INT32_MAX : sz);
+}
+
+int read_one_line(const char *path, char **ret) {
+        char *buf;
+        int r = read_full_file(path, 64 * 1024, &buf);
+        if (r < 0)
+                return r;
+        buf[strcspn(buf, "\n")] = 0;
+        *ret = buf;
+        return 0;
+}
+
+int safe_atou64(const char *s, uint64_t *ret) {
+        if (!s || !isdigit((unsigned char) s[0]))
+                return -EINVAL;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno == ERANGE)
+                return -ERANGE;
+        if (errno != 0 || *end)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+int safe_atoi(const char *s, int *ret) {
+        if (!s || !*s || isspace((unsigned char) s[0]))
+                return -EINVAL;
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (errno == ERANGE || v > INT32_MAX || v < INT32_MIN)
+                return -ERANGE;
+        if (errno != 0 || *end)
+                return -EINVAL;
+        *ret = (int) v;
+        return 0;
+}
+
+int read_u64_file(const char *path, uint64_t *ret) {
+        _cleanup_free_ char *l = NULL;
+        int r = read_one_line(path, &l);
+        if (r < 0)
+                return r;
+        l[strcspn(l, " \t")] = 0;
+        return safe_atou64(l, ret);
+}
+
+int read_int_file(const char *path, int *ret) {
+        _cleanup_free_ char *l = NULL;
+        int r = read_one_line(path, &l);
+        if (r < 0)
+                return r;
+        l[strcspn(l, " \t")] = 0;
+        return safe_atoi(l, ret);
+}
+
+int write_string_file(const char *path, const char *value) {
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+        if (fd < 0)
+                return -errno;
+        size_t len = strlen(value);
+        ssize_t k;
+        do
+                k = write(fd, value, len);
+        while (k < 0 && errno == EINTR);
+        if (k < 0)
+                return -errno;
+        if ((size_t) k != len)
+                return -EIO;
+        return 0;
+}
+
+const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
+        static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+        if (bytes < KiB) {
+                snprintf(buf, len, "%" PRIu64 " B", bytes);
+                return buf;
+        }
+        double v = (double) bytes / 1024.0;
+        size_t u = 0;
+        while (v >= 1024.0 && u + 1 < ELEMENTSOF(units)) {
+                v /= 1024.0;
+                u++;
+        }
+        snprintf(buf, len, "%.1f %s", v, units[u]);
+        return buf;
+}

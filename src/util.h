@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+#define KiB (UINT64_C(1024))
+#define MiB (UINT64_C(1024) * KiB)
+#define GiB (UINT64_C(1024) * MiB)
+#define TiB (UINT64_C(1024) * GiB)
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+static inline void closep(int *fd) {
+        if (*fd >= 0) {
+                int saved = errno;
+                close(*fd);
+                errno = saved;
+        }
+}
+static inline void fclosep(FILE **f) {
+        if (*f)
+                fclose(*f);
+}
+void strv_free(char **l);
+static inline void strv_freep(char ***l) {
+        strv_free(*l);
+}
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
+
+static inline bool streq(const char *a, const char *b) {
+        return strcmp(a, b) == 0;
+}
+static inline bool streq_ptr(const char *a, const char *b) {
+        if (!a || !b)
+                return a == b;
+        return streq(a, b);
+}
+static inline const char *strempty(const char *s) {
+        return s ? s : "";
+}
+bool endswith(const char *s, const char *suffix);
+bool startswith(const char *s, const char *prefix);
+
+/* NULL-terminated string vectors. */
+size_t strv_length(char *const *l);
+bool strv_contains(char *const *l, const char *s);
+int strv_push(char ***l, char *value);           /* takes ownership of value, even on failure */
+int strv_extend(char ***l, const char *value);   /* copies value */
+char **strv_copy(char *const *l);
+/* Split on white space. Returns NULL on ENOMEM. An empty input gives an empty vector. */
+char **strv_split_ws(const char *s);
+char *strv_join(char *const *l, const char *sep);
+
+char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
+
+/* Join the root prefix and an absolute host path: ("/tmp/x", "/proc/swaps") -> "/tmp/x/proc/swaps".
+ * A root of NULL, "" or "/" returns a copy of path. Returns NULL on ENOMEM. */
+char *path_join_root(const char *root, const char *path);
+static inline bool root_is_host(const char *root) {
+        return !root || !*root || streq(root, "/");
+}
+
+/* Read a whole (small) file below root into a NUL-terminated buffer. Trailing newline kept.
+ * -errno on failure, -EFBIG if larger than max bytes. */
+int read_full_file(const char *path, size_t max, char **ret);
+/* Read the first line of a file, without the newline. */
+int read_one_line(const char *path, char **ret);
+int read_u64_file(const char *path, uint64_t *ret);
+int read_int_file(const char *path, int *ret);
+
+/* Write value (no newline appended) to an existing file such as a sysfs or procfs attribute. */
+int write_string_file(const char *path, const char *value);
+
+/* Parse a plain unsigned decimal number (no sign, no suffix, whole string). errno reset first. */
+int safe_atou64(const char *s, uint64_t *ret);
+int safe_atoi(const char *s, int *ret);
+
+/* "2.0 GiB", "512.0 MiB", "4.0 KiB", "17 B" */
+const char *format_bytes(char *buf, size_t len, uint64_t bytes);
+#define FORMAT_BYTES_MAX 32
