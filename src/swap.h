@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "util.h"
+
+/* The swap area format and the swapon(2)/swapoff(2) calls, shared by the zram and file backends.
+ * Nothing here forks: the header is written in-process. */
+
+#define SWAP_LABEL "nodeswap"
+#define SWAP_PRIORITY_MAX 32767
+
+/* Write a version-1 swap header ("SWAPSPACE2" at page_size - 10) for an area of size bytes at the
+ * start of fd: last_page = size / page_size - 1, no bad pages, a random UUID, the label.
+ * The first page is zeroed first (wiping the boot sector area as mkswap does); fsync()ed.
+ * -EINVAL when size holds fewer than 10 pages, or page_size is not a power of two >= 4096. */
+int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label);
+
+typedef struct SwapHeaderInfo {
+        uint64_t page_size;     /* the page size it was made for (magic offset + 10) */
+        uint64_t last_page;
+        char label[17];
+        char uuid[37];
+} SwapHeaderInfo;
+
+/* Probe fd with libblkid for a swap signature. 1 and *ret filled when a SWAPSPACE2 area is found,
+ * 0 when there is no swap signature, -errno on failure. */
+int swap_header_probe(int fd, SwapHeaderInfo *ret);
+
+/* swapon(2) with SWAP_FLAG_PREFER and priority (0..32767). Under a root other than the host's
+ * it does nothing and returns -EOPNOTSUPP so callers report the step as skipped. */
+int swap_on(const char *root, const char *path, int priority);
+/* swapoff(2). -EOPNOTSUPP under a foreign root as above. -EINVAL when path is not swap. */
+int swap_off(const char *root, const char *path);
