@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "plan.h"
+
+/* Exit codes (nodeswap(8) documents them). */
+enum {
+        EXIT_OK = 0,
+        EXIT_FAIL = 1,          /* apply/revert failed; check found an error-level finding */
+        EXIT_USAGE = 2,         /* bad usage or an invalid policy */
+};
+
+/* The common options, parsed by main.c wherever they stand on the command line. */
+typedef struct CliContext {
+        const char *root;       /* --root, default "/" */
+        const char *config;     /* --config FILE or NULL */
+        bool json;
+        int verbosity;          /* -q: -1, default 0, -v: 1 */
+        bool boot, force, purge, pods, critical;
+        const char *request, *limit, *qos;   /* allowance */
+        char **args;            /* positional arguments after the command, NULL-terminated */
+} CliContext;
+
+/* main.c: read the policy (printing every error as FILE:LINE: ... to stderr) and probe the host.
+ * Returns EXIT_OK, or the exit code to end with. revert: use the built-in NoSwap policy (the
+ * policy files are still read for paths and conflict units). */
+int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host);
+
+/* The commands. Each returns an exit code. */
+int verb_plan(const CliContext *c);
+int verb_apply(const CliContext *c);
+int verb_revert(const CliContext *c);
+int verb_status(const CliContext *c);     /* status.c */
+int verb_check(const CliContext *c);      /* check.c */
+int verb_allowance(const CliContext *c);  /* allowance.c */
