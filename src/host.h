@@ -130,3 +130,7 @@ const ZramDevice *host_find_zram(const HostState *h, int id);
 
 /* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
 char *swap_unit_name(const char *path);
+
+/* What policy sizes are evaluated against, read before the policy: MemTotal from /proc/meminfo
+ * and the kernel page size (on a fixture root, KernelPageSize from proc/self/smaps if present). */
+int probe_context(const char *root, PolicyContext *ret);

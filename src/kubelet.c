@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "kubelet.h"
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <sys/stat.h>
+
+const char *const kubelet_units[] = {
+        "k3s-agent.service", "k3s.service", "rke2-agent.service", "rke2-server.service", "kubelet.service", NULL,
+};
+
+char *kubelet_render_dropin(SwapBehavior b) {
+        const char *v = swap_behavior_to_string(b);
+        if (b == SWAP_BEHAVIOR_UNSET || !v)
+                return NULL;
+        /* apiVersion and kind are required: a drop-in without them stops the kubelet. */
+        return strdup_printf(KUBELET_DROPIN_HEADER
+                             "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+                             "kind: KubeletConfiguration\n"
+                             "failSwapOn: false\n"
+                             "memorySwap:\n"
+                             "  swapBehavior: %s\n",
+                             v);
+}
+
+SwapBehavior kubelet_dropin_behavior(const char *text) {
+        if (!text)
+                return SWAP_BEHAVIOR_UNSET;
+        const char *p = text;
+        while ((p = strstr(p, "swapBehavior:"))) {
+                /* only at the start of a (possibly indented) line */
+                const char *q = p;
+                while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
+                        q--;
+                p += strlen("swapBehavior:");
+                if (q != text && q[-1] != '\n')
+                        continue;
+                while (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'')
+                        p++;
+                if (startswith(p, "LimitedSwap"))
+                        return SWAP_BEHAVIOR_LIMITED_SWAP;
+                if (startswith(p, "NoSwap"))
+                        return SWAP_BEHAVIOR_NO_SWAP;
+        }
+        return SWAP_BEHAVIOR_UNSET;
+}
+
+static int mkdir_parents_0700(const char *dir) {
+        _cleanup_free_ char *copy = strdup(dir);
+        if (!copy)
+                return -ENOMEM;
+        for (char *p = copy + 1; *p; p++) {
+                if (*p != '/')
+                        continue;
+                *p = 0;
+                if (mkdir(copy, 0700) < 0 && errno != EEXIST)
+                        return -errno;
+                *p = '/';
+        }
+        if (mkdir(copy, 0700) < 0 && errno != EEXIST)
+                return -errno;
+        return 0;
+}
+
+int kubelet_write_dropin(const char *root, const char *path, const char *content) {
+        _cleanup_free_ char *full = path_join_root(root, path);
+        _cleanup_free_ char *dir_copy = full ? strdup(full) : NULL;
+        if (!full || !dir_copy)
+                return -ENOMEM;
+        const char *dir = dirname(dir_copy);
+        int r = mkdir_parents_0700(dir);
+        if (r < 0)
+                return r;
+
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        _cleanup_free_ char *base_copy = strdup(full);
+        if (!base_copy)
+                return -ENOMEM;
+        const char *base = basename(base_copy);
+        _cleanup_free_ char *tmp = strdup_printf(".#%s.nodeswap-%d", base, (int) getpid());
+        if (!tmp)
+                return -ENOMEM;
+
+        (void) unlinkat(dfd, tmp, 0);
+        _cleanup_close_ int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return -errno;
+        size_t len = strlen(content), done = 0;
+        while (done < len) {
+                ssize_t k = write(fd, content + done, len - done);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        goto fail;
+                }
+                done += (size_t) k;
+        }
+        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        (void) fsync(dfd);
+        return 0;
+fail:
+        (void) unlinkat(dfd, tmp, 0);
+        return r;
+}
+
+int kubelet_remove_dropin(const char *root, const char *path) {
+        _cleanup_free_ char *full = path_join_root(root, path);
+        if (!full)
+                return -ENOMEM;
+        if (unlink(full) < 0)
+                return errno == ENOENT ? 0 : -errno;
+        return 1;
+}

@@ -1,0 +1,617 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan(): the decisions. A pure function of (policy, host state, options): it reads nothing and
+ * writes nothing, so every decision can be tested against fixture trees. The order of the actions
+ * is the order apply executes them in (DESIGN.md, "What apply does"). */
+#include "plan.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+
+#include "kubelet.h"
+
+static const char *const action_kind_names[_ACTION_KIND_MAX] = {
+        [ACTION_MASK_UNIT] = "mask-unit",
+        [ACTION_STOP_UNIT] = "stop-unit",
+        [ACTION_ZRAM_CREATE] = "zram-create",
+        [ACTION_FILE_CREATE] = "file-create",
+        [ACTION_FILE_MKSWAP] = "file-mkswap",
+        [ACTION_SWAPON] = "swapon",
+        [ACTION_SWAPOFF] = "swapoff",
+        [ACTION_ZRAM_REMOVE] = "zram-remove",
+        [ACTION_FILE_REMOVE] = "file-remove",
+        [ACTION_SYSCTL] = "sysctl",
+        [ACTION_DROPIN_WRITE] = "dropin-write",
+        [ACTION_DROPIN_REMOVE] = "dropin-remove",
+        [ACTION_RESTART_UNIT] = "restart-unit",
+        [ACTION_UNMASK_UNIT] = "unmask-unit",
+        [ACTION_START_UNIT] = "start-unit",
+        [ACTION_MARK_REVERTED] = "mark-reverted",
+        [ACTION_CLEAR_REVERTED] = "clear-reverted",
+};
+
+const char *action_kind_to_string(ActionKind k) {
+        return k < _ACTION_KIND_MAX ? action_kind_names[k] : NULL;
+}
+
+static void action_done(Action *a) {
+        free(a->target);
+        free(a->now);
+        free(a->want);
+        free(a->reason);
+        free(a->algorithm);
+        free(a->content);
+}
+
+void plan_done(Plan *p) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                action_done(&p->actions[i]);
+        free(p->actions);
+        strv_free(p->warnings);
+        strv_free(p->errors);
+        *p = (Plan) {};
+}
+
+/* Append an action; target/now/want/reason are copied. Returns the new action or NULL. */
+static Action *plan_add(Plan *p, ActionKind kind, const char *target, const char *now, const char *want,
+                        const char *reason) {
+        Action *n = realloc(p->actions, sizeof(Action) * (p->n_actions + 1));
+        if (!n)
+                return NULL;
+        p->actions = n;
+        Action *a = &p->actions[p->n_actions];
+        *a = (Action) { .kind = kind, .zram_id = -1 };
+        if ((target && !(a->target = strdup(target))) || (now && !(a->now = strdup(now))) ||
+            (want && !(a->want = strdup(want))) || (reason && !(a->reason = strdup(reason)))) {
+                action_done(a);
+                return NULL;
+        }
+        p->n_actions++;
+        return a;
+}
+
+static int plan_addf(char ***l, const char *fmt, ...) _printf_(2, 3);
+static int plan_addf(char ***l, const char *fmt, ...) {
+        va_list ap;
+        char *s;
+        va_start(ap, fmt);
+        int k = vasprintf(&s, fmt, ap);
+        va_end(ap);
+        if (k < 0)
+                return -ENOMEM;
+        return strv_push(l, s);
+}
+
+#define B(x) format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, (x))
+
+/* Usable size of a swap area of `size` bytes: the first page holds the header. */
+static uint64_t swap_usable(uint64_t size, uint64_t page_size) {
+        return size > page_size ? size - page_size : 0;
+}
+
+enum {
+        KEEP_UNDECIDED = 0,
+        KEEP_ON,                /* stays on after the plan */
+        KEEP_REPLACED,          /* replaced in place by another action (a resized swap file) */
+};
+
+typedef struct Ctx {
+        const Policy *p;
+        const HostState *h;
+        const PlanOptions *o;
+        Plan *plan;
+        uint8_t *keep;          /* per h->swaps: KEEP_* */
+        uint64_t new_swap;      /* usable bytes of swap areas the plan brings up */
+        bool swap_changed;
+} Ctx;
+
+static bool unit_is_swap(const char *u) {
+        return endswith(u, ".swap");
+}
+
+static const UnitState *host_unit(const HostState *h, const char *name) {
+        for (size_t i = 0; i < h->n_units; i++)
+                if (streq(h->units[i].name, name))
+                        return &h->units[i];
+        return NULL;
+}
+
+/* The swap devices nodeswap's backends want to keep, and the actions to bring them up. */
+static int plan_zram(Ctx *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        Plan *plan = c->plan;
+
+        if (!h->zram_control && h->n_zrams == 0)
+                return plan_addf(&plan->errors,
+                                 "[Zram] is wanted but this kernel has no zram (/sys/class/zram-control is "
+                                 "missing): load the zram module (modprobe zram) or use Backend=file");
+
+        /* The kernel's offer is the same for every device; read it off any. */
+        char **offered = NULL;
+        for (size_t i = 0; i < h->n_zrams; i++)
+                if (h->zrams[i].algorithms_offered && h->zrams[i].algorithms_offered[0]) {
+                        offered = h->zrams[i].algorithms_offered;
+                        break;
+                }
+        const char *algorithm = NULL;
+        _cleanup_free_ char *why = NULL;
+        if (offered) {
+                for (char **a = p->zram.algorithms; *a && !algorithm; a++)
+                        if (strv_contains(offered, *a))
+                                algorithm = *a;
+                _cleanup_free_ char *want = strv_join(p->zram.algorithms, " ");
+                _cleanup_free_ char *have = strv_join(offered, " ");
+                if (!want || !have)
+                        return -ENOMEM;
+                if (!algorithm)
+                        return plan_addf(&plan->errors,
+                                         "%s:%u: [Zram] Algorithm=%s: none of these is offered by this kernel, "
+                                         "which offers '%s'",
+                                         strempty(p->backend_origin.file), p->backend_origin.line, want, have);
+                if (streq(algorithm, p->zram.algorithms[0]))
+                        why = strdup_printf("using %s, the first preference", algorithm);
+                else
+                        why = strdup_printf("%s not offered by this kernel, using %s", p->zram.algorithms[0],
+                                            algorithm);
+                if (!why)
+                        return -ENOMEM;
+        }
+
+        /* One of our devices that already matches? */
+        const SwapDevice *match = NULL;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                if (s->kind != SWAP_KIND_ZRAM || s->owner != SWAP_OWNER_NODESWAP || match)
+                        continue;
+                const ZramDevice *z = host_find_zram(h, s->zram_id);
+                if (!z || z->disksize != p->zram.size || s->priority != p->zram.priority ||
+                    z->mem_limit != p->zram.mem_limit || !algorithm || !streq_ptr(z->algorithm, algorithm))
+                        continue;
+                match = s;
+                c->keep[i] = KEEP_ON;
+        }
+        if (match)
+                return 0;
+
+        /* Ours, initialised with the wanted settings but swapped off (someone ran swapoff)? */
+        for (size_t i = 0; i < h->n_zrams; i++) {
+                const ZramDevice *z = &h->zrams[i];
+                if (!z->ours || z->swap_on || z->disksize != p->zram.size || z->mem_limit != p->zram.mem_limit ||
+                    !algorithm || !streq_ptr(z->algorithm, algorithm))
+                        continue;
+                _cleanup_free_ char *dev = strdup_printf("/dev/zram%d", z->id);
+                _cleanup_free_ char *want = strdup_printf("on, priority %d", p->zram.priority);
+                if (!dev || !want)
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_SWAPON, dev, "off", want,
+                                     "nodeswap's zram device is initialised but not swapped on");
+                if (!a)
+                        return -ENOMEM;
+                a->priority = p->zram.priority;
+                a->zram_id = z->id;
+                c->new_swap += swap_usable(z->disksize, h->page_size);
+                c->swap_changed = true;
+                return 0;
+        }
+
+        _cleanup_free_ char *want = strdup_printf("%s, %s, priority %d%s%s", B(p->zram.size),
+                                                  algorithm ?: "first offered of the preference list",
+                                                  p->zram.priority, p->zram.mem_limit ? ", mem_limit " : "",
+                                                  p->zram.mem_limit ? B(p->zram.mem_limit) : "");
+        if (!want)
+                return -ENOMEM;
+        Action *a = plan_add(plan, ACTION_ZRAM_CREATE, "zram", NULL, want, why);
+        if (!a)
+                return -ENOMEM;
+        a->size = p->zram.size;
+        a->mem_limit = p->zram.mem_limit;
+        a->priority = p->zram.priority;
+        if (algorithm && !(a->algorithm = strdup(algorithm)))
+                return -ENOMEM;
+        c->new_swap += swap_usable(p->zram.size, h->page_size);
+        c->swap_changed = true;
+        return 0;
+}
+
+static int plan_file(Ctx *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        const SwapFileState *f = &h->file;
+        Plan *plan = c->plan;
+        const char *path = p->file.path;
+
+        if (f->storage && !(f->storage & p->file.storage))
+                return plan_addf(&plan->errors,
+                                 "%s: the swap file would be on %s storage (%s), which [File] Storage= does not "
+                                 "allow; add '%s' to Storage= to accept it",
+                                 path, storage_kind_to_string(f->storage), strempty(f->storage_device),
+                                 storage_kind_to_string(f->storage));
+
+        if (!f->exists) {
+                if (f->fs_free > 0 && f->fs_free < p->file.size)
+                        return plan_addf(&plan->errors, "%s: needs %s but the file system has %s free", path,
+                                         B(p->file.size), B(f->fs_free));
+                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
+                if (!want)
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, NULL, want, "no swap file yet");
+                if (!a)
+                        return -ENOMEM;
+                a->size = p->file.size;
+                a->priority = p->file.priority;
+                c->new_swap += swap_usable(p->file.size, h->page_size);
+                c->swap_changed = true;
+                return 0;
+        }
+
+        if (!f->is_regular)
+                return plan_addf(&plan->errors, "%s: exists and is not a regular file (a symlink?); refusing to use it",
+                                 path);
+        if (f->uid != 0 || (f->mode & 0077))
+                return plan_addf(&plan->errors,
+                                 "%s: owned by uid %u with mode %04o; a swap file must be root's with mode 0600 "
+                                 "(others could read swapped-out memory)",
+                                 path, f->uid, f->mode);
+
+        const SwapDevice *on = host_find_swap(h, path);
+        if (on) {
+                size_t idx = (size_t) (on - h->swaps);
+                if (f->size == p->file.size && on->priority == p->file.priority) {
+                        c->keep[idx] = KEEP_ON;
+                        return 0;
+                }
+                /* execute replaces it make-before-break (swapfile_resize): no separate swapoff. */
+                c->keep[idx] = KEEP_REPLACED;
+                /* Resize or new priority: a new area first, the old one goes off in the swapoff step. */
+                _cleanup_free_ char *now = strdup_printf("%s, priority %d", B(f->size), on->priority);
+                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
+                if (!now || !want)
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, now, want,
+                                     f->size != p->file.size ? "size changed: new file up before the old one goes off"
+                                                             : "priority changed: swapped on again with the new one");
+                if (!a)
+                        return -ENOMEM;
+                a->size = p->file.size;
+                a->priority = p->file.priority;
+                c->new_swap += swap_usable(p->file.size, h->page_size);
+                c->swap_changed = true;
+                return 0;
+        }
+
+        /* Exists, off. Reuse it when it is right; rewrite what is wrong. */
+        if (f->size != p->file.size) {
+                _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
+                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
+                if (!now || !want)
+                        return -ENOMEM;
+                if (!plan_add(plan, ACTION_FILE_REMOVE, path, now, NULL, "size changed and the file is not in use"))
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, NULL, want, "size changed");
+                if (!a)
+                        return -ENOMEM;
+                a->size = p->file.size;
+                a->priority = p->file.priority;
+                c->new_swap += swap_usable(p->file.size, h->page_size);
+                c->swap_changed = true;
+                return 0;
+        }
+        if (f->allocated < f->size)
+                plan_addf(&plan->warnings, "%s: has holes (%s allocated of %s); it will be allocated before swapon",
+                          path, B(f->allocated), B(f->size));
+        if (!f->has_header || f->header_page_size != h->page_size) {
+                _cleanup_free_ char *now = f->has_header ? strdup_printf("header for %" PRIu64 "-byte pages",
+                                                                         f->header_page_size)
+                                                         : strdup("no swap header");
+                _cleanup_free_ char *want = strdup_printf("header for %" PRIu64 "-byte pages", h->page_size);
+                if (!now || !want)
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_FILE_MKSWAP, path, now, want,
+                                     f->has_header ? "the header was made for another page size: swapon would fail "
+                                                     "with EINVAL"
+                                                   : "the file has no swap header");
+                if (!a)
+                        return -ENOMEM;
+                a->size = f->size;
+        }
+        _cleanup_free_ char *want = strdup_printf("on, priority %d", p->file.priority);
+        if (!want)
+                return -ENOMEM;
+        Action *a = plan_add(plan, ACTION_SWAPON, path, "off", want, "the swap file exists but is not in use");
+        if (!a)
+                return -ENOMEM;
+        a->priority = p->file.priority;
+        c->new_swap += swap_usable(f->size, h->page_size);
+        c->swap_changed = true;
+        return 0;
+}
+
+/* Everything on /proc/swaps not kept goes off: make-before-break, with the fit check. */
+static int plan_swapoff(Ctx *c) {
+        const HostState *h = c->h;
+        const Policy *p = c->p;
+        Plan *plan = c->plan;
+        uint64_t leaving_used = 0, staying_free = c->new_swap;
+        bool any = false;
+
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                bool wanted_off;
+                if (c->keep[i] == KEEP_REPLACED)
+                        continue;
+                if (c->keep[i] == KEEP_ON)
+                        wanted_off = false;
+                else if (c->o->revert)
+                        wanted_off = s->owner == SWAP_OWNER_NODESWAP;
+                else if (!p->backend_set)
+                        wanted_off = false;
+                else if (p->backends == 0)
+                        wanted_off = true;      /* Backend=none: all swap off */
+                else
+                        wanted_off = s->owner != SWAP_OWNER_OTHER;
+                if (!wanted_off) {
+                        c->keep[i] = KEEP_ON;
+                        staying_free += s->size > s->used ? s->size - s->used : 0;
+                        if (p->backend_set && !c->o->revert && s->owner == SWAP_OWNER_OTHER && p->backends)
+                                plan_addf(&plan->warnings,
+                                          "%s: swap not made by nodeswap and not listed in [Conflicts] Units= stays on; "
+                                          "add %s to Units= to replace it",
+                                          s->path, strempty(s->unit));
+                        continue;
+                }
+                any = true;
+                leaving_used += s->used;
+        }
+        if (!any)
+                return 0;
+
+        if (leaving_used > h->mem_available + staying_free) {
+                uint64_t missing = leaving_used - h->mem_available - staying_free;
+                if (!c->o->force)
+                        return plan_addf(&plan->errors,
+                                         "swapping off would bring back %s of pages, but only %s fit (MemAvailable %s + "
+                                         "free swap that stays %s): %s missing; free memory or use --force",
+                                         B(leaving_used), B(h->mem_available + staying_free), B(h->mem_available),
+                                         B(staying_free), B(missing));
+                plan_addf(&plan->warnings, "--force: swapping off although %s of pages may not fit in memory",
+                          B(missing));
+        }
+
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                if (c->keep[i] != KEEP_UNDECIDED)
+                        continue;
+                c->swap_changed = true;
+                _cleanup_free_ char *now = strdup_printf("on, %s used, priority %d", B(s->used), s->priority);
+                if (!now)
+                        return -ENOMEM;
+                if (s->owner == SWAP_OWNER_CONFLICT && s->unit) {
+                        /* Stopping the masked unit swaps it off and keeps systemd's view right. */
+                        Action *a = plan_add(c->plan, ACTION_STOP_UNIT, s->unit, now, "stopped",
+                                             "its swap conflicts with the policy");
+                        if (!a)
+                                return -ENOMEM;
+                        a->used = s->used;
+                        continue;
+                }
+                Action *a = plan_add(c->plan, ACTION_SWAPOFF, s->path, now, "off",
+                                     c->o->revert ? "nodeswap revert"
+                                     : s->owner == SWAP_OWNER_NODESWAP ? "no longer wanted by the policy"
+                                                                        : "Backend=none: no swap on this node");
+                if (!a)
+                        return -ENOMEM;
+                a->used = s->used;
+                a->zram_id = s->zram_id;
+                if (s->kind == SWAP_KIND_ZRAM && s->owner == SWAP_OWNER_NODESWAP) {
+                        a = plan_add(c->plan, ACTION_ZRAM_REMOVE, s->path, "initialised", "removed",
+                                     "a zram device nodeswap created and no longer uses");
+                        if (!a)
+                                return -ENOMEM;
+                        a->zram_id = s->zram_id;
+                }
+        }
+        return 0;
+}
+
+static int plan_sysctl(Ctx *c, const char *name, int now, int want) {
+        if (want < 0 || now == want)
+                return 0;
+        char n[16], w[16];
+        snprintf(n, sizeof n, "%d", now);
+        snprintf(w, sizeof w, "%d", want);
+        Action *a = plan_add(c->plan, ACTION_SYSCTL, name, now >= 0 ? n : NULL, w,
+                             c->o->revert ? "restoring the value from before nodeswap" : "policy [Sysctl]");
+        if (!a)
+                return -ENOMEM;
+        a->value = want;
+        return 0;
+}
+
+static int plan_kubelet(Ctx *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        Plan *plan = c->plan;
+        bool dropin_changed = false;
+
+        if (c->o->revert) {
+                if (h->dropin) {
+                        SwapBehavior b = kubelet_dropin_behavior(h->dropin);
+                        if (!plan_add(plan, ACTION_DROPIN_REMOVE, p->dropin,
+                                      b ? swap_behavior_to_string(b) : "present", "absent (NoSwap, the default)",
+                                      "nodeswap revert"))
+                                return -ENOMEM;
+                        dropin_changed = true;
+                }
+        } else if (p->swap_behavior != SWAP_BEHAVIOR_UNSET) {
+                _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior);
+                if (!content)
+                        return -ENOMEM;
+                if (!streq_ptr(h->dropin, content)) {
+                        SwapBehavior b = kubelet_dropin_behavior(h->dropin);
+                        Action *a = plan_add(plan, ACTION_DROPIN_WRITE, p->dropin,
+                                             !h->dropin ? NULL : b ? swap_behavior_to_string(b) : "other content",
+                                             swap_behavior_to_string(p->swap_behavior), "policy [Kubelet] SwapBehavior=");
+                        if (!a)
+                                return -ENOMEM;
+                        a->content = content;
+                        content = NULL;
+                        dropin_changed = true;
+                }
+                const char *base = strrchr(p->dropin, '/');
+                base = base ? base + 1 : p->dropin;
+                if (strcmp(base, "00-k3s-defaults.conf") <= 0)
+                        plan_addf(&plan->warnings,
+                                  "%s sorts before k3s's own 00-k3s-defaults.conf: k3s's settings would win", p->dropin);
+                if (p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP && h->cgroup != CGROUP_V2 &&
+                    h->cgroup != CGROUP_UNKNOWN)
+                        plan_addf(&plan->warnings,
+                                  "LimitedSwap needs cgroup v2 but this node runs %s: the kubelet will refuse it "
+                                  "(Kubernetes >= 1.35)",
+                                  cgroup_mode_to_string(h->cgroup));
+        } else
+                return 0;       /* the kubelet is left alone */
+
+        bool swap_total_changed = plan->swap_total_after != plan->swap_total_now;
+        if (!dropin_changed && !swap_total_changed)
+                return 0;
+        if (!h->kubelet_unit) {
+                if (dropin_changed)
+                        plan_addf(&plan->warnings,
+                                  "no kubelet unit found (tried k3s-agent, k3s, rke2-agent, rke2-server, kubelet): "
+                                  "restart the kubelet yourself for the change to take effect");
+                return 0;
+        }
+        if (c->o->boot || h->kubelet_active == 0)
+                return 0;       /* it reads the new settings when it starts */
+
+        _cleanup_free_ char *why = NULL;
+        if (swap_total_changed)
+                why = strdup_printf("node swap %s -> %s%s", B(plan->swap_total_now), B(plan->swap_total_after),
+                                    dropin_changed ? ", drop-in changed" : "");
+        else
+                why = strdup("drop-in changed");
+        if (!why)
+                return -ENOMEM;
+        if (!plan_add(plan, ACTION_RESTART_UNIT, h->kubelet_unit,
+                      h->kubelet_active > 0 ? "active" : NULL, "restarted", why))
+                return -ENOMEM;
+        return 0;
+}
+
+static int plan_masks(Ctx *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+
+        if (c->o->revert) {
+                if (!h->state.reverted && !plan_add(c->plan, ACTION_MARK_REVERTED, "/var/lib/nodeswap/state", NULL,
+                                                    "reverted", "the generator masks nothing until the next apply"))
+                        return -ENOMEM;
+                for (size_t i = 0; i < h->n_units; i++)
+                        if (h->units[i].masked_runtime &&
+                            !plan_add(c->plan, ACTION_UNMASK_UNIT, h->units[i].name, "masked", "unmasked",
+                                      "nodeswap revert"))
+                                return -ENOMEM;
+                /* The distro's swap comes back before nodeswap's goes: make before break. */
+                for (char **u = h->state.stopped_units; u && *u; u++) {
+                        const UnitState *us = host_unit(h, *u);
+                        if (us && us->active == 1)
+                                continue;
+                        if (!plan_add(c->plan, ACTION_START_UNIT, *u, NULL, "started",
+                                      "the distro's swap nodeswap had stopped"))
+                                return -ENOMEM;
+                }
+                return 0;
+        }
+
+        if (h->state.reverted &&
+            !plan_add(c->plan, ACTION_CLEAR_REVERTED, "/var/lib/nodeswap/state", "reverted", "applied",
+                      "nodeswap apply ends a revert"))
+                return -ENOMEM;
+        if (!p->backend_set)
+                return 0;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->masked && !plan_add(c->plan, ACTION_MASK_UNIT, u->name, "unmasked", "masked (runtime)",
+                                            "[Conflicts] Units=: the distro's swap must not come back"))
+                        return -ENOMEM;
+        }
+        /* Timers and services stop now; .swap units stop after the new swap is up. */
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (u->active == 1 && !unit_is_swap(u->name) &&
+                    !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
+                              "[Conflicts] Units=: it could bring the distro's swap back"))
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret) {
+        static const PlanOptions no_opts = {};
+        Plan plan = {};
+        _cleanup_free_ uint8_t *keep = calloc(host->n_swaps + 1, sizeof(uint8_t));
+        if (!keep)
+                return -ENOMEM;
+        Ctx c = { .p = policy, .h = host, .o = opts ?: &no_opts, .plan = &plan, .keep = keep };
+        int r;
+
+        for (size_t i = 0; i < host->n_swaps; i++)
+                plan.swap_total_now += host->swaps[i].size;
+
+        r = plan_masks(&c);
+        if (r < 0)
+                goto fail;
+
+        if (!c.o->revert && policy->backend_set) {
+                if (policy->backends & BACKEND_ZRAM) {
+                        r = plan_zram(&c);
+                        if (r < 0)
+                                goto fail;
+                }
+                if (policy->backends & BACKEND_FILE) {
+                        r = plan_file(&c);
+                        if (r < 0)
+                                goto fail;
+                }
+        }
+        r = plan_swapoff(&c);
+        if (r < 0)
+                goto fail;
+
+        if (c.o->revert) {
+                if (c.o->purge && host->file.exists && host->file.is_regular && host->file.label &&
+                    streq(host->file.label, "nodeswap") &&
+                    !plan_add(&plan, ACTION_FILE_REMOVE, policy->file.path, "present", "deleted", "revert --purge")) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                r = plan_sysctl(&c, "vm.swappiness", host->swappiness, host->state.saved_swappiness);
+                if (r >= 0)
+                        r = plan_sysctl(&c, "vm.page-cluster", host->page_cluster, host->state.saved_page_cluster);
+        } else {
+                r = plan_sysctl(&c, "vm.swappiness", host->swappiness, policy->swappiness);
+                if (r >= 0)
+                        r = plan_sysctl(&c, "vm.page-cluster", host->page_cluster, policy->page_cluster);
+        }
+        if (r < 0)
+                goto fail;
+
+        plan.swap_total_after = c.new_swap;
+        for (size_t i = 0; i < host->n_swaps; i++)
+                if (keep[i] == KEEP_ON)
+                        plan.swap_total_after += host->swaps[i].size;
+        /* Creating an area with the same size as the one it replaces does not change the total. */
+
+        r = plan_kubelet(&c);
+        if (r < 0)
+                goto fail;
+
+        if (!c.o->revert && policy->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP && plan.swap_total_after == 0)
+                plan_addf(&plan.warnings, "SwapBehavior=LimitedSwap but the node will have no swap: pods get none");
+
+        *ret = plan;
+        return 0;
+fail:
+        plan_done(&plan);
+        return r;
+}
