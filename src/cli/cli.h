@@ -16,7 +16,7 @@ typedef struct CliContext {
         const char *config;     /* --config FILE or NULL */
         bool json;
         int verbosity;          /* -q: -1, default 0, -v: 1 */
-        bool boot, force, purge, pods, critical;
+        bool boot, force, purge, pods, critical, dry_run;
         const char *request, *limit, *qos;   /* allowance */
         char **args;            /* positional arguments after the command, NULL-terminated */
 } CliContext;

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nodeswap: option parsing and the commands plan, apply and revert. status, check and allowance
+ * live in their own files. */
+#include <getopt.h>
+#include <sys/file.h>
+#include <fcntl.h>
+
+#include "cli.h"
+#include "execute.h"
+#include "report.h"
+
+static void help(void) {
+        printf("nodeswap %s: give this node the swap its policy asks for, and tell the kubelet.\n\n"
+               "Usage: nodeswap [OPTIONS] COMMAND [OPTIONS]\n\n"
+               "Commands:\n"
+               "  plan        show what apply would change, change nothing\n"
+               "  apply       make the node match the policy\n"
+               "  revert      take the node back to NoSwap and the distro's swap\n"
+               "  status      show every swap device, the sysctls and the kubelet's view\n"
+               "  check       find the known pitfalls (exit 1 on an error)\n"
+               "  allowance   the swap LimitedSwap gives a container on this node\n\n"
+               "Options:\n"
+               "  -c, --config FILE   read this policy file only\n"
+               "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
+               "      --json          machine-readable output\n"
+               "  -q, --quiet         only errors\n"
+               "  -v, --verbose       more detail\n"
+               "      --boot          (apply) run at boot: never restart the kubelet\n"
+               "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
+               "      --purge         (revert) also delete the swap file\n"
+               "      --dry-run       (apply, revert) show the plan, change nothing\n"
+               "      --pods          (status) show each container's swap\n"
+               "      --request SIZE  (allowance) the container's memory request (256Mi, 1Gi, ...)\n"
+               "      --limit SIZE    (allowance) the container's memory limit\n"
+               "      --qos CLASS     (allowance) burstable, guaranteed or besteffort\n"
+               "      --critical      (allowance) the pod has a system-*-critical priority class\n"
+               "  -h, --help          this text\n"
+               "      --version       the version\n\n"
+               "See nodeswap(8) and nodeswap.conf(5).\n",
+               NODESWAP_VERSION);
+}
+
+int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
+        PolicyContext ctx;
+        Policy p = {};
+        PolicyErrors errors = {};
+        int r;
+
+        r = probe_context(c->root, &ctx);
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
+                return EXIT_FAIL;
+        }
+        r = policy_load(c->root, c->config, &ctx, &p, &errors);
+        if (r == -EINVAL) {
+                for (size_t i = 0; i < errors.n; i++) {
+                        _cleanup_free_ char *s = policy_error_format(&errors.errors[i]);
+                        fprintf(stderr, "%s\n", s ?: "(out of memory)");
+                }
+                policy_errors_clear(&errors);
+                policy_done(&p);
+                if (!revert)
+                        return EXIT_USAGE;
+                /* A broken policy must not stand in the way of going back: use the defaults. */
+                fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
+                r = policy_revert(&p, &ctx);
+        } else if (r >= 0 && revert) {
+                /* Keep the policy's paths and conflict units; drop what it wants. */
+                p.backend_set = true;
+                p.backends = 0;
+                p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+        }
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
+                policy_done(&p);
+                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
+        }
+
+        r = probe(c->root, &p, ret_host);
+        if (r < 0) {
+                fprintf(stderr, "Failed to probe the host below '%s': %s\n", c->root, strerror(-r));
+                policy_done(&p);
+                return EXIT_FAIL;
+        }
+        *ret_policy = p;
+        return EXIT_OK;
+}
+
+static int print_json(json_object *o) {
+        printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+        return 0;
+}
+
+static int run_plan(const CliContext *c, bool revert, bool execute) {
+        Policy p = {};
+        HostState h = {};
+        Plan pl = {};
+        int ret = cli_load(c, revert, &p, &h);
+        if (ret != EXIT_OK)
+                return ret;
+
+        if (!revert && !p.found && !c->config) {
+                if (c->json)
+                        print_json(json_object_new_object());
+                else if (c->verbosity >= 0)
+                        printf("No policy in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or "
+                               "/usr/lib/nodeswap: nothing to do.\n");
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_OK;
+        }
+
+        PlanOptions o = { .revert = revert, .purge = c->purge, .boot = c->boot, .force = c->force };
+        int r = plan(&p, &h, &o, &pl);
+        if (r < 0) {
+                fprintf(stderr, "Failed to plan: %s\n", strerror(-r));
+                ret = EXIT_FAIL;
+                goto finish;
+        }
+        if (!execute || pl.errors) {
+                if (c->json)
+                        print_json(plan_to_json(&pl));
+                else if (c->verbosity >= 0 || pl.errors)
+                        plan_print(stdout, &pl, isatty(STDOUT_FILENO));
+                ret = pl.errors ? EXIT_FAIL : EXIT_OK;
+                goto finish;
+        }
+        ret = execute_plan(c, &p, &h, &pl);
+finish:
+        plan_done(&pl);
+        host_state_done(&h);
+        policy_done(&p);
+        return ret;
+}
+
+int verb_plan(const CliContext *c) {
+        return run_plan(c, false, false);
+}
+
+/* Two applies never interleave: the second waits for the first. */
+static int take_lock(const CliContext *c, int *ret_fd) {
+        _cleanup_free_ char *path = path_join_root(c->root, "/run/nodeswap.lock");
+        if (!path)
+                return -ENOMEM;
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0) {
+                fprintf(stderr, "Failed to open lock file '%s': %s\n", path, strerror(errno));
+                return -errno;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                if (errno != EWOULDBLOCK) {
+                        int r = -errno;
+                        close(fd);
+                        return r;
+                }
+                if (c->verbosity >= 0 && !c->json)
+                        fprintf(stderr, "Waiting for another nodeswap (lock '%s')...\n", path);
+                if (flock(fd, LOCK_EX) < 0) {
+                        int r = -errno;
+                        close(fd);
+                        return r;
+                }
+        }
+        *ret_fd = fd;
+        return 0;
+}
+
+static int run_locked(const CliContext *c, bool revert) {
+        _cleanup_close_ int fd = -1;
+        if (c->dry_run)
+                return run_plan(c, revert, false);
+        if (take_lock(c, &fd) < 0)
+                return EXIT_FAIL;
+        return run_plan(c, revert, true);
+}
+
+int verb_apply(const CliContext *c) {
+        return run_locked(c, false);
+}
+
+int verb_revert(const CliContext *c) {
+        return run_locked(c, true);
+}
+
+static const struct {
+        const char *name;
+        int (*fn)(const CliContext *c);
+} verbs[] = {
+        { "plan", verb_plan },     { "apply", verb_apply }, { "revert", verb_revert },
+        { "status", verb_status }, { "check", verb_check }, { "allowance", verb_allowance },
+};
+
+int main(int argc, char *argv[]) {
+        enum {
+                ARG_ROOT = 0x100,
+                ARG_JSON,
+                ARG_VERSION,
+                ARG_BOOT,
+                ARG_FORCE,
+                ARG_PURGE,
+                ARG_PODS,
+                ARG_REQUEST,
+                ARG_LIMIT,
+                ARG_QOS,
+                ARG_CRITICAL,
+                ARG_DRY_RUN,
+        };
+        static const struct option options[] = {
+                { "config", required_argument, NULL, 'c' },
+                { "root", required_argument, NULL, ARG_ROOT },
+                { "json", no_argument, NULL, ARG_JSON },
+                { "quiet", no_argument, NULL, 'q' },
+                { "verbose", no_argument, NULL, 'v' },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, ARG_VERSION },
+                { "boot", no_argument, NULL, ARG_BOOT },
+                { "force", no_argument, NULL, ARG_FORCE },
+                { "purge", no_argument, NULL, ARG_PURGE },
+                { "pods", no_argument, NULL, ARG_PODS },
+                { "request", required_argument, NULL, ARG_REQUEST },
+                { "limit", required_argument, NULL, ARG_LIMIT },
+                { "qos", required_argument, NULL, ARG_QOS },
+                { "critical", no_argument, NULL, ARG_CRITICAL },
+                { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+                {},
+        };
+        CliContext c = { .root = "/" };
+        int opt;
+
+        /* GNU getopt permutes: options may stand before or after the command. */
+        while ((opt = getopt_long(argc, argv, "c:qvh", options, NULL)) >= 0)
+                switch (opt) {
+                case 'c':
+                        c.config = optarg;
+                        break;
+                case ARG_ROOT:
+                        c.root = optarg;
+                        break;
+                case ARG_JSON:
+                        c.json = true;
+                        break;
+                case 'q':
+                        c.verbosity = -1;
+                        break;
+                case 'v':
+                        c.verbosity = 1;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                case ARG_VERSION:
+                        printf("nodeswap %s\n", NODESWAP_VERSION);
+                        return EXIT_OK;
+                case ARG_BOOT:
+                        c.boot = true;
+                        break;
+                case ARG_FORCE:
+                        c.force = true;
+                        break;
+                case ARG_PURGE:
+                        c.purge = true;
+                        break;
+                case ARG_PODS:
+                        c.pods = true;
+                        break;
+                case ARG_REQUEST:
+                        c.request = optarg;
+                        break;
+                case ARG_LIMIT:
+                        c.limit = optarg;
+                        break;
+                case ARG_QOS:
+                        c.qos = optarg;
+                        break;
+                case ARG_CRITICAL:
+                        c.critical = true;
+                        break;
+                case ARG_DRY_RUN:
+                        c.dry_run = true;
+                        break;
+                default:
+                        fprintf(stderr, "Try 'nodeswap --help'.\n");
+                        return EXIT_USAGE;
+                }
+
+        if (optind >= argc) {
+                fprintf(stderr, "No command given. Try 'nodeswap --help'.\n");
+                return EXIT_USAGE;
+        }
+        const char *verb = argv[optind];
+        c.args = argv + optind + 1;
+        if (*c.args) {
+                fprintf(stderr, "Unexpected argument '%s' after '%s'.\n", *c.args, verb);
+                return EXIT_USAGE;
+        }
+        if (c.config && access(c.config, F_OK) < 0) {
+                fprintf(stderr, "Failed to open policy '%s': %s\n", c.config, strerror(errno));
+                return EXIT_USAGE;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+                if (streq(verbs[i].name, verb))
+                        return verbs[i].fn(&c);
+        fprintf(stderr, "Unknown command '%s'. Try 'nodeswap --help'.\n", verb);
+        return EXIT_USAGE;
+}

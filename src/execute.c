@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* execute: the one place that writes. Each action is carried out in plan order; a failure stops
+ * the run before anything is swapped off, so a node always keeps working swap (make before
+ * break), and a rerun converges because plan() starts again from what the host shows. */
+#include "execute.h"
+
+#include <time.h>
+
+#include "kubelet.h"
+#include "report.h"
+#include "state.h"
+#include "swap.h"
+#include "swapfile.h"
+#include "systemd.h"
+#include "zram.h"
+
+typedef enum Result {
+        RESULT_PENDING,
+        RESULT_DONE,
+        RESULT_SKIPPED,         /* not needed after all, or not possible under --root */
+        RESULT_NOT_DONE,        /* could not be done, apply goes on (systemd unreachable) */
+        RESULT_FAILED,
+} Result;
+
+static const char *const result_names[] = {
+        [RESULT_PENDING] = "pending", [RESULT_DONE] = "done",     [RESULT_SKIPPED] = "skipped",
+        [RESULT_NOT_DONE] = "not-done", [RESULT_FAILED] = "failed",
+};
+
+typedef struct Exec {
+        const CliContext *c;
+        const Policy *p;
+        const HostState *h;
+        const Plan *pl;
+        Result *results;
+        char **messages;        /* per action, may be NULL */
+        NodeswapState state;
+        sd_bus *bus;
+        int bus_error;          /* 0 not tried, < 0 unreachable, 1 open */
+        bool swap_changed;
+        bool reverting;
+} Exec;
+
+static uint64_t now_usec(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+static void say(Exec *e, size_t i) {
+        if (e->c->json || e->c->verbosity < 0)
+                return;
+        _cleanup_free_ char *s = action_format(&e->pl->actions[i]);
+        bool tty = isatty(STDOUT_FILENO);
+        const char *col = "";
+        switch (e->results[i]) {
+        case RESULT_DONE:
+                col = tty ? "\033[32m" : "";
+                break;
+        case RESULT_FAILED:
+                col = tty ? "\033[31m" : "";
+                break;
+        case RESULT_NOT_DONE:
+        case RESULT_SKIPPED:
+                col = tty ? "\033[33m" : "";
+                break;
+        default:
+                break;
+        }
+        printf("%s%s%s %s%s%s\n", col, result_names[e->results[i]], tty ? "\033[0m" : "", s ?: "",
+               e->messages[i] ? ": " : "", strempty(e->messages[i]));
+        fflush(stdout);
+}
+
+static void set_result(Exec *e, size_t i, Result r, char *message) {
+        e->results[i] = r;
+        free(e->messages[i]);
+        e->messages[i] = message;
+        say(e, i);
+}
+
+static int save_state(Exec *e) {
+        int r = state_save(e->c->root, &e->state);
+        if (r < 0)
+                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+        return r;
+}
+
+/* systemd: opened on first use. Returns the bus or NULL with a reason in *why. */
+static sd_bus *bus_get(Exec *e, char **why) {
+        if (e->bus_error == 0) {
+                int r = systemd_open(e->c->root, &e->bus);
+                e->bus_error = r < 0 ? r : 1;
+        }
+        if (e->bus_error > 0)
+                return e->bus;
+        *why = e->bus_error == -EOPNOTSUPP ? strdup("skipped under --root")
+                                           : strdup_printf("systemd unreachable: %s", strerror(-e->bus_error));
+        return NULL;
+}
+
+static const SwapDevice *swap_of_unit(const HostState *h, const char *unit) {
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (streq_ptr(h->swaps[i].unit, unit))
+                        return &h->swaps[i];
+        return NULL;
+}
+
+/* All actions of one kind (masks, unmasks) go to systemd in one call followed by one reload. */
+static void do_mask_group(Exec *e, ActionKind kind) {
+        _cleanup_strv_free_ char **units = NULL;
+        for (size_t i = 0; i < e->pl->n_actions; i++)
+                if (e->pl->actions[i].kind == kind && e->results[i] == RESULT_PENDING)
+                        if (strv_extend(&units, e->pl->actions[i].target) < 0)
+                                return;
+        char *why = NULL;
+        sd_bus *b = bus_get(e, &why);
+        int r = 0;
+        if (b) {
+                r = kind == ACTION_MASK_UNIT ? systemd_mask_runtime(b, units) : systemd_unmask_runtime(b, units);
+                if (r >= 0)
+                        r = systemd_reload(b);
+                if (r < 0)
+                        why = strdup_printf("Failed to %s units over D-Bus: %s",
+                                            kind == ACTION_MASK_UNIT ? "mask" : "unmask", strerror(-r));
+        }
+        for (size_t i = 0; i < e->pl->n_actions; i++)
+                if (e->pl->actions[i].kind == kind && e->results[i] == RESULT_PENDING)
+                        set_result(e, i, why ? RESULT_NOT_DONE : RESULT_DONE, why ? strdup(why) : NULL);
+        free(why);
+}
+
+static int do_stop_unit(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        const SwapDevice *s = swap_of_unit(e->h, a->target);
+        char *why = NULL;
+        sd_bus *b = bus_get(e, &why);
+        if (b) {
+                _cleanup_free_ char *result = NULL;
+                int r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
+                if (r < 0 || !streq_ptr(result, "done")) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to stop %s: %s", a->target,
+                                                 r < 0 ? strerror(-r) : strempty(result)));
+                        free(why);
+                        return -EIO;
+                }
+        } else if (s && root_is_host(e->c->root)) {
+                /* No systemd: swap the device off ourselves so the policy still holds. */
+                int r = swap_off(e->c->root, s->path);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("%s; Failed to swap off '%s': %s", why, s->path, strerror(-r)));
+                        free(why);
+                        return r;
+                }
+                char *m = strdup_printf("%s; swapped '%s' off directly", why, s->path);
+                free(why);
+                why = m;
+        }
+        if (!strv_contains(e->state.stopped_units, a->target)) {
+                strv_extend(&e->state.stopped_units, a->target);
+                save_state(e);
+        }
+        if (s)
+                e->swap_changed = true;
+        set_result(e, i, b ? RESULT_DONE : (s && root_is_host(e->c->root)) ? RESULT_DONE : RESULT_NOT_DONE, why);
+        return 0;
+}
+
+static int do_start_unit(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        char *why = NULL;
+        sd_bus *b = bus_get(e, &why);
+        if (!b) {
+                set_result(e, i, RESULT_NOT_DONE, why);
+                return 0;
+        }
+        _cleanup_free_ char *result = NULL;
+        int r = systemd_start_unit(b, a->target, 90 * 1000000ULL, &result);
+        if (r < 0 || !streq_ptr(result, "done")) {
+                set_result(e, i, RESULT_FAILED,
+                           strdup_printf("Failed to start %s: %s", a->target, r < 0 ? strerror(-r) : strempty(result)));
+                return -EIO;
+        }
+        e->swap_changed = true;
+        set_result(e, i, RESULT_DONE, NULL);
+        return 0;
+}
+
+static int swap_result(Exec *e, size_t i, int r, const char *what) {
+        if (r == -EOPNOTSUPP || r > 0) {
+                set_result(e, i, RESULT_DONE, strdup("swapon/swapoff skipped under --root"));
+                return 0;
+        }
+        if (r < 0) {
+                set_result(e, i, RESULT_FAILED, strdup_printf("Failed to %s: %s", what, strerror(-r)));
+                return r;
+        }
+        e->swap_changed = true;
+        set_result(e, i, RESULT_DONE, NULL);
+        return 0;
+}
+
+static int do_zram_create(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        _cleanup_free_ char *chosen = NULL;
+        const char *algorithm = a->algorithm;
+        int id = -1, r;
+
+        if (!algorithm) {
+                /* No device existed to read the offer from: the first one hot_add gives tells. */
+                r = zram_resolve_algorithm(e->c->root, e->p->zram.algorithms, &chosen);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to find an offered algorithm: %s", strerror(-r)));
+                        return r;
+                }
+                algorithm = chosen;
+        }
+        r = zram_provision(e->c->root, algorithm, NULL, a->mem_limit, a->size, a->priority, e->h->page_size, &id);
+        if (r < 0) {
+                set_result(e, i, RESULT_FAILED,
+                           strdup_printf("Failed to set up a zram device (%s, %s): %s", algorithm, a->want,
+                                         strerror(-r)));
+                return r;
+        }
+        state_add_zram_id(&e->state, id);
+        save_state(e);
+        e->swap_changed = true;
+        set_result(e, i, RESULT_DONE,
+                   strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
+        return 0;
+}
+
+static int do_file_create(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        _cleanup_free_ char *reason = NULL;
+        int r;
+        if (a->now)     /* an active file is replaced: make before break */
+                r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
+                                    e->p->file.storage, e->c->force, &reason);
+        else
+                r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
+                                    e->p->file.storage, &reason);
+        if (r < 0) {
+                set_result(e, i, RESULT_FAILED,
+                           strdup_printf("Failed to create swap file '%s': %s", a->target,
+                                         reason ?: strerror(-r)));
+                return r;
+        }
+        e->swap_changed = true;
+        set_result(e, i, RESULT_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
+        return 0;
+}
+
+static int do_sysctl(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        bool swappiness = streq(a->target, "vm.swappiness");
+        int *saved = swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
+        int now = swappiness ? e->h->swappiness : e->h->page_cluster;
+
+        /* Keep the value from before nodeswap's first change, for revert. */
+        if (!e->reverting && *saved < 0 && now >= 0) {
+                *saved = now;
+                int r = save_state(e);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED, strdup("the old value could not be saved"));
+                        return r;
+                }
+        }
+        _cleanup_free_ char *path =
+                path_join_root(e->c->root, swappiness ? "/proc/sys/vm/swappiness" : "/proc/sys/vm/page-cluster");
+        char v[16];
+        snprintf(v, sizeof v, "%d", a->value);
+        int r = path ? write_string_file(path, v) : -ENOMEM;
+        if (r < 0) {
+                set_result(e, i, RESULT_FAILED,
+                           strdup_printf("Failed to write '%s' to '%s': %s", v, strempty(path), strerror(-r)));
+                return r;
+        }
+        set_result(e, i, RESULT_DONE, NULL);
+        return 0;
+}
+
+/* Restart the kubelet; if it does not come back, put the previous drop-in back and restart again. */
+static int do_restart(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        char *why = NULL;
+        sd_bus *b = bus_get(e, &why);
+        if (!b) {
+                set_result(e, i, RESULT_NOT_DONE, why);
+                return 0;
+        }
+        _cleanup_free_ char *state = NULL;
+        int r = systemd_unit_active(b, a->target, &state);
+        if (r < 0 || !streq_ptr(state, "active")) {
+                set_result(e, i, RESULT_SKIPPED,
+                           strdup_printf("%s is %s: it reads the change when it starts", a->target,
+                                         state ?: "not loaded"));
+                return 0;
+        }
+        _cleanup_free_ char *result = NULL;
+        r = systemd_restart_and_verify(b, a->target, &result);
+        if (r >= 0) {
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        }
+
+        /* Roll back the drop-in to what it was before this run. */
+        const char *dropin = e->p->dropin;
+        int k = e->h->dropin ? kubelet_write_dropin(e->c->root, dropin, e->h->dropin)
+                             : kubelet_remove_dropin(e->c->root, dropin);
+        _cleanup_free_ char *again = NULL;
+        int k2 = systemd_restart_and_verify(b, a->target, &again);
+        set_result(e, i, RESULT_FAILED,
+                   strdup_printf("%s did not come back after the restart (%s); %s; restarted again: %s", a->target,
+                                 strempty(result),
+                                 k < 0 ? "the previous drop-in could NOT be restored" : "the previous drop-in was restored",
+                                 k2 >= 0 ? "active" : strempty(again)));
+        return -EIO;
+}
+
+static int do_action(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        const char *root = e->c->root;
+        int r;
+
+        switch (a->kind) {
+        case ACTION_MASK_UNIT:
+        case ACTION_UNMASK_UNIT:
+                do_mask_group(e, a->kind);
+                return 0;
+        case ACTION_STOP_UNIT:
+                return do_stop_unit(e, i);
+        case ACTION_START_UNIT:
+                r = do_start_unit(e, i);
+                if (r >= 0) {
+                        strv_free(e->state.stopped_units);
+                        e->state.stopped_units = NULL;
+                }
+                return r;
+        case ACTION_ZRAM_CREATE:
+                return do_zram_create(e, i);
+        case ACTION_FILE_CREATE:
+                return do_file_create(e, i);
+        case ACTION_FILE_MKSWAP:
+                r = swapfile_rewrite_header(root, a->target, e->h->page_size);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to rewrite the header of '%s': %s", a->target, strerror(-r)));
+                        return r;
+                }
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        case ACTION_SWAPON:
+                return swap_result(e, i, swap_on(root, a->target, a->priority), "swapon");
+        case ACTION_SWAPOFF:
+                return swap_result(e, i, swap_off(root, a->target), "swapoff");
+        case ACTION_ZRAM_REMOVE:
+                r = zram_teardown(root, a->zram_id);
+                if (r < 0 && r != -EOPNOTSUPP) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to remove /dev/zram%d: %s", a->zram_id, strerror(-r)));
+                        return r;
+                }
+                state_remove_zram_id(&e->state, a->zram_id);
+                save_state(e);
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        case ACTION_FILE_REMOVE:
+                r = swapfile_remove(root, a->target);
+                if (r < 0 && r != -EOPNOTSUPP) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
+                        return r;
+                }
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        case ACTION_SYSCTL:
+                return do_sysctl(e, i);
+        case ACTION_DROPIN_WRITE:
+                r = kubelet_write_dropin(root, a->target, a->content);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to write '%s': %s", a->target, strerror(-r)));
+                        return r;
+                }
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        case ACTION_DROPIN_REMOVE:
+                r = kubelet_remove_dropin(root, a->target);
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
+                        return r;
+                }
+                set_result(e, i, RESULT_DONE, NULL);
+                return 0;
+        case ACTION_RESTART_UNIT:
+                return do_restart(e, i);
+        case ACTION_MARK_REVERTED:
+        case ACTION_CLEAR_REVERTED:
+                e->state.reverted = a->kind == ACTION_MARK_REVERTED;
+                r = save_state(e);
+                set_result(e, i, r < 0 ? RESULT_FAILED : RESULT_DONE, NULL);
+                return r;
+        default:
+                set_result(e, i, RESULT_FAILED, strdup("unknown action"));
+                return -EINVAL;
+        }
+}
+
+int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const Plan *pl) {
+        Exec e = {
+                .c = c,
+                .p = p,
+                .h = h,
+                .pl = pl,
+                .results = calloc(pl->n_actions + 1, sizeof(Result)),
+                .messages = calloc(pl->n_actions + 1, sizeof(char *)),
+        };
+        int ret = EXIT_OK, r;
+
+        if (!e.results || !e.messages) {
+                fprintf(stderr, "Out of memory.\n");
+                free(e.results);
+                free(e.messages);
+                return EXIT_FAIL;
+        }
+        for (size_t i = 0; i < pl->n_actions; i++)
+                if (pl->actions[i].kind == ACTION_MARK_REVERTED || pl->actions[i].kind == ACTION_DROPIN_REMOVE)
+                        e.reverting = true;
+        r = state_load(c->root, &e.state);
+        if (r < 0) {
+                fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
+                ret = EXIT_FAIL;
+                goto finish;
+        }
+        if (!c->json && c->verbosity >= 0 && pl->n_actions == 0)
+                printf("Nothing to do: the node matches the policy.\n");
+
+        for (size_t i = 0; i < pl->n_actions; i++) {
+                if (e.results[i] != RESULT_PENDING)
+                        continue;
+                r = do_action(&e, i);
+                if (r < 0) {
+                        ret = EXIT_FAIL;
+                        break;
+                }
+        }
+        if (ret == EXIT_OK && e.reverting) {
+                /* Back to before nodeswap: the next apply saves the values anew. */
+                e.state.saved_swappiness = -1;
+                e.state.saved_page_cluster = -1;
+        }
+        if (e.swap_changed)
+                e.state.swap_changed_usec = now_usec();
+        if (pl->n_actions > 0)
+                save_state(&e);
+
+        for (char **w = pl->warnings; w && *w && !c->json; w++)
+                fprintf(stderr, "warning: %s\n", *w);
+
+        if (c->json) {
+                json_object *o = plan_to_json(pl);
+                json_object *arr = json_object_object_get(o, "actions");
+                bool changed = false;
+                for (size_t i = 0; i < pl->n_actions; i++) {
+                        json_object *j = json_object_array_get_idx(arr, i);
+                        json_object_object_add(j, "result", json_object_new_string(result_names[e.results[i]]));
+                        json_object_object_add(j, "message",
+                                               e.messages[i] ? json_object_new_string(e.messages[i]) : NULL);
+                        changed = changed || e.results[i] == RESULT_DONE;
+                }
+                json_object_object_add(o, "changed", json_object_new_boolean(changed));
+                json_object_object_add(o, "ok", json_object_new_boolean(ret == EXIT_OK));
+                printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+                                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(o);
+        }
+finish:
+        for (size_t i = 0; i < pl->n_actions; i++)
+                free(e.messages[i]);
+        free(e.messages);
+        free(e.results);
+        nodeswap_state_done(&e.state);
+        if (e.bus)
+                sd_bus_flush_close_unref(e.bus);
+        return ret;
+}
