@@ -202,6 +202,27 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
         return 0;
 }
 
+/* No zram device existed when the plan was made, so the kernel's offer was unknown: take the
+ * device zram_provision() will take (or hot_add one) and read the offer off it. */
+static int zram_resolve_algorithm(const char *root, char *const *preference, char **ret) {
+        _cleanup_strv_free_ char **offered = NULL;
+        _cleanup_free_ char *active = NULL, *reason = NULL;
+        const char *algorithm;
+        int id, r;
+
+        r = zram_find_free(root, &id);
+        if (r < 0)
+                return r;
+        r = zram_read_comp_algorithm(root, id, &offered, &active);
+        if (r < 0)
+                return r;
+        r = zram_pick_algorithm(offered, preference, &algorithm, &reason);
+        if (r < 0)
+                return r;
+        *ret = strdup(algorithm);
+        return *ret ? 0 : -ENOMEM;
+}
+
 static int do_zram_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         _cleanup_free_ char *chosen = NULL;
@@ -280,6 +301,44 @@ static int do_sysctl(Exec *e, size_t i) {
                 return r;
         }
         set_result(e, i, RESULT_DONE, NULL);
+        return 0;
+}
+
+/* Restart the unit and make sure it stays up: a Type=simple service whose job is "done" can still
+ * fail a moment later (the kubelet rejecting its configuration), so watch it for a while. */
+#define RESTART_TIMEOUT_USEC (5 * 60 * 1000000ULL)
+#define RESTART_SETTLE_USEC (3 * 1000000ULL)
+static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_state) {
+        _cleanup_free_ char *result = NULL;
+        int r = systemd_restart_unit(b, unit, RESTART_TIMEOUT_USEC, &result);
+        if (r < 0) {
+                *ret_state = strdup_printf("restart failed: %s", strerror(-r));
+                return r;
+        }
+        if (!streq_ptr(result, "done")) {
+                *ret_state = strdup_printf("restart job %s", strempty(result));
+                return -EIO;
+        }
+        for (uint64_t waited = 0;; waited += 100000) {
+                _cleanup_free_ char *state = NULL;
+                r = systemd_unit_active(b, unit, &state);
+                if (r < 0) {
+                        *ret_state = strdup_printf("state unknown: %s", strerror(-r));
+                        return r;
+                }
+                if (!streq(state, "active") && !streq(state, "activating") && !streq(state, "reloading")) {
+                        *ret_state = strdup_printf("%s after the restart", state);
+                        return -EIO;
+                }
+                if (waited >= RESTART_SETTLE_USEC && streq(state, "active"))
+                        break;
+                if (waited >= RESTART_TIMEOUT_USEC) {
+                        *ret_state = strdup_printf("still %s", state);
+                        return -ETIMEDOUT;
+                }
+                usleep(100000);
+        }
+        *ret_state = strdup("active");
         return 0;
 }
 

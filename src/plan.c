@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "kubelet.h"
+#include "zram.h"
 
 static const char *const action_kind_names[_ACTION_KIND_MAX] = {
         [ACTION_MASK_UNIT] = "mask-unit",
@@ -136,25 +137,18 @@ static int plan_zram(Ctx *c) {
         const char *algorithm = NULL;
         _cleanup_free_ char *why = NULL;
         if (offered) {
-                for (char **a = p->zram.algorithms; *a && !algorithm; a++)
-                        if (strv_contains(offered, *a))
-                                algorithm = *a;
-                _cleanup_free_ char *want = strv_join(p->zram.algorithms, " ");
-                _cleanup_free_ char *have = strv_join(offered, " ");
-                if (!want || !have)
-                        return -ENOMEM;
-                if (!algorithm)
+                int r = zram_pick_algorithm(offered, p->zram.algorithms, &algorithm, &why);
+                if (r == -ENOENT) {
+                        _cleanup_free_ char *want = strv_join(p->zram.algorithms, " ");
+                        _cleanup_free_ char *have = strv_join(offered, " ");
+                        if (!want || !have)
+                                return -ENOMEM;
                         return plan_addf(&plan->errors,
-                                         "%s:%u: [Zram] Algorithm=%s: none of these is offered by this kernel, "
-                                         "which offers '%s'",
-                                         strempty(p->backend_origin.file), p->backend_origin.line, want, have);
-                if (streq(algorithm, p->zram.algorithms[0]))
-                        why = strdup_printf("using %s, the first preference", algorithm);
-                else
-                        why = strdup_printf("%s not offered by this kernel, using %s", p->zram.algorithms[0],
-                                            algorithm);
-                if (!why)
-                        return -ENOMEM;
+                                         "[Zram] Algorithm=%s: none of these is offered by this kernel, which offers '%s'",
+                                         want, have);
+                }
+                if (r < 0)
+                        return r;
         }
 
         /* One of our devices that already matches? */
