@@ -193,17 +193,6 @@ static const char *basename_of(const char *path) {
         return s ? s + 1 : path;
 }
 
-static const char *storage_name(unsigned s) {
-        switch (s) {
-        case STORAGE_NVME:       return "nvme";
-        case STORAGE_SSD:        return "ssd";
-        case STORAGE_VIRTUAL:    return "virtual";
-        case STORAGE_ROTATIONAL: return "rotational";
-        case STORAGE_MMC:        return "mmc";
-        default:                 return "unknown";
-        }
-}
-
 static int check_cgroup(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
         if (b != SWAP_BEHAVIOR_LIMITED_SWAP || !cgroup_mode_is_v1(h->cgroup))
                 return 0;
@@ -339,7 +328,7 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
                 bool allowed = wanted && (p->file.storage & bad);
                 r = add(fs, allowed ? SEVERITY_WARNING : SEVERITY_ERROR, "swapfile-storage",
                         strdup_printf("the swap file %s is on %s storage (%s): %s", p->file.path,
-                                      storage_name(bad), f->storage_device ?: "unknown device",
+                                      strempty(storage_kind_to_string((StorageKind) bad)), f->storage_device ?: "unknown device",
                                       bad == STORAGE_MMC
                                       ? "swapping wears out an SD card or eMMC and is slow"
                                       : "a spinning disk makes swapping slow"),
