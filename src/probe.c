@@ -1,0 +1,981 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
+#include "host.h"
+#include "state.h"
+
+#include <blkid.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libmount.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#define DROPIN_MAX (64 * 1024)
+
+static const char *const unit_dirs[] = {
+        "/etc/systemd/system",
+        "/run/systemd/system",
+        "/usr/local/lib/systemd/system",
+        "/lib/systemd/system",
+        "/usr/lib/systemd/system",
+};
+
+static const char *const generator_dirs[] = {
+        "/run/systemd/generator.early",
+        "/run/systemd/generator",
+        "/run/systemd/generator.late",
+};
+
+/* Where a symlink to /dev/null masks a unit. */
+static const char *const mask_dirs[] = {
+        "/etc/systemd/system",
+        "/run/systemd/system",
+        "/run/systemd/generator.early",
+};
+
+static const char *const kubelet_units[] = {
+        "k3s-agent.service",
+        "k3s.service",
+        "rke2-agent.service",
+        "rke2-server.service",
+        "kubelet.service",
+};
+
+const char *swap_kind_to_string(SwapKind k) {
+        switch (k) {
+        case SWAP_KIND_PARTITION:
+                return "partition";
+        case SWAP_KIND_FILE:
+                return "file";
+        case SWAP_KIND_ZRAM:
+                return "zram";
+        }
+        return NULL;
+}
+
+const char *swap_owner_to_string(SwapOwner o) {
+        switch (o) {
+        case SWAP_OWNER_OTHER:
+                return "other";
+        case SWAP_OWNER_NODESWAP:
+                return "nodeswap";
+        case SWAP_OWNER_CONFLICT:
+                return "conflict";
+        }
+        return NULL;
+}
+
+const char *cgroup_mode_to_string(CgroupMode m) {
+        switch (m) {
+        case CGROUP_UNKNOWN:
+                return "unknown";
+        case CGROUP_V1:
+                return "v1";
+        case CGROUP_HYBRID:
+                return "hybrid";
+        case CGROUP_V2:
+                return "v2";
+        }
+        return NULL;
+}
+
+static bool unit_name_char_ok(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == ':' || c == '_' || c == '.';
+}
+
+/* systemd-escape --path: the path is simplified (repeated and trailing slashes, "." components),
+ * a ".." component is refused (EINVAL), "/" separates with "-", and everything but [A-Za-z0-9:_.]
+ * (and a leading ".") becomes \xNN. "/" alone is "-". */
+char *swap_unit_name(const char *path) {
+        if (!path || path[0] != '/') {
+                errno = EINVAL;
+                return NULL;
+        }
+        char *r = malloc(strlen(path) * 4 + sizeof("-.swap"));
+        if (!r) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        char *o = r;
+        for (const char *p = path; *p;) {
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                const char *e = strchrnul(p, '/');
+                size_t n = (size_t) (e - p);
+                if (n == 1 && p[0] == '.') {
+                        p = e;
+                        continue;
+                }
+                if (n == 2 && p[0] == '.' && p[1] == '.') {
+                        free(r);
+                        errno = EINVAL;
+                        return NULL;
+                }
+                if (o != r)
+                        *o++ = '-';
+                for (size_t i = 0; i < n; i++) {
+                        char c = p[i];
+                        if (unit_name_char_ok(c) && !(c == '.' && o == r))
+                                *o++ = c;
+                        else
+                                o += sprintf(o, "\\x%02x", (unsigned) (unsigned char) c);
+                }
+                p = e;
+        }
+        if (o == r)
+                *o++ = '-';
+        strcpy(o, ".swap");
+        return r;
+}
+
+/* libmount / libblkid cleanups */
+static inline void mnt_unref_tablep(struct libmnt_table **t) {
+        if (*t)
+                mnt_unref_table(*t);
+}
+static inline void mnt_free_iterp(struct libmnt_iter **i) {
+        if (*i)
+                mnt_free_iter(*i);
+}
+static inline void blkid_free_probep(blkid_probe *p) {
+        if (*p)
+                blkid_free_probe(*p);
+}
+static inline void closedirp(DIR **d) {
+        if (*d)
+                closedir(*d);
+}
+
+static char *root_path(const char *root, const char *path) {
+        return path_join_root(root, path);
+}
+
+static bool root_exists(const char *root, const char *path) {
+        _cleanup_free_ char *p = root_path(root, path);
+        struct stat st;
+        return p && lstat(p, &st) == 0;
+}
+
+/* --- page size, memory, sysctls --- */
+
+static uint64_t probe_page_size(const char *root) {
+        long sys = sysconf(_SC_PAGESIZE);
+        uint64_t fallback = sys > 0 ? (uint64_t) sys : 4096;
+        if (root_is_host(root))
+                return fallback;
+
+        _cleanup_free_ char *p = root_path(root, "/proc/self/smaps");
+        if (!p)
+                return fallback;
+        _cleanup_fclose_ FILE *f = fopen(p, "re");
+        if (!f)
+                return fallback;
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+                uint64_t kb;
+                if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1 && kb > 0)
+                        return kb * KiB;
+        }
+        return fallback;
+}
+
+static int probe_meminfo(const char *root, HostState *h) {
+        _cleanup_free_ char *p = root_path(root, "/proc/meminfo");
+        if (!p)
+                return -ENOMEM;
+        _cleanup_fclose_ FILE *f = fopen(p, "re");
+        if (!f)
+                return -errno;
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+                char key[64];
+                uint64_t kb;
+                if (sscanf(line, "%63[^:]: %" SCNu64, key, &kb) != 2)
+                        continue;
+                if (streq(key, "MemTotal"))
+                        h->mem_total = kb * KiB;
+                else if (streq(key, "MemAvailable"))
+                        h->mem_available = kb * KiB;
+                else if (streq(key, "SwapTotal"))
+                        h->swap_total = kb * KiB;
+                else if (streq(key, "SwapFree"))
+                        h->swap_free = kb * KiB;
+        }
+        return 0;
+}
+
+static int read_sysctl(const char *root, const char *path) {
+        _cleanup_free_ char *p = root_path(root, path);
+        int v;
+        if (!p || read_int_file(p, &v) < 0)
+                return -1;
+        return v;
+}
+
+/* --- /proc/swaps --- */
+
+static int zram_id_from_path(const char *path) {
+        if (!startswith(path, "/dev/zram"))
+                return -1;
+        const char *n = path + strlen("/dev/zram");
+        int id;
+        if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
+                return -1;
+        return id;
+}
+
+static int probe_swaps(const char *root, HostState *h) {
+        _cleanup_free_ char *p = root_path(root, "/proc/swaps");
+        if (!p)
+                return -ENOMEM;
+        if (access(p, R_OK) < 0)
+                return -errno;
+
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = mnt_new_table();
+        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!tb || !itr)
+                return -ENOMEM;
+        int r = mnt_table_parse_swaps(tb, p);
+        if (r < 0)
+                return r;
+
+        struct libmnt_fs *fs;
+        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
+                const char *src = mnt_fs_get_source(fs);
+                if (!src)
+                        continue;
+                SwapDevice *n = realloc(h->swaps, sizeof(SwapDevice) * (h->n_swaps + 1));
+                if (!n)
+                        return -ENOMEM;
+                h->swaps = n;
+                SwapDevice *d = &h->swaps[h->n_swaps];
+                *d = (SwapDevice) {
+                        .path = strdup(src),
+                        .size = (uint64_t) mnt_fs_get_size(fs) * KiB,
+                        .used = (uint64_t) mnt_fs_get_usedsize(fs) * KiB,
+                        .priority = mnt_fs_get_priority(fs),
+                        .owner = SWAP_OWNER_OTHER,
+                        .zram_id = zram_id_from_path(src),
+                };
+                h->n_swaps++;
+                if (!d->path)
+                        return -ENOMEM;
+                d->unit = swap_unit_name(src);
+                if (!d->unit && errno == ENOMEM)
+                        return -ENOMEM;
+                const char *type = mnt_fs_get_swaptype(fs);
+                if (d->zram_id >= 0)
+                        d->kind = SWAP_KIND_ZRAM;
+                else if (type && streq(type, "partition"))
+                        d->kind = SWAP_KIND_PARTITION;
+                else
+                        d->kind = SWAP_KIND_FILE;
+        }
+        return 0;
+}
+
+/* --- zram --- */
+
+static int parse_comp_algorithm(const char *line, ZramDevice *z) {
+        _cleanup_strv_free_ char **words = strv_split_ws(line);
+        if (!words)
+                return -ENOMEM;
+        for (char **w = words; *w; w++) {
+                char *s = *w;
+                size_t l = strlen(s);
+                bool active = l >= 2 && s[0] == '[' && s[l - 1] == ']';
+                if (active) {
+                        memmove(s, s + 1, l - 2);
+                        s[l - 2] = 0;
+                        free(z->algorithm);
+                        z->algorithm = strdup(s);
+                        if (!z->algorithm)
+                                return -ENOMEM;
+                }
+                int r = strv_extend(&z->algorithms_offered, s);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static void zram_device_done(ZramDevice *z) {
+        strv_free(z->algorithms_offered);
+        free(z->algorithm);
+}
+
+static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevice *z) {
+        char rel[PATH_MAX];
+        _cleanup_free_ char *line = NULL;
+        snprintf(rel, sizeof rel, "/sys/block/zram%d", id);
+        _cleanup_free_ char *dir = root_path(root, rel);
+        if (!dir)
+                return -ENOMEM;
+        char attr[PATH_MAX];
+
+        z->id = id;
+        snprintf(attr, sizeof attr, "%s/disksize", dir);
+        if (read_u64_file(attr, &z->disksize) < 0)
+                z->disksize = 0;
+
+        snprintf(attr, sizeof attr, "%s/comp_algorithm", dir);
+        if (read_one_line(attr, &line) >= 0) {
+                int r = parse_comp_algorithm(line, z);
+                if (r < 0)
+                        return r;
+        }
+
+        snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
+        z->has_algorithm_params = access(attr, F_OK) == 0;
+
+        snprintf(attr, sizeof attr, "%s/mem_limit", dir);
+        if (read_u64_file(attr, &z->mem_limit) < 0)   /* write-only on most kernels */
+                z->mem_limit = 0;
+
+        free(line);
+        line = NULL;
+        snprintf(attr, sizeof attr, "%s/mm_stat", dir);
+        if (read_one_line(attr, &line) >= 0 &&
+            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64,
+                   &z->orig_data_size, &z->compr_data_size, &z->mem_used_total) != 3)
+                z->orig_data_size = z->compr_data_size = z->mem_used_total = 0;
+
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id == id)
+                        z->swap_on = true;
+        z->ours = state_has_zram_id(&h->state, id);
+        return 0;
+}
+
+static int zram_cmp(const void *a, const void *b) {
+        const ZramDevice *x = a, *y = b;
+        return (x->id > y->id) - (x->id < y->id);
+}
+
+static int probe_zrams(const char *root, HostState *h) {
+        h->zram_control = root_exists(root, "/sys/class/zram-control");
+
+        _cleanup_free_ char *p = root_path(root, "/sys/block");
+        if (!p)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *d = opendir(p);
+        if (!d)
+                return 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!startswith(de->d_name, "zram"))
+                        continue;
+                const char *n = de->d_name + 4;
+                int id;
+                if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
+                        continue;
+                ZramDevice *nz = realloc(h->zrams, sizeof(ZramDevice) * (h->n_zrams + 1));
+                if (!nz)
+                        return -ENOMEM;
+                h->zrams = nz;
+                ZramDevice *z = &h->zrams[h->n_zrams++];
+                *z = (ZramDevice) {};
+                int r = probe_one_zram(root, id, h, z);
+                if (r < 0)
+                        return r;
+        }
+        if (h->n_zrams > 1)
+                qsort(h->zrams, h->n_zrams, sizeof(ZramDevice), zram_cmp);
+        return 0;
+}
+
+/* --- mounts (from <root>/proc/self/mountinfo) --- */
+
+static struct libmnt_table *load_mountinfo(const char *root) {
+        _cleanup_free_ char *p = root_path(root, "/proc/self/mountinfo");
+        if (!p || access(p, R_OK) < 0)
+                return NULL;
+        struct libmnt_table *tb = mnt_new_table();
+        if (!tb)
+                return NULL;
+        if (mnt_table_parse_file(tb, p) < 0) {
+                mnt_unref_table(tb);
+                return NULL;
+        }
+        return tb;
+}
+
+static bool path_under(const char *path, const char *target) {
+        if (streq(target, "/"))
+                return path[0] == '/';
+        size_t l = strlen(target);
+        return strncmp(path, target, l) == 0 && (path[l] == 0 || path[l] == '/');
+}
+
+/* The mount holding path: the longest target that is a prefix of path; of equal ones the last
+ * mounted (mounted over the others). */
+static struct libmnt_fs *find_mount(struct libmnt_table *tb, const char *path) {
+        if (!tb)
+                return NULL;
+        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!itr)
+                return NULL;
+        struct libmnt_fs *fs, *best = NULL;
+        size_t best_len = 0;
+        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
+                const char *t = mnt_fs_get_target(fs);
+                if (!t || !path_under(path, t))
+                        continue;
+                size_t l = strlen(t);
+                if (!best || l >= best_len) {
+                        best = fs;
+                        best_len = l;
+                }
+        }
+        return best;
+}
+
+static struct libmnt_fs *find_mount_at(struct libmnt_table *tb, const char *target) {
+        if (!tb)
+                return NULL;
+        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!itr)
+                return NULL;
+        struct libmnt_fs *fs, *found = NULL;
+        while (mnt_table_next_fs(tb, itr, &fs) == 0)
+                if (streq_ptr(mnt_fs_get_target(fs), target))
+                        found = fs;
+        return found;
+}
+
+static CgroupMode probe_cgroup(struct libmnt_table *tb) {
+        struct libmnt_fs *fs = find_mount_at(tb, "/sys/fs/cgroup");
+        if (!fs)
+                return CGROUP_UNKNOWN;
+        const char *type = mnt_fs_get_fstype(fs);
+        if (streq_ptr(type, "cgroup2"))
+                return CGROUP_V2;
+        if (!streq_ptr(type, "tmpfs"))
+                return CGROUP_UNKNOWN;
+        fs = find_mount_at(tb, "/sys/fs/cgroup/unified");
+        if (fs && streq_ptr(mnt_fs_get_fstype(fs), "cgroup2"))
+                return CGROUP_HYBRID;
+        return CGROUP_V1;
+}
+
+/* --- storage under a mount --- */
+
+static bool root_is_dir(const char *root, const char *path) {
+        _cleanup_free_ char *p = root_path(root, path);
+        struct stat st;
+        if (!p)
+                return false;
+        /* Follows symlinks: /sys/block/<disk> is one on a real sysfs (and may be one, relative,
+         * in a fixture that copies that layout). */
+        if (stat(p, &st) < 0)
+                return false;
+        return S_ISDIR(st.st_mode);
+}
+
+/* The whole disk for a block device name: the name itself when /sys/block/<name> exists, else the
+ * disk whose /sys/block/<disk>/<name> exists (a partition; this holds for real sysfs and for plain
+ * fixture directories alike). */
+static int resolve_disk(const char *root, const char *name, char **ret) {
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "/sys/block/%s", name);
+        if (root_is_dir(root, rel)) {
+                char *d = strdup(name);
+                if (!d)
+                        return -ENOMEM;
+                *ret = d;
+                return 0;
+        }
+        _cleanup_free_ char *p = root_path(root, "/sys/block");
+        if (!p)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *dir = opendir(p);
+        if (!dir)
+                return -ENOENT;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+                if (de->d_name[0] == '.')
+                        continue;
+                snprintf(rel, sizeof rel, "/sys/block/%s/%s", de->d_name, name);
+                if (root_is_dir(root, rel)) {
+                        char *d = strdup(de->d_name);
+                        if (!d)
+                                return -ENOMEM;
+                        *ret = d;
+                        return 0;
+                }
+        }
+        return -ENOENT;
+}
+
+static bool line_startswith_file(const char *root, const char *rel, const char *prefix) {
+        _cleanup_free_ char *p = root_path(root, rel);
+        _cleanup_free_ char *l = NULL;
+        if (!p || read_one_line(p, &l) < 0)
+                return false;
+        const char *s = l;
+        while (*s == ' ')
+                s++;
+        return startswith(s, prefix);
+}
+
+static StorageKind classify_disk(const char *root, const char *disk) {
+        if (startswith(disk, "nvme"))
+                return STORAGE_NVME;
+        if (startswith(disk, "mmcblk"))
+                return STORAGE_MMC;
+        if (startswith(disk, "vd") || startswith(disk, "xvd") || startswith(disk, "loop"))
+                return STORAGE_VIRTUAL;
+
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "/sys/block/%s/device/driver", disk);
+        _cleanup_free_ char *drv = root_path(root, rel);
+        if (!drv)
+                return 0;
+        char target[PATH_MAX];
+        ssize_t k = readlink(drv, target, sizeof target - 1);
+        if (k > 0) {
+                target[k] = 0;
+                const char *base = strrchr(target, '/');
+                base = base ? base + 1 : target;
+                if (strstr(base, "virtio") || strstr(base, "xen") || strstr(base, "vbd"))
+                        return STORAGE_VIRTUAL;
+        }
+        /* SCSI/SATA disks emulated by a hypervisor */
+        static const char *const virtual_vendors[] = { "QEMU", "VMware", "Msft", "VBOX", "Xen" };
+        for (size_t i = 0; i < ELEMENTSOF(virtual_vendors); i++) {
+                snprintf(rel, sizeof rel, "/sys/block/%s/device/vendor", disk);
+                if (line_startswith_file(root, rel, virtual_vendors[i]))
+                        return STORAGE_VIRTUAL;
+                snprintf(rel, sizeof rel, "/sys/block/%s/device/model", disk);
+                if (line_startswith_file(root, rel, virtual_vendors[i]))
+                        return STORAGE_VIRTUAL;
+        }
+
+        snprintf(rel, sizeof rel, "/sys/block/%s/queue/rotational", disk);
+        _cleanup_free_ char *rot = root_path(root, rel);
+        int v;
+        if (!rot || read_int_file(rot, &v) < 0)
+                return 0;
+        return v == 1 ? STORAGE_ROTATIONAL : STORAGE_SSD;
+}
+
+static int probe_storage(const char *root, const char *source, SwapFileState *f) {
+        if (!source || !startswith(source, "/dev/"))
+                return 0;
+        _cleanup_free_ char *resolved = NULL;
+        if (root_is_host(root)) {
+                resolved = realpath(source, NULL);      /* /dev/disk/by-uuid/..., /dev/mapper/... */
+                if (resolved && startswith(resolved, "/dev/"))
+                        source = resolved;
+        }
+        const char *name = strrchr(source, '/') + 1;
+        if (!*name)
+                return 0;
+        _cleanup_free_ char *disk = NULL;
+        int r = resolve_disk(root, name, &disk);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        f->storage = classify_disk(root, disk);
+        f->storage_device = disk;
+        disk = NULL;
+        return 0;
+}
+
+/* --- the swap file --- */
+
+static int probe_swap_signature(int fd, SwapFileState *f) {
+        _cleanup_(blkid_free_probep) blkid_probe pr = blkid_new_probe();
+        if (!pr)
+                return -ENOMEM;
+        if (blkid_probe_set_device(pr, fd, 0, 0) < 0)
+                return -EIO;
+        blkid_probe_enable_superblocks(pr, 1);
+        blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID |
+                                                  BLKID_SUBLKS_TYPE | BLKID_SUBLKS_MAGIC);
+        int r = blkid_do_safeprobe(pr);
+        if (r < 0 && r != -2)
+                return -EIO;
+        if (r != 0)
+                return 0;       /* nothing found, or ambivalent: no usable swap header */
+
+        const char *type = NULL, *off = NULL, *label = NULL;
+        if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !streq(type, "swap"))
+                return 0;
+        uint64_t o;
+        if (blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL) < 0 || safe_atou64(off, &o) < 0)
+                return 0;
+        f->has_header = true;
+        f->header_page_size = o + 10;   /* "SWAPSPACE2" sits at PAGE_SIZE - 10 */
+        if (blkid_probe_lookup_value(pr, "LABEL", &label, NULL) >= 0 && label) {
+                f->label = strdup(label);
+                if (!f->label)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+/* The nearest existing directory at or above dirname(path), as a host path. */
+static int nearest_existing_dir(const char *root, const char *path, char **ret) {
+        _cleanup_free_ char *p = strdup(path);
+        if (!p)
+                return -ENOMEM;
+        for (;;) {
+                char *slash = strrchr(p, '/');
+                if (!slash)
+                        return -EINVAL;
+                if (slash == p)
+                        p[1] = 0;
+                else
+                        *slash = 0;
+                if (root_is_dir(root, p) || streq(p, "/")) {
+                        *ret = p;
+                        p = NULL;
+                        return 0;
+                }
+        }
+}
+
+static int probe_file(const char *root, const char *path, struct libmnt_table *mounts, HostState *h) {
+        SwapFileState *f = &h->file;
+        _cleanup_free_ char *p = root_path(root, path);
+        if (!p)
+                return -ENOMEM;
+
+        struct stat st;
+        if (lstat(p, &st) < 0) {
+                if (errno != ENOENT && errno != ENOTDIR)
+                        return -errno;
+        } else {
+                f->exists = true;
+                f->is_regular = S_ISREG(st.st_mode);
+                f->size = (uint64_t) st.st_size;
+                f->allocated = (uint64_t) st.st_blocks * 512;
+                f->mode = st.st_mode & 07777;
+                f->uid = st.st_uid;
+        }
+
+        if (f->is_regular) {
+                _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+                struct stat fst;
+                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
+                    fst.st_dev == st.st_dev && fst.st_ino == st.st_ino) {
+                        int r = probe_swap_signature(fd, f);
+                        if (r == -ENOMEM)
+                                return r;
+                }
+        }
+
+        const SwapDevice *sw = host_find_swap(h, path);
+        if (sw) {
+                f->swap_on = true;
+                f->priority = sw->priority;
+        }
+
+        _cleanup_free_ char *dir = NULL;
+        int r = nearest_existing_dir(root, path, &dir);
+        if (r < 0)
+                return r;
+
+        _cleanup_free_ char *dir_on_host = root_path(root, dir);
+        if (!dir_on_host)
+                return -ENOMEM;
+        struct statvfs sv;
+        if (statvfs(dir_on_host, &sv) == 0)
+                f->fs_free = (uint64_t) sv.f_bfree * sv.f_frsize;
+
+        /* On the host resolve symlinked parents (/var -> /data/var) before matching mounts. */
+        _cleanup_free_ char *real = root_is_host(root) ? realpath(dir, NULL) : NULL;
+        struct libmnt_fs *fs = find_mount(mounts, real ?: dir);
+        if (fs) {
+                if (mnt_fs_get_fstype(fs)) {
+                        f->fstype = strdup(mnt_fs_get_fstype(fs));
+                        if (!f->fstype)
+                                return -ENOMEM;
+                }
+                r = probe_storage(root, mnt_fs_get_source(fs), f);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* --- units --- */
+
+static bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name) {
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *rel = strdup_printf("%s/%s", dirs[i], name);
+                _cleanup_free_ char *p = rel ? root_path(root, rel) : NULL;
+                if (!p)
+                        continue;
+                struct stat st;
+                if (lstat(p, &st) < 0)
+                        continue;
+                if (S_ISLNK(st.st_mode)) {
+                        char t[PATH_MAX];
+                        ssize_t k = readlink(p, t, sizeof t - 1);
+                        if (k > 0) {
+                                t[k] = 0;
+                                if (streq(t, "/dev/null"))
+                                        continue;       /* a mask, not a unit */
+                        }
+                }
+                return true;
+        }
+        return false;
+}
+
+/* "foo@bar.service" -> "foo@.service"; NULL when name is no template instance. */
+static char *unit_template(const char *name) {
+        const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
+        if (!at || !dot || dot < at || dot == at + 1)
+                return NULL;
+        return strdup_printf("%.*s%s", (int) (at - name + 1), name, dot);
+}
+
+static bool unit_exists(const char *root, const char *name) {
+        if (unit_file_in(root, unit_dirs, ELEMENTSOF(unit_dirs), name) ||
+            unit_file_in(root, generator_dirs, ELEMENTSOF(generator_dirs), name))
+                return true;
+        _cleanup_free_ char *tmpl = unit_template(name);
+        return tmpl && unit_file_in(root, unit_dirs, ELEMENTSOF(unit_dirs), tmpl);
+}
+
+static bool unit_masked_in(const char *root, const char *dir, const char *name) {
+        _cleanup_free_ char *rel = strdup_printf("%s/%s", dir, name);
+        _cleanup_free_ char *p = rel ? root_path(root, rel) : NULL;
+        if (!p)
+                return false;
+        char t[PATH_MAX];
+        ssize_t k = readlink(p, t, sizeof t - 1);
+        if (k <= 0)
+                return false;
+        t[k] = 0;
+        return streq(t, "/dev/null");
+}
+
+static int probe_units(const char *root, const Policy *policy, HostState *h) {
+        size_t n = strv_length(policy->conflict_units);
+        if (n == 0)
+                return 0;
+        h->units = calloc(n, sizeof(UnitState));
+        if (!h->units)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                const char *name = policy->conflict_units[i];
+                UnitState *u = &h->units[h->n_units++];
+                *u = (UnitState) { .name = strdup(name), .active = -1 };
+                if (!u->name)
+                        return -ENOMEM;
+                u->exists = unit_exists(root, name);
+                for (size_t j = 0; j < ELEMENTSOF(mask_dirs); j++)
+                        if (unit_masked_in(root, mask_dirs[j], name)) {
+                                u->masked = true;
+                                if (streq(mask_dirs[j], "/run/systemd/system"))
+                                        u->masked_runtime = true;
+                        }
+        }
+        return 0;
+}
+
+static int probe_kubelet_unit(const char *root, const Policy *policy, HostState *h) {
+        h->kubelet_active = -1;
+        const char *name = policy->kubelet_unit;
+        if (!name)
+                for (size_t i = 0; i < ELEMENTSOF(kubelet_units) && !name; i++)
+                        if (unit_file_in(root, unit_dirs, ELEMENTSOF(unit_dirs), kubelet_units[i]))
+                                name = kubelet_units[i];
+        if (!name)
+                return 0;
+        h->kubelet_unit = strdup(name);
+        return h->kubelet_unit ? 0 : -ENOMEM;
+}
+
+/* --- drop-in --- */
+
+static int read_prefix(const char *path, size_t max, char **ret) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        _cleanup_free_ char *buf = malloc(max + 1);
+        if (!buf)
+                return -ENOMEM;
+        size_t len = 0;
+        while (len < max) {
+                ssize_t k = read(fd, buf + len, max - len);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        break;
+                len += (size_t) k;
+        }
+        buf[len] = 0;
+        char *shrunk = realloc(buf, len + 1);
+        *ret = shrunk ?: buf;
+        buf = NULL;
+        return 0;
+}
+
+static int probe_dropin(const char *root, const Policy *policy, HostState *h) {
+        if (!policy->dropin)
+                return 0;
+        h->dropin_path = strdup(policy->dropin);
+        if (!h->dropin_path)
+                return -ENOMEM;
+        _cleanup_free_ char *p = root_path(root, policy->dropin);
+        if (!p)
+                return -ENOMEM;
+        int r = read_prefix(p, DROPIN_MAX, &h->dropin);
+        if (r == -ENOMEM)
+                return r;
+        return 0;       /* absent or unreadable: NULL */
+}
+
+/* --- owners --- */
+
+static void assign_owners(const Policy *policy, HostState *h) {
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                SwapDevice *d = &h->swaps[i];
+                if (d->kind == SWAP_KIND_ZRAM && state_has_zram_id(&h->state, d->zram_id))
+                        d->owner = SWAP_OWNER_NODESWAP;
+                else if (policy->file.path && streq(d->path, policy->file.path) &&
+                         streq_ptr(h->file.label, "nodeswap"))
+                        d->owner = SWAP_OWNER_NODESWAP;
+                else if (d->unit && strv_contains(policy->conflict_units, d->unit))
+                        d->owner = SWAP_OWNER_CONFLICT;
+                else
+                        d->owner = SWAP_OWNER_OTHER;
+        }
+}
+
+int probe(const char *root, const Policy *policy, HostState *ret) {
+        static const Policy empty_policy = {};
+        if (!policy)
+                policy = &empty_policy;
+
+        HostState h = {
+                .kubelet_active = -1,
+        };
+        nodeswap_state_init(&h.state);
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *mounts = NULL;
+        int r;
+
+        h.page_size = probe_page_size(root);
+
+        r = probe_meminfo(root, &h);
+        if (r < 0)
+                goto fail;
+
+        r = state_load(root, &h.state);
+        if (r < 0)
+                goto fail;
+
+        r = probe_swaps(root, &h);
+        if (r < 0)
+                goto fail;
+
+        h.swappiness = read_sysctl(root, "/proc/sys/vm/swappiness");
+        h.page_cluster = read_sysctl(root, "/proc/sys/vm/page-cluster");
+
+        r = probe_zrams(root, &h);
+        if (r < 0)
+                goto fail;
+
+        mounts = load_mountinfo(root);
+        h.cgroup = probe_cgroup(mounts);
+
+        /* Only a policy that names a file gets it probed (Backend=file without Path= has none). */
+        if (policy->file.path) {
+                r = probe_file(root, policy->file.path, mounts, &h);
+                if (r < 0)
+                        goto fail;
+        }
+
+        r = probe_dropin(root, policy, &h);
+        if (r < 0)
+                goto fail;
+
+        r = probe_kubelet_unit(root, policy, &h);
+        if (r < 0)
+                goto fail;
+
+        r = probe_units(root, policy, &h);
+        if (r < 0)
+                goto fail;
+
+        {
+                _cleanup_free_ char *psi = root_path(root, "/proc/pressure/memory");
+                if (!psi) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                h.psi = access(psi, R_OK) == 0;
+        }
+
+        assign_owners(policy, &h);
+
+        *ret = h;
+        return 0;
+
+fail:
+        host_state_done(&h);
+        return r;
+}
+
+void host_state_done(HostState *h) {
+        if (!h)
+                return;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                free(h->swaps[i].path);
+                free(h->swaps[i].unit);
+        }
+        free(h->swaps);
+        for (size_t i = 0; i < h->n_zrams; i++)
+                zram_device_done(&h->zrams[i]);
+        free(h->zrams);
+        free(h->file.label);
+        free(h->file.fstype);
+        free(h->file.storage_device);
+        free(h->dropin_path);
+        free(h->dropin);
+        free(h->kubelet_unit);
+        for (size_t i = 0; i < h->n_units; i++)
+                free(h->units[i].name);
+        free(h->units);
+        nodeswap_state_done(&h->state);
+        *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1 };
+        nodeswap_state_init(&h->state);
+}
+
+const SwapDevice *host_find_swap(const HostState *h, const char *path) {
+        if (!h || !path)
+                return NULL;
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (streq(h->swaps[i].path, path))
+                        return &h->swaps[i];
+        return NULL;
+}
+
+const ZramDevice *host_find_zram(const HostState *h, int id) {
+        if (!h)
+                return NULL;
+        for (size_t i = 0; i < h->n_zrams; i++)
+                if (h->zrams[i].id == id)
+                        return &h->zrams[i];
+        return NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "host.h"
+
+/* nodeswap's own records (NodeswapState is defined in host.h).
+ *
+ * Two files below the root, each of simple "key=value" lines, one value per line, "#" starts a
+ * comment line, unknown keys and malformed values are ignored (a damaged record must never stop
+ * nodeswap from running; the affected value simply reads as "not saved"):
+ *
+ *   /var/lib/nodeswap/state   survives reboots
+ *       saved_swappiness=60           vm.swappiness before nodeswap first changed it
+ *       saved_page_cluster=3          vm.page-cluster before nodeswap first changed it
+ *       reverted=yes|no               "nodeswap revert" ran last
+ *       stopped_unit=var-swap.swap    repeated, one per conflict unit nodeswap stopped
+ *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
+ *
+ *   /run/nodeswap/state       this boot only
+ *       zram_id=1                     repeated, one per zram device nodeswap created
+ */
+
+#define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
+#define STATE_RUNTIME_PATH "/run/nodeswap/state"
+
+/* Initialise to the empty state: nothing saved, no units, no zram ids. */
+void nodeswap_state_init(NodeswapState *s);
+void nodeswap_state_done(NodeswapState *s);
+
+/* Missing files read as the empty state. ret is written only on success. */
+int state_load(const char *root, NodeswapState *ret);
+
+/* Write both files atomically (temp file in the same directory, fsync, rename, fsync of the
+ * directory); creates /var/lib/nodeswap and /run/nodeswap (0700) when missing. A file whose
+ * contents would not change is left untouched. */
+int state_save(const char *root, const NodeswapState *s);
+
+/* Render the two files' contents (exposed for tests and for "plan" to show what would change). */
+char *state_format_persistent(const NodeswapState *s);
+char *state_format_runtime(const NodeswapState *s);
+
+/* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
+int state_add_zram_id(NodeswapState *s, int id);
+int state_remove_zram_id(NodeswapState *s, int id);
+bool state_has_zram_id(const NodeswapState *s, int id);
