@@ -110,6 +110,8 @@ typedef struct HostState {
 
         char *kubelet_unit;     /* resolved: the policy's Unit= or the first present of the list */
         int kubelet_active;     /* 1, 0, -1 unknown */
+        uint64_t kubelet_started_usec; /* CLOCK_REALTIME µs the kubelet unit last became active
+                                        * (ActiveEnterTimestamp), 0 unknown (no systemd asked) */
 
         UnitState *units;       /* one per [Conflicts] unit, in policy order */
         size_t n_units;

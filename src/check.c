@@ -1,0 +1,493 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "check.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+
+#include "allowance.h"
+
+/* The rules, in the order check_run() applies them. Each looks at Policy and HostState only.
+ * Where the policy says what the node will be (apply writes it), the rule looks at the policy;
+ * where it does not, at the node as it is.
+ *
+ * id                       severity  when
+ * cgroup-v1-limitedswap    error     LimitedSwap (policy, else current drop-in) on cgroup v1 or hybrid
+ * limitedswap-little-swap  warning   LimitedSwap and SwapTotal < MemTotal / 4: a container gets less
+ *                                    than a quarter of its request as swap (or none at all)
+ * swap-priority-shared     warning   two active swap areas with one priority (pages round-robin)
+ * swappiness-zram-churn    warning   swappiness >= 180 (policy, else current), zram swap on or planned,
+ *                                    and pods NoSwap (no LimitedSwap)
+ * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned;
+ *                          info      absent otherwise
+ * zram-too-large           warning   a zram device (the policy's planned one, or one that is not
+ *                                    nodeswap's) whose disksize is above 2 × MemTotal, or above
+ *                                    MemTotal with no mem_limit. At a typical 2:1..4:1 compression a
+ *                                    full device of 2 × MemTotal needs all of RAM; without a
+ *                                    mem_limit nothing stops it, and no pod's limit accounts for it.
+ * swapfile-storage         error     the swap file sits on mmc or rotational storage that the
+ *                                    policy's [File] Storage= does not allow (apply refuses)
+ *                          warning   ... that Storage= allows (flash wear, slow)
+ * swapfile-not-regular     error     something other than a regular file at [File] Path=
+ * swapfile-pagesize        error     the file's swap header was made for another page size
+ * swapfile-permissions     error     the file is readable or writable by group/others, or not root's
+ * swapfile-holes           error     the file has holes (allocated < size)
+ * kubelet-swap-stale       warning   the kubelet unit started before nodeswap's last swap change
+ *                                    (unknown without systemd: no finding)
+ * dropin-name              error     the kubelet drop-in's name does not end in .conf (ignored)
+ * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
+ *                                    does not start)
+ * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
+ * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set) and a [Conflicts] unit
+ *                                    exists unmasked
+ */
+
+#define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
+
+static const char *const severity_table[_SEVERITY_MAX] = {
+        [SEVERITY_INFO] = "info",
+        [SEVERITY_WARNING] = "warning",
+        [SEVERITY_ERROR] = "error",
+};
+
+const char *severity_to_string(Severity s) {
+        if ((size_t) s >= ELEMENTSOF(severity_table))
+                return NULL;
+        return severity_table[s];
+}
+
+void findings_free(Finding *f, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(f[i].message);
+                free(f[i].hint);
+        }
+        free(f);
+}
+
+typedef struct Findings {
+        Finding *f;
+        size_t n;
+} Findings;
+
+static int add(Findings *fs, Severity sev, const char *id, char *message, char *hint) {
+        if (!message || !hint) {
+                free(message);
+                free(hint);
+                return -ENOMEM;
+        }
+        Finding *n = realloc(fs->f, sizeof(Finding) * (fs->n + 1));
+        if (!n) {
+                free(message);
+                free(hint);
+                return -ENOMEM;
+        }
+        fs->f = n;
+        fs->f[fs->n++] = (Finding) { .severity = sev, .id = id, .message = message, .hint = hint };
+        return 0;
+}
+
+/* Skip white space and one optional quote. */
+static const char *skip_ws_quote(const char *s) {
+        while (*s == ' ' || *s == '\t')
+                s++;
+        if (*s == '"' || *s == '\'')
+                s++;
+        return s;
+}
+
+/* If line (at its start) holds key (optionally quoted) followed by ':', return what follows ':'.
+ * indented: allow leading white space (nested keys); else the key must be top level. */
+static const char *line_key(const char *line, const char *key, bool indented) {
+        const char *s = line;
+        if (indented)
+                while (*s == ' ' || *s == '\t')
+                        s++;
+        if (*s == '"' || *s == '\'')
+                s++;
+        if (!startswith(s, key))
+                return NULL;
+        s += strlen(key);
+        if (*s == '"' || *s == '\'')
+                s++;
+        while (*s == ' ' || *s == '\t')
+                s++;
+        if (*s != ':')
+                return NULL;
+        return s + 1;
+}
+
+static bool dropin_has_top_key(const char *text, const char *key) {
+        for (const char *l = text; l && *l; ) {
+                if (line_key(l, key, false))
+                        return true;
+                l = strchr(l, '\n');
+                if (l)
+                        l++;
+        }
+        return false;
+}
+
+/* Where key stands as a mapping key on the line [l, e) (YAML block or flow style, or JSON), return
+ * what follows its ':'. Nothing after a '#' comment counts. */
+static const char *find_key_in_line(const char *l, const char *e, const char *key) {
+        size_t kl = strlen(key);
+        for (const char *s = l; s + kl <= e; s++) {
+                if (*s == '#')
+                        return NULL;
+                if (strncmp(s, key, kl) != 0)
+                        continue;
+                if (s > l && !strchr(" \t\"'{,", s[-1]))
+                        continue;
+                const char *v = s + kl;
+                if (v < e && (*v == '"' || *v == '\''))
+                        v++;
+                while (v < e && (*v == ' ' || *v == '\t'))
+                        v++;
+                if (v < e && *v == ':')
+                        return v + 1;
+        }
+        return NULL;
+}
+
+int kubelet_dropin_swap_behavior(const char *text) {
+        int result = SWAP_BEHAVIOR_UNSET;
+        for (const char *l = text; l && *l; ) {
+                const char *e = l + strcspn(l, "\n");
+                const char *v = find_key_in_line(l, e, "swapBehavior");
+                if (v) {
+                        v = skip_ws_quote(v);
+                        size_t n = strcspn(v, " \t\r\n\"',#}");
+                        if (n == 0)
+                                result = SWAP_BEHAVIOR_UNSET;   /* empty: the kubelet's default */
+                        else if (n == strlen("LimitedSwap") && strncmp(v, "LimitedSwap", n) == 0)
+                                result = SWAP_BEHAVIOR_LIMITED_SWAP;
+                        else if (n == strlen("NoSwap") && strncmp(v, "NoSwap", n) == 0)
+                                result = SWAP_BEHAVIOR_NO_SWAP;
+                        else
+                                return -EINVAL;
+                        /* the last one wins, as when the YAML is decoded */
+                }
+                l = *e ? e + 1 : NULL;
+        }
+        return result;
+}
+
+SwapBehavior check_swap_behavior(const Policy *p, const HostState *h) {
+        if (p && p->swap_behavior != SWAP_BEHAVIOR_UNSET)
+                return p->swap_behavior;
+        int b = kubelet_dropin_swap_behavior(h->dropin);
+        return b < 0 ? SWAP_BEHAVIOR_UNSET : (SwapBehavior) b;
+}
+
+static bool zram_swap_on_or_planned(const Policy *p, const HostState *h) {
+        if (p->backend_set && (p->backends & BACKEND_ZRAM))
+                return true;
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind == SWAP_KIND_ZRAM)
+                        return true;
+        return false;
+}
+
+static const char *basename_of(const char *path) {
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
+}
+
+static int check_cgroup(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || !cgroup_mode_is_v1(h->cgroup))
+                return 0;
+        return add(fs, SEVERITY_ERROR, "cgroup-v1-limitedswap",
+                   strdup_printf("LimitedSwap needs cgroup v2, and this node runs cgroup %s: since "
+                                 "Kubernetes 1.35 the kubelet refuses to start, older ones give "
+                                 "no container any swap",
+                                 h->cgroup == CGROUP_HYBRID ? "v1 with a v2 hierarchy beside it (hybrid)" : "v1"),
+                   strdup("boot with the unified hierarchy (systemd.unified_cgroup_hierarchy=1, and "
+                          "cgroup_no_v1=all on older systems) or set [Kubelet] SwapBehavior=NoSwap"));
+}
+
+static int check_little_swap(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || h->mem_total == 0)
+                return 0;
+        if (h->swap_total == 0)
+                return add(fs, SEVERITY_WARNING, "limitedswap-little-swap",
+                           strdup("LimitedSwap is set but the node has no swap: no container gets any"),
+                           strdup("configure a swap backend ([Swap] Backend=) and run nodeswap apply"));
+        if ((unsigned __int128) h->swap_total * 4 >= h->mem_total)
+                return 0;
+        char s[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
+        double pct = 100.0 * (double) h->swap_total / (double) h->mem_total;
+        return add(fs, SEVERITY_WARNING, "limitedswap-little-swap",
+                   strdup_printf("LimitedSwap with %s of swap on %s of RAM: a container gets %.1f %% of "
+                                 "its memory request as swap (under a quarter)",
+                                 format_bytes(s, sizeof s, h->swap_total),
+                                 format_bytes(m, sizeof m, h->mem_total), pct),
+                   strdup("give the node more swap (a larger zram device or a swap file), or see "
+                          "nodeswap allowance --request SIZE for what a container gets"));
+}
+
+static int check_priorities(const Policy *p, const HostState *h, Findings *fs) {
+        for (size_t i = 0; i < h->n_swaps; i++)
+                for (size_t j = i + 1; j < h->n_swaps; j++) {
+                        if (h->swaps[i].priority != h->swaps[j].priority)
+                                continue;
+                        /* report the first pair only: one finding, stable */
+                        return add(fs, SEVERITY_WARNING, "swap-priority-shared",
+                                   strdup_printf("%s and %s share priority %d: the kernel spreads pages "
+                                                 "round-robin between them, so zram and a drive fill "
+                                                 "alike instead of zram first",
+                                                 h->swaps[i].path, h->swaps[j].path, h->swaps[i].priority),
+                                   strdup("give each swap area its own priority ([Zram] Priority= above "
+                                          "[File] Priority=) and run nodeswap apply"));
+                }
+        return 0;
+}
+
+static int check_swappiness(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+        int sw = p->swappiness >= 0 ? p->swappiness : h->swappiness;
+        if (sw < 180 || b == SWAP_BEHAVIOR_LIMITED_SWAP || !zram_swap_on_or_planned(p, h))
+                return 0;
+        return add(fs, SEVERITY_WARNING, "swappiness-zram-churn",
+                   strdup_printf("vm.swappiness is %d with zram swap while pods may not swap (NoSwap): "
+                                 "system services reclaim only anonymous memory into zram while pods "
+                                 "can only drop page cache, so the same pages churn through zram and "
+                                 "pods re-read their files from disk", sw),
+                   strdup("set [Sysctl] Swappiness=60 (or lower), or let pods swap with "
+                          "[Kubelet] SwapBehavior=LimitedSwap"));
+}
+
+static int check_psi(const Policy *p, const HostState *h, Findings *fs) {
+        if (h->psi)
+                return 0;
+        bool zram = zram_swap_on_or_planned(p, h);
+        return add(fs, zram ? SEVERITY_WARNING : SEVERITY_INFO, "psi-off",
+                   strdup(zram ? "pressure stall information is off: the time tasks wait for memory, "
+                                 "including zram compression, cannot be seen"
+                               : "pressure stall information is off: memory pressure cannot be measured"),
+                   strdup("add psi=1 to the kernel command line (on a Raspberry Pi: "
+                          "/boot/firmware/cmdline.txt) and reboot"));
+}
+
+static bool zram_too_large(uint64_t disksize, uint64_t mem_limit, uint64_t mem_total) {
+        if (mem_total == 0 || disksize == 0)
+                return false;
+        if ((unsigned __int128) disksize > (unsigned __int128) mem_total * 2)
+                return true;
+        return mem_limit == 0 && disksize > mem_total;
+}
+
+static int zram_too_large_finding(Findings *fs, const char *what, uint64_t disksize, uint64_t mem_limit,
+                                  uint64_t mem_total) {
+        char d[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
+        format_bytes(d, sizeof d, disksize);
+        format_bytes(m, sizeof m, mem_total);
+        return add(fs, SEVERITY_WARNING, "zram-too-large",
+                   mem_limit == 0
+                   ? strdup_printf("%s holds up to %s on %s of RAM with no mem_limit: filled at a "
+                                   "typical 2:1 to 4:1 compression it takes RAM that no pod's memory "
+                                   "limit accounts for", what, d, m)
+                   : strdup_printf("%s holds up to %s, more than twice the %s of RAM: even at 2:1 "
+                                   "compression a full device needs all of it", what, d, m),
+                   strdup("lower [Zram] Size= (e.g. min(ram / 2, 8G)) or cap it with [Zram] MemLimit="));
+}
+
+static int check_zram_size(const Policy *p, const HostState *h, Findings *fs) {
+        int r;
+        bool planned = p->backend_set && (p->backends & BACKEND_ZRAM);
+        if (planned && zram_too_large(p->zram.size, p->zram.mem_limit, h->mem_total)) {
+                r = zram_too_large_finding(fs, "the policy's zram device ([Zram] Size=)",
+                                           p->zram.size, p->zram.mem_limit, h->mem_total);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < h->n_zrams; i++) {
+                const ZramDevice *z = &h->zrams[i];
+                if (planned && z->ours)
+                        continue;       /* the policy's device, judged above */
+                if (!zram_too_large(z->disksize, z->mem_limit, h->mem_total))
+                        continue;
+                _cleanup_free_ char *what = strdup_printf("/dev/zram%d", z->id);
+                if (!what)
+                        return -ENOMEM;
+                r = zram_too_large_finding(fs, what, z->disksize, z->mem_limit, h->mem_total);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
+        const SwapFileState *f = &h->file;
+        int r;
+
+        if (!p->file.path)
+                return 0;
+
+        bool wanted = p->backend_set && (p->backends & BACKEND_FILE);
+        unsigned bad = f->storage & (STORAGE_MMC | STORAGE_ROTATIONAL);
+        if (bad && (wanted || f->swap_on)) {
+                bool allowed = wanted && (p->file.storage & bad);
+                r = add(fs, allowed ? SEVERITY_WARNING : SEVERITY_ERROR, "swapfile-storage",
+                        strdup_printf("the swap file %s is on %s storage (%s): %s", p->file.path,
+                                      strempty(storage_kind_to_string((StorageKind) bad)), f->storage_device ?: "unknown device",
+                                      bad == STORAGE_MMC
+                                      ? "swapping wears out an SD card or eMMC and is slow"
+                                      : "a spinning disk makes swapping slow"),
+                        strdup(allowed
+                               ? "move [File] Path= to NVMe or SSD storage"
+                               : "move [File] Path= to NVMe or SSD storage; apply refuses it unless "
+                                 "[File] Storage= lists it"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (!f->exists)
+                return 0;
+
+        if (!f->is_regular)
+                return add(fs, SEVERITY_ERROR, "swapfile-not-regular",
+                           strdup_printf("%s is not a regular file (a symlink, directory or device): "
+                                         "it cannot be a swap file", p->file.path),
+                           strdup("remove it or choose another [File] Path="));
+
+        if (f->has_header && f->header_page_size != 0 && h->page_size != 0 &&
+            f->header_page_size != h->page_size) {
+                r = add(fs, SEVERITY_ERROR, "swapfile-pagesize",
+                        strdup_printf("the swap header of %s was made for %" PRIu64 "-byte pages and "
+                                      "this kernel uses %" PRIu64 ": swapon fails with EINVAL",
+                                      p->file.path, f->header_page_size, h->page_size),
+                        strdup("run nodeswap apply: it rewrites the header for this page size"));
+                if (r < 0)
+                        return r;
+        }
+
+        if ((f->mode & 077) || f->uid != 0) {
+                r = add(fs, SEVERITY_ERROR, "swapfile-permissions",
+                        strdup_printf("the swap file %s has mode %04o and owner uid %u: whoever can "
+                                      "read it can read swapped-out memory",
+                                      p->file.path, f->mode, f->uid),
+                        strdup_printf("chown root:root %s && chmod 0600 %s", p->file.path, p->file.path));
+                if (r < 0)
+                        return r;
+        }
+
+        if (f->allocated < f->size) {
+                char a[FORMAT_BYTES_MAX], s[FORMAT_BYTES_MAX];
+                r = add(fs, SEVERITY_ERROR, "swapfile-holes",
+                        strdup_printf("the swap file %s has holes (%s allocated of %s): the kernel "
+                                      "refuses it with EINVAL", p->file.path,
+                                      format_bytes(a, sizeof a, f->allocated),
+                                      format_bytes(s, sizeof s, f->size)),
+                        strdup("swap it off, delete it and run nodeswap apply, which allocates it "
+                               "with fallocate"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_kubelet_stale(const Policy *p, const HostState *h, Findings *fs) {
+        if (h->kubelet_started_usec == 0 || h->state.swap_changed_usec <= h->kubelet_started_usec)
+                return 0;
+        const char *unit = h->kubelet_unit ?: "the kubelet unit";
+        return add(fs, SEVERITY_WARNING, "kubelet-swap-stale",
+                   strdup_printf("%s started before the last swap change: the kubelet reads the "
+                                 "node's swap capacity only at start, so it still works with the old "
+                                 "SwapTotal", unit),
+                   strdup_printf("systemctl restart %s", h->kubelet_unit ?: "<kubelet unit>"));
+}
+
+static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
+        const char *path = p->dropin ?: h->dropin_path;
+        int r;
+
+        if (!path || (p->swap_behavior == SWAP_BEHAVIOR_UNSET && !h->dropin))
+                return 0;       /* nodeswap leaves the kubelet alone and there is nothing there */
+
+        const char *name = basename_of(path);
+        if (!endswith(name, ".conf")) {
+                r = add(fs, SEVERITY_ERROR, "dropin-name",
+                        strdup_printf("the kubelet drop-in %s does not end in .conf: the kubelet "
+                                      "ignores it", path),
+                        strdup("set [Kubelet] DropIn= to a name ending in .conf, e.g. "
+                               "90-nodeswap.conf"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (h->dropin) {
+                bool api = dropin_has_top_key(h->dropin, "apiVersion");
+                bool kind = dropin_has_top_key(h->dropin, "kind");
+                if (!api || !kind) {
+                        r = add(fs, SEVERITY_ERROR, "dropin-invalid",
+                                strdup_printf("the kubelet drop-in %s has no %s: the kubelet "
+                                              "refuses it and does not start", path,
+                                              !api && !kind ? "apiVersion and no kind" :
+                                              !api ? "apiVersion" : "kind"),
+                                strdup("run nodeswap apply to rewrite it (apiVersion: "
+                                       "kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration)"));
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        if (strcmp(name, K3S_DEFAULTS_DROPIN) < 0) {
+                r = add(fs, SEVERITY_WARNING, "dropin-order",
+                        strdup_printf("the kubelet drop-in %s sorts before k3s's own "
+                                      K3S_DEFAULTS_DROPIN ": drop-ins merge in name order, so "
+                                      "k3s's defaults override it", path),
+                        strdup("name it so it sorts after " K3S_DEFAULTS_DROPIN ", e.g. "
+                               "90-nodeswap.conf"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_conflict_units(const Policy *p, const HostState *h, Findings *fs) {
+        if (!p->backend_set)
+                return 0;
+        _cleanup_strv_free_ char **names = NULL;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->exists || u->masked)
+                        continue;
+                if (strv_extend(&names, u->name) < 0)
+                        return -ENOMEM;
+        }
+        if (!names)
+                return 0;
+        _cleanup_free_ char *list = strv_join(names, " ");
+        if (!list)
+                return -ENOMEM;
+        bool one = strv_length(names) == 1;
+        return add(fs, SEVERITY_WARNING, "conflict-unit-unmasked",
+                   strdup_printf("nodeswap manages this node's swap, but the distribution's swap "
+                                 "unit%s %s %s not masked and can bring %s swap back",
+                                 one ? "" : "s", list, one ? "is" : "are", one ? "its" : "their"),
+                   strdup("run nodeswap apply (it masks them at runtime) and make sure "
+                          "nodeswap-generator is installed (it masks them at boot)"));
+}
+
+int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
+        Findings fs = {};
+        SwapBehavior b = check_swap_behavior(p, h);
+        int r;
+
+        if ((r = check_cgroup(p, h, b, &fs)) < 0 ||
+            (r = check_little_swap(p, h, b, &fs)) < 0 ||
+            (r = check_priorities(p, h, &fs)) < 0 ||
+            (r = check_swappiness(p, h, b, &fs)) < 0 ||
+            (r = check_psi(p, h, &fs)) < 0 ||
+            (r = check_zram_size(p, h, &fs)) < 0 ||
+            (r = check_swapfile(p, h, &fs)) < 0 ||
+            (r = check_kubelet_stale(p, h, &fs)) < 0 ||
+            (r = check_dropin(p, h, &fs)) < 0 ||
+            (r = check_conflict_units(p, h, &fs)) < 0) {
+                findings_free(fs.f, fs.n);
+                return r;
+        }
+
+        *ret = fs.f;
+        *ret_n = fs.n;
+        return 0;
+}

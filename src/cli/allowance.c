@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nodeswap allowance [--request SIZE] [--limit SIZE] [--qos burstable|guaranteed|besteffort] [--critical]
+ *
+ * The swap the kubelet's LimitedSwap gives one container on this node:
+ *   request / MemTotal × SwapTotal, rounded down
+ * or 0 and the reason. SIZE is a Kubernetes quantity (256Mi, 1Gi, 500M, 1.5G).
+ * The node's numbers are MemTotal and SwapTotal as they are now, and the swapBehavior of the
+ * kubelet drop-in as it is now (what the kubelet does after its next start); when the policy asks
+ * for another swapBehavior, the text output says so.
+ *
+ * --json prints one object:
+ *   request        bytes, or null without --request
+ *   limit          bytes, or null without --limit
+ *   qos            "burstable" | "guaranteed" | "besteffort" | null (not given: derived)
+ *   critical       true | false
+ *   swap           bytes of swap the container gets (0 when none)
+ *   reason         why it gets none, one sentence; null when it gets swap
+ *   swap_behavior  the drop-in's swapBehavior: "LimitedSwap" | "NoSwap" | null (none set)
+ *   cgroup         "v1" | "hybrid" | "v2" | "unknown" (cgroup_mode_to_string)
+ *   mem_total      node MemTotal, bytes
+ *   swap_total     node SwapTotal, bytes
+ *
+ * Exit status: 0, or 2 for a bad SIZE, --qos, or a request above the limit.
+ */
+#include <json-c/json.h>
+
+#include "allowance.h"
+#include "check.h"
+#include "cli.h"
+
+static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
+        if (!value) {
+                *ret_has = false;
+                *ret = 0;
+                return 0;
+        }
+        uint64_t v;
+        if (quantity_parse(value, &v) < 0) {
+                fprintf(stderr, "Invalid %s '%s': expected a Kubernetes quantity such as 256Mi, 1Gi, 500M\n",
+                        name, value);
+                return -EINVAL;
+        }
+        *ret_has = true;
+        *ret = v;
+        return 0;
+}
+
+static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason) {
+        json_object *o = json_object_new_object();
+        if (!o)
+                return -ENOMEM;
+        int b = in->behavior;
+        json_object_object_add(o, "request", in->has_request ? json_object_new_uint64(in->request) : NULL);
+        json_object_object_add(o, "limit", in->has_limit ? json_object_new_uint64(in->limit) : NULL);
+        json_object_object_add(o, "qos", in->qos != POD_QOS_AUTO ?
+                               json_object_new_string(pod_qos_to_string(in->qos)) : NULL);
+        json_object_object_add(o, "critical", json_object_new_boolean(in->critical));
+        json_object_object_add(o, "swap", json_object_new_uint64(swap));
+        json_object_object_add(o, "reason", reason != ALLOWANCE_GRANTED ?
+                               json_object_new_string(allowance_reason_to_string(reason)) : NULL);
+        json_object_object_add(o, "swap_behavior", b != SWAP_BEHAVIOR_UNSET ?
+                               json_object_new_string(swap_behavior_to_string(in->behavior)) : NULL);
+        json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(in->cgroup))));
+        json_object_object_add(o, "mem_total", json_object_new_uint64(in->mem_total));
+        json_object_object_add(o, "swap_total", json_object_new_uint64(in->swap_total));
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+        return 0;
+}
+
+static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason reason,
+                       const Policy *p, const HostState *h) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+
+        printf("Request %s, limit %s%s%s%s\n",
+               in->has_request ? format_bytes(a, sizeof a, in->request) : "none",
+               in->has_limit ? format_bytes(b, sizeof b, in->limit) : "none",
+               in->qos != POD_QOS_AUTO ? ", QoS " : "",
+               in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : "",
+               in->critical ? ", critical priority" : "");
+
+        if (reason != ALLOWANCE_GRANTED) {
+                printf("Swap: 0\n  because %s.\n", allowance_reason_to_string(reason));
+        } else {
+                _cleanup_free_ char *f = allowance_formula(in, swap);
+                printf("Swap: %s\n  %s\n", format_bytes(a, sizeof a, swap), strempty(f));
+
+                uint64_t zram = 0;
+                for (size_t i = 0; i < h->n_swaps; i++)
+                        if (h->swaps[i].kind == SWAP_KIND_ZRAM)
+                                zram += h->swaps[i].size;
+                if (zram > 0)
+                        printf("  %s of the node's swap is zram: what a container swaps there stays in RAM,\n"
+                               "  compressed, and no pod's memory limit accounts for it.\n",
+                               format_bytes(a, sizeof a, zram));
+        }
+
+        if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && p->swap_behavior != in->behavior)
+                printf("Note: the policy asks for swapBehavior %s, which nodeswap apply writes; the "
+                       "numbers above are the kubelet's as the node is now.\n",
+                       swap_behavior_to_string(p->swap_behavior));
+}
+
+int verb_allowance(const CliContext *c) {
+        AllowanceInput in = {};
+        int r;
+
+        if (parse_size_option("--request", c->request, &in.has_request, &in.request) < 0 ||
+            parse_size_option("--limit", c->limit, &in.has_limit, &in.limit) < 0)
+                return EXIT_USAGE;
+        if (c->qos && pod_qos_from_string(c->qos, &in.qos) < 0) {
+                fprintf(stderr, "Invalid --qos '%s': expected burstable, guaranteed or besteffort\n", c->qos);
+                return EXIT_USAGE;
+        }
+        if (in.has_request && in.has_limit && in.request > in.limit) {
+                fprintf(stderr, "--request %s is above --limit %s: the API server rejects such a container\n",
+                        c->request, c->limit);
+                return EXIT_USAGE;
+        }
+        in.critical = c->critical;
+
+        Policy p;
+        HostState h;
+        r = cli_load(c, false, &p, &h);
+        if (r != EXIT_OK)
+                return r;
+
+        r = kubelet_dropin_swap_behavior(h.dropin);
+        if (r < 0)
+                fprintf(stderr, "Warning: %s has a swapBehavior that is neither NoSwap nor LimitedSwap; "
+                        "taking it as unset\n", strempty(h.dropin_path));
+        in.behavior = r < 0 ? SWAP_BEHAVIOR_UNSET : (SwapBehavior) r;
+        in.cgroup = h.cgroup;
+        in.mem_total = h.mem_total;
+        in.swap_total = h.swap_total;
+
+        uint64_t swap;
+        AllowanceReason reason;
+        r = allowance_compute(&in, &swap, &reason);
+        if (r < 0) {
+                fprintf(stderr, "Cannot compute the allowance: MemTotal of this node is unknown\n");
+                r = EXIT_FAIL;
+        } else if (c->json) {
+                r = print_json(&in, swap, reason) < 0 ? EXIT_FAIL : EXIT_OK;
+                if (r != EXIT_OK)
+                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(ENOMEM));
+        } else {
+                print_text(&in, swap, reason, &p, &h);
+                r = EXIT_OK;
+        }
+
+        host_state_done(&h);
+        policy_done(&p);
+        return r;
+}

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nodeswap status [--pods]
+ *
+ * The node's swap as it is now (read only): every swap area, zram's real RAM cost, the sysctls,
+ * what the kubelet is told, the conflict units' masks, and with --pods each container's swap.
+ *
+ * --json prints one object:
+ *   swaps            array, in /proc/swaps order, of
+ *     path           as in /proc/swaps
+ *     kind           "zram" | "file" | "partition"
+ *     size, used     bytes
+ *     priority       the kernel's priority (negative when none was given)
+ *     owner          "nodeswap" | "conflict" (the distribution's, from a [Conflicts] unit) | "other"
+ *     unit           the .swap unit name for the path, or null
+ *     zram           (kind "zram" only) object:
+ *       id               N of /dev/zramN
+ *       algorithm        the active compression algorithm, or null
+ *       orig_data_size   bytes stored (uncompressed)
+ *       compr_data_size  bytes they take compressed
+ *       mem_used_total   bytes of RAM the device really uses; charged to no cgroup, so no
+ *                        pod's memory limit accounts for it
+ *       mem_limit        bytes, 0 = none
+ *       ratio            orig_data_size / compr_data_size, or null when empty
+ *     storage        (kind "file" only) "nvme" | "ssd" | "virtual" | "rotational" | "mmc" | null
+ *                    (known for the policy's [File] Path= only)
+ *     storage_device (kind "file" only) e.g. "nvme0n1", or null
+ *   mem_total, mem_available, swap_total, swap_free   bytes, from /proc/meminfo
+ *   zram_mem_used    bytes of RAM all zram swap uses (sum of mem_used_total)
+ *   swappiness       vm.swappiness, or null when unreadable
+ *   page_cluster     vm.page-cluster, or null when unreadable
+ *   kubelet          object:
+ *     unit           the kubelet unit (policy's Unit= or the first present), or null
+ *     active         true | false | null (unknown: systemd not asked)
+ *     dropin         the drop-in path nodeswap manages, or null
+ *     dropin_present true when that file exists
+ *     swap_behavior  swapBehavior in the drop-in: "LimitedSwap" | "NoSwap" | "invalid" | null (absent:
+ *                    the kubelet's default NoSwap, unless another drop-in sets it)
+ *   units            array, one per [Conflicts] unit in policy order, of
+ *     name, exists, masked, masked_runtime (masked in /run by nodeswap), active (true|false|null)
+ *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
+ *   psi              true when /proc/pressure/memory is readable
+ *   reverted         true when "nodeswap revert" ran last
+ *   pods             (--pods only) array, sorted by cgroup, of
+ *     cgroup         the container's cgroup below the v2 mount
+ *     qos            "burstable" | "guaranteed" | "besteffort" (from the cgroup path)
+ *     memory_max, memory_current, swap_max, swap_current
+ *                    bytes; "max" for no limit; null when the file is absent
+ *
+ * Exit status: 0; 1 when the host cannot be read; 2 for an invalid policy.
+ */
+#include <json-c/json.h>
+
+#include "check.h"
+#include "cli.h"
+#include "pods.h"
+
+static double zram_ratio(const ZramDevice *z) {
+        return z->compr_data_size > 0 ? (double) z->orig_data_size / (double) z->compr_data_size : 0.0;
+}
+
+static const char *owner_text(SwapOwner o) {
+        switch (o) {
+        case SWAP_OWNER_NODESWAP: return "nodeswap";
+        case SWAP_OWNER_CONFLICT: return "distro (conflict)";
+        default:                  return "other";
+        }
+}
+
+/* The storage under a swap file, when it is the policy's file (the only one probed). */
+static const SwapFileState *file_state_for(const Policy *p, const HostState *h, const SwapDevice *s) {
+        if (s->kind != SWAP_KIND_FILE || !p->file.path || !streq(p->file.path, s->path))
+                return NULL;
+        return &h->file;
+}
+
+static int dropin_behavior(const HostState *h, const char **ret_text) {
+        int b = kubelet_dropin_swap_behavior(h->dropin);
+        if (b < 0)
+                *ret_text = "invalid";
+        else if (b == SWAP_BEHAVIOR_UNSET)
+                *ret_text = NULL;
+        else
+                *ret_text = swap_behavior_to_string((SwapBehavior) b);
+        return b;
+}
+
+static uint64_t zram_mem_used(const HostState *h) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const ZramDevice *z = h->swaps[i].kind == SWAP_KIND_ZRAM ? host_find_zram(h, h->swaps[i].zram_id) : NULL;
+                if (z)
+                        sum += z->mem_used_total;
+        }
+        return sum;
+}
+
+/* --- JSON ------------------------------------------------------------------------------------ */
+
+static json_object *json_string_or_null(const char *s) {
+        return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *json_tristate(int v) {
+        return v < 0 ? NULL : json_object_new_boolean(v > 0);
+}
+
+static json_object *json_cgroup_value(uint64_t v) {
+        if (v == CGROUP_VALUE_UNKNOWN)
+                return NULL;
+        if (v == CGROUP_VALUE_MAX)
+                return json_object_new_string("max");
+        return json_object_new_uint64(v);
+}
+
+static json_object *json_swap(const Policy *p, const HostState *h, const SwapDevice *s) {
+        json_object *o = json_object_new_object();
+        if (!o)
+                return NULL;
+        json_object_object_add(o, "path", json_object_new_string(s->path));
+        json_object_object_add(o, "kind", json_object_new_string(strempty(swap_kind_to_string(s->kind))));
+        json_object_object_add(o, "size", json_object_new_uint64(s->size));
+        json_object_object_add(o, "used", json_object_new_uint64(s->used));
+        json_object_object_add(o, "priority", json_object_new_int(s->priority));
+        json_object_object_add(o, "owner", json_object_new_string(strempty(swap_owner_to_string(s->owner))));
+        json_object_object_add(o, "unit", json_string_or_null(s->unit));
+
+        if (s->kind == SWAP_KIND_ZRAM) {
+                const ZramDevice *z = host_find_zram(h, s->zram_id);
+                json_object *zo = NULL;
+                if (z) {
+                        zo = json_object_new_object();
+                        if (!zo) {
+                                json_object_put(o);
+                                return NULL;
+                        }
+                        json_object_object_add(zo, "id", json_object_new_int(z->id));
+                        json_object_object_add(zo, "algorithm", json_string_or_null(z->algorithm));
+                        json_object_object_add(zo, "orig_data_size", json_object_new_uint64(z->orig_data_size));
+                        json_object_object_add(zo, "compr_data_size", json_object_new_uint64(z->compr_data_size));
+                        json_object_object_add(zo, "mem_used_total", json_object_new_uint64(z->mem_used_total));
+                        json_object_object_add(zo, "mem_limit", json_object_new_uint64(z->mem_limit));
+                        json_object_object_add(zo, "ratio", z->compr_data_size > 0 ?
+                                               json_object_new_double(zram_ratio(z)) : NULL);
+                }
+                json_object_object_add(o, "zram", zo);
+        }
+
+        if (s->kind == SWAP_KIND_FILE) {
+                const SwapFileState *f = file_state_for(p, h, s);
+                json_object_object_add(o, "storage",
+                                       json_string_or_null(f ? storage_kind_to_string(f->storage) : NULL));
+                json_object_object_add(o, "storage_device", json_string_or_null(f ? f->storage_device : NULL));
+        }
+        return o;
+}
+
+static json_object *json_pods(const PodSwap *pods, size_t n) {
+        json_object *a = json_object_new_array();
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < n; i++) {
+                json_object *o = json_object_new_object();
+                if (!o) {
+                        json_object_put(a);
+                        return NULL;
+                }
+                json_object_object_add(o, "cgroup", json_object_new_string(pods[i].name));
+                json_object_object_add(o, "qos", json_object_new_string(pod_qos_to_string(pods[i].qos)));
+                json_object_object_add(o, "memory_max", json_cgroup_value(pods[i].memory_max));
+                json_object_object_add(o, "memory_current", json_cgroup_value(pods[i].memory_current));
+                json_object_object_add(o, "swap_max", json_cgroup_value(pods[i].swap_max));
+                json_object_object_add(o, "swap_current", json_cgroup_value(pods[i].swap_current));
+                json_object_array_add(a, o);
+        }
+        return a;
+}
+
+static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods) {
+        json_object *o = json_object_new_object(), *swaps = json_object_new_array(),
+                    *kubelet = json_object_new_object(), *units = json_object_new_array();
+        if (!o || !swaps || !kubelet || !units)
+                goto oom;
+        json_object_object_add(o, "swaps", swaps);
+        json_object_object_add(o, "kubelet", kubelet);
+        json_object_object_add(o, "units", units);
+
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                json_object *s = json_swap(p, h, &h->swaps[i]);
+                if (!s)
+                        goto oom_o;
+                json_object_array_add(swaps, s);
+        }
+        json_object_object_add(o, "mem_total", json_object_new_uint64(h->mem_total));
+        json_object_object_add(o, "mem_available", json_object_new_uint64(h->mem_available));
+        json_object_object_add(o, "swap_total", json_object_new_uint64(h->swap_total));
+        json_object_object_add(o, "swap_free", json_object_new_uint64(h->swap_free));
+        json_object_object_add(o, "zram_mem_used", json_object_new_uint64(zram_mem_used(h)));
+        json_object_object_add(o, "swappiness", h->swappiness >= 0 ? json_object_new_int(h->swappiness) : NULL);
+        json_object_object_add(o, "page_cluster", h->page_cluster >= 0 ? json_object_new_int(h->page_cluster) : NULL);
+
+        const char *behavior;
+        dropin_behavior(h, &behavior);
+        json_object_object_add(kubelet, "unit", json_string_or_null(h->kubelet_unit));
+        json_object_object_add(kubelet, "active", json_tristate(h->kubelet_active));
+        json_object_object_add(kubelet, "dropin", json_string_or_null(h->dropin_path ?: p->dropin));
+        json_object_object_add(kubelet, "dropin_present", json_object_new_boolean(h->dropin != NULL));
+        json_object_object_add(kubelet, "swap_behavior", json_string_or_null(behavior));
+
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                json_object *uo = json_object_new_object();
+                if (!uo)
+                        goto oom_o;
+                json_object_object_add(uo, "name", json_object_new_string(u->name));
+                json_object_object_add(uo, "exists", json_object_new_boolean(u->exists));
+                json_object_object_add(uo, "masked", json_object_new_boolean(u->masked));
+                json_object_object_add(uo, "masked_runtime", json_object_new_boolean(u->masked_runtime));
+                json_object_object_add(uo, "active", json_tristate(u->active));
+                json_object_array_add(units, uo);
+        }
+
+        json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(h->cgroup))));
+        json_object_object_add(o, "psi", json_object_new_boolean(h->psi));
+        json_object_object_add(o, "reverted", json_object_new_boolean(h->state.reverted));
+        if (with_pods) {
+                json_object *a = json_pods(pods, n_pods);
+                if (!a)
+                        goto oom_o;
+                json_object_object_add(o, "pods", a);
+        }
+
+        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(o);
+        return 0;
+
+oom:
+        json_object_put(swaps);
+        json_object_put(kubelet);
+        json_object_put(units);
+oom_o:
+        json_object_put(o);
+        return -ENOMEM;
+}
+
+/* --- text ------------------------------------------------------------------------------------ */
+
+static const char *cgroup_value_text(char *buf, size_t len, uint64_t v) {
+        if (v == CGROUP_VALUE_UNKNOWN)
+                return "-";
+        if (v == CGROUP_VALUE_MAX)
+                return "max";
+        return format_bytes(buf, len, v);
+}
+
+static void print_pods_text(const PodSwap *pods, size_t n) {
+        printf("\nContainers:\n");
+        if (n == 0) {
+                printf("  none found (no kubelet cgroup tree)\n");
+                return;
+        }
+        printf("  %-11s %-11s %-11s %-11s %-11s %s\n", "QOS", "MEM.MAX", "MEM.CUR", "SWAP.MAX", "SWAP.CUR", "CGROUP");
+        for (size_t i = 0; i < n; i++) {
+                char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
+                printf("  %-11s %-11s %-11s %-11s %-11s %s\n",
+                       pod_qos_to_string(pods[i].qos),
+                       cgroup_value_text(a, sizeof a, pods[i].memory_max),
+                       cgroup_value_text(b, sizeof b, pods[i].memory_current),
+                       cgroup_value_text(c, sizeof c, pods[i].swap_max),
+                       cgroup_value_text(d, sizeof d, pods[i].swap_current),
+                       pods[i].name);
+        }
+}
+
+static void print_text(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
+
+        printf("Swap:\n");
+        if (h->n_swaps == 0)
+                printf("  none\n");
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                printf("  %-28s %-9s %10s  used %10s  priority %6d  owner %s\n",
+                       s->path, strempty(swap_kind_to_string(s->kind)),
+                       format_bytes(a, sizeof a, s->size), format_bytes(b, sizeof b, s->used),
+                       s->priority, owner_text(s->owner));
+
+                if (s->kind == SWAP_KIND_ZRAM) {
+                        const ZramDevice *z = host_find_zram(h, s->zram_id);
+                        if (!z)
+                                continue;
+                        printf("      algorithm %s", z->algorithm ?: "unknown");
+                        if (z->compr_data_size > 0)
+                                printf(", %s stored in %s (%.1f:1)",
+                                       format_bytes(a, sizeof a, z->orig_data_size),
+                                       format_bytes(b, sizeof b, z->compr_data_size), zram_ratio(z));
+                        printf(", RAM used %s%s%s\n", format_bytes(c, sizeof c, z->mem_used_total),
+                               z->mem_limit ? " of at most " : "",
+                               z->mem_limit ? format_bytes(a, sizeof a, z->mem_limit) : "");
+                        printf("      this RAM is charged to no cgroup: no pod's memory limit accounts for it\n");
+                } else if (s->kind == SWAP_KIND_FILE) {
+                        const SwapFileState *f = file_state_for(p, h, s);
+                        const char *kind = f ? storage_kind_to_string(f->storage) : NULL;
+                        printf("      on %s storage%s%s%s\n", kind ?: "unknown",
+                               f && f->storage_device ? " (" : "",
+                               f && f->storage_device ? f->storage_device : "",
+                               f && f->storage_device ? ")" : "");
+                }
+        }
+        printf("  total %s, free %s; RAM %s, available %s", format_bytes(a, sizeof a, h->swap_total),
+               format_bytes(b, sizeof b, h->swap_free), format_bytes(c, sizeof c, h->mem_total),
+               format_bytes(d, sizeof d, h->mem_available));
+        uint64_t zused = zram_mem_used(h);
+        if (zused > 0)
+                printf("; zram holds %s of RAM", format_bytes(a, sizeof a, zused));
+        printf("\n");
+
+        printf("\nSysctl:\n");
+        if (h->swappiness >= 0)
+                printf("  vm.swappiness   %d\n", h->swappiness);
+        else
+                printf("  vm.swappiness   unreadable\n");
+        if (h->page_cluster >= 0)
+                printf("  vm.page-cluster %d\n", h->page_cluster);
+        else
+                printf("  vm.page-cluster unreadable\n");
+
+        const char *behavior;
+        int bv = dropin_behavior(h, &behavior);
+        printf("\nKubelet:\n");
+        printf("  unit            %s%s\n", h->kubelet_unit ?: "none found",
+               !h->kubelet_unit ? "" : h->kubelet_active > 0 ? " (active)" :
+               h->kubelet_active == 0 ? " (inactive)" : "");
+        printf("  drop-in         %s%s\n", strempty(h->dropin_path ?: p->dropin), h->dropin ? "" : " (absent)");
+        if (!h->dropin)
+                printf("  swapBehavior    not set by nodeswap (the kubelet's default is NoSwap)\n");
+        else if (bv < 0)
+                printf("  swapBehavior    unrecognised value in the drop-in\n");
+        else
+                printf("  swapBehavior    %s\n", behavior ?: "not set in the drop-in (the kubelet's default is NoSwap)");
+        printf("  cgroup          %s%s\n", strempty(cgroup_mode_to_string(h->cgroup)),
+               cgroup_mode_is_v1(h->cgroup) ? " (LimitedSwap needs v2)" : "");
+        printf("  PSI             %s\n", h->psi ? "on" : "off");
+
+        printf("\nConflict units:\n");
+        size_t shown = 0;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->exists && !u->masked)
+                        continue;
+                printf("  %-36s %s%s\n", u->name,
+                       u->masked ? (u->masked_runtime ? "masked (runtime, by nodeswap)" : "masked") : "not masked",
+                       u->active > 0 ? ", active" : "");
+                shown++;
+        }
+        if (shown == 0)
+                printf("  none present\n");
+
+        printf("\nReverted: %s\n", h->state.reverted ? "yes (nodeswap revert ran last; nodeswap apply undoes it)" : "no");
+
+        if (with_pods)
+                print_pods_text(pods, n_pods);
+}
+
+int verb_status(const CliContext *c) {
+        Policy p;
+        HostState h;
+        int r = cli_load(c, false, &p, &h);
+        if (r != EXIT_OK)
+                return r;
+
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (c->pods) {
+                r = pods_probe(c->root, &pods, &n_pods);
+                if (r < 0) {
+                        fprintf(stderr, "Failed to read the kubelet's cgroups below %s: %s\n",
+                                strempty(c->root), strerror(-r));
+                        host_state_done(&h);
+                        policy_done(&p);
+                        return EXIT_FAIL;
+                }
+        }
+
+        if (c->json) {
+                r = print_json(&p, &h, pods, n_pods, c->pods);
+                if (r < 0)
+                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
+        } else {
+                print_text(&p, &h, pods, n_pods, c->pods);
+                r = 0;
+        }
+
+        pod_swaps_free(pods, n_pods);
+        host_state_done(&h);
+        policy_done(&p);
+        return r < 0 ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "check.h"
+
+#define MEMTOTAL_16G (UINT64_C(16218) * MiB)
+
+static const char valid_dropin[] =
+        "apiVersion: kubelet.config.k8s.io/v1beta1\n"
+        "kind: KubeletConfiguration\n"
+        "failSwapOn: false\n"
+        "memorySwap:\n"
+        "  swapBehavior: LimitedSwap\n";
+
+/* A healthy Pi 5 k3s node: 8 GiB zram at 100 above a 16 GiB NVMe swap file at 10, LimitedSwap
+ * on cgroup v2, PSI on, swappiness 60, the distro's zram unit masked, the kubelet restarted after
+ * the last swap change. check finds nothing here; each case below changes one thing. */
+static SwapDevice swaps[2];
+static ZramDevice zrams[1];
+static UnitState units[2];
+static Policy policy;
+static HostState host;
+
+static void healthy_node(void) {
+        static char *conflicts[] = { (char *) "dev-zram0.swap", (char *) "var-swap.swap", NULL };
+
+        policy = (Policy) {
+                .found = true,
+                .backend_set = true,
+                .backends = BACKEND_ZRAM | BACKEND_FILE,
+                .swappiness = 60,
+                .page_cluster = 0,
+                .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP,
+                .dropin = (char *) "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf",
+                .conflict_units = conflicts,
+        };
+        policy.zram.size = 8 * GiB;
+        policy.zram.priority = 100;
+        policy.file.path = (char *) "/var/lib/nodeswap/swapfile";
+        policy.file.size = 16 * GiB;
+        policy.file.priority = 10;
+        policy.file.storage = STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL;
+
+        swaps[0] = (SwapDevice) { .path = (char *) "/dev/zram0", .kind = SWAP_KIND_ZRAM,
+                                  .size = 8 * GiB, .priority = 100, .owner = SWAP_OWNER_NODESWAP,
+                                  .zram_id = 0 };
+        swaps[1] = (SwapDevice) { .path = (char *) "/var/lib/nodeswap/swapfile", .kind = SWAP_KIND_FILE,
+                                  .size = 16 * GiB, .priority = 10, .owner = SWAP_OWNER_NODESWAP,
+                                  .zram_id = -1 };
+        zrams[0] = (ZramDevice) { .id = 0, .disksize = 8 * GiB, .algorithm = (char *) "lz4",
+                                  .swap_on = true, .ours = true };
+        units[0] = (UnitState) { .name = (char *) "dev-zram0.swap", .exists = true, .masked = true,
+                                 .active = 0 };
+        units[1] = (UnitState) { .name = (char *) "var-swap.swap", .exists = false, .active = -1 };
+
+        host = (HostState) {
+                .page_size = 4096,
+                .mem_total = MEMTOTAL_16G,
+                .mem_available = 8 * GiB,
+                .swap_total = 24 * GiB,
+                .swap_free = 24 * GiB,
+                .swaps = swaps, .n_swaps = 2,
+                .zram_control = true,
+                .zrams = zrams, .n_zrams = 1,
+                .swappiness = 60,
+                .page_cluster = 0,
+                .dropin_path = policy.dropin,
+                .dropin = (char *) valid_dropin,
+                .kubelet_unit = (char *) "k3s-agent.service",
+                .kubelet_active = 1,
+                .kubelet_started_usec = 2000000,
+                .units = units, .n_units = 2,
+                .cgroup = CGROUP_V2,
+                .psi = true,
+                .state = { .saved_swappiness = -1, .saved_page_cluster = -1,
+                           .swap_changed_usec = 1000000 },
+        };
+        host.file = (SwapFileState) {
+                .exists = true, .is_regular = true,
+                .size = 16 * GiB, .allocated = 16 * GiB,
+                .mode = 0600, .uid = 0,
+                .has_header = true, .header_page_size = 4096,
+                .swap_on = true, .priority = 10,
+                .fstype = (char *) "ext4",
+                .storage = STORAGE_NVME, .storage_device = (char *) "nvme0n1",
+        };
+}
+
+/* --- one change each ------------------------------------------------------------------------- */
+
+static void cgroup_v1(void) { host.cgroup = CGROUP_V1; }
+static void cgroup_hybrid(void) { host.cgroup = CGROUP_HYBRID; }
+static void cgroup_hybrid_noswap(void) { host.cgroup = CGROUP_HYBRID; policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP; }
+static void cgroup_v1_dropin_limited(void) {
+        /* the policy leaves the kubelet alone, but the drop-in in place asks for LimitedSwap */
+        host.cgroup = CGROUP_V1;
+        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
+}
+
+static void little_swap(void) { host.swap_total = 2 * GiB; }   /* the stock zram: 12.6 % */
+static void quarter_swap(void) { host.swap_total = MEMTOTAL_16G / 4; }
+static void no_swap_limited(void) { host.swap_total = 0; host.n_swaps = 0; }
+static void little_swap_noswap(void) { host.swap_total = 2 * GiB; policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP; }
+
+static void same_priority(void) { swaps[1].priority = 100; }
+
+static void churn(void) {
+        policy.swappiness = 200;
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+}
+static void churn_host_value(void) {
+        policy.swappiness = -1;
+        host.swappiness = 180;
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+}
+static void churn_179(void) {
+        policy.swappiness = 179;
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+}
+static void churn_limited(void) { policy.swappiness = 200; }
+static void churn_without_zram(void) {
+        policy.swappiness = 200;
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+        policy.backends = BACKEND_FILE;
+        swaps[0] = swaps[1];
+        host.n_swaps = 1;
+}
+
+static void psi_off(void) { host.psi = false; }
+static void psi_off_without_zram(void) {
+        host.psi = false;
+        policy.backends = BACKEND_FILE;
+        swaps[0] = swaps[1];
+        host.n_swaps = 1;
+}
+
+static void zram_policy_3x(void) { policy.zram.size = 3 * MEMTOTAL_16G; policy.zram.mem_limit = 8 * GiB; }
+static void zram_policy_ram_no_limit(void) { policy.zram.size = 16 * GiB; }
+static void zram_policy_ram_with_limit(void) { policy.zram.size = 16 * GiB; policy.zram.mem_limit = 4 * GiB; }
+static void zram_foreign_large(void) {
+        /* a distro device, not nodeswap's: judged by itself */
+        zrams[0].ours = false;
+        zrams[0].disksize = 32 * GiB;
+}
+static void zram_ours_large_but_policy_fine(void) {
+        /* nodeswap's own device is judged by the policy that will replace it */
+        zrams[0].disksize = 32 * GiB;
+}
+
+static void file_on_mmc(void) { host.file.storage = STORAGE_MMC; host.file.storage_device = (char *) "mmcblk0"; }
+static void file_on_mmc_allowed(void) { file_on_mmc(); policy.file.storage |= STORAGE_MMC; }
+static void file_on_rotational(void) { host.file.storage = STORAGE_ROTATIONAL; host.file.storage_device = (char *) "sda"; }
+static void file_on_mmc_unused(void) {
+        /* the policy wants no file and none is on: where it would live does not matter */
+        file_on_mmc();
+        policy.backends = BACKEND_ZRAM;
+        host.file.swap_on = false;
+}
+static void file_not_regular(void) { host.file.is_regular = false; }
+static void file_pagesize_16k(void) { host.page_size = 16384; }
+static void file_mode_0644(void) { host.file.mode = 0644; }
+static void file_not_root(void) { host.file.uid = 1000; }
+static void file_holes(void) { host.file.allocated = 1 * GiB; }
+static void file_absent(void) {
+        host.file.exists = false;
+        host.file.mode = 0666;
+        host.file.allocated = 0;
+        host.page_size = 16384;
+}
+
+static void kubelet_stale(void) { host.state.swap_changed_usec = 3000000; }
+static void kubelet_start_unknown(void) { host.state.swap_changed_usec = 3000000; host.kubelet_started_usec = 0; }
+
+static void dropin_no_conf(void) {
+        policy.dropin = (char *) "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.yaml";
+}
+static void dropin_no_kind(void) {
+        host.dropin = (char *) "apiVersion: kubelet.config.k8s.io/v1beta1\nmemorySwap:\n  swapBehavior: LimitedSwap\n";
+}
+static void dropin_no_apiversion(void) {
+        host.dropin = (char *) "kind: KubeletConfiguration\nmemorySwap:\n  swapBehavior: LimitedSwap\n";
+}
+static void dropin_nested_kind_only(void) {
+        /* an indented kind: is no top-level key */
+        host.dropin = (char *) "apiVersion: v1\nfoo:\n  kind: KubeletConfiguration\n";
+}
+static void dropin_json(void) {
+        host.dropin = (char *) "{\n\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\",\n"
+                               "\"kind\": \"KubeletConfiguration\",\n"
+                               "\"memorySwap\": {\"swapBehavior\": \"LimitedSwap\"}\n}\n";
+}
+static void dropin_absent(void) { host.dropin = NULL; }
+static void dropin_sorts_first(void) {
+        policy.dropin = (char *) "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/0-nodeswap.conf";
+}
+static void dropin_00_sorts_after(void) {
+        /* "00-n" > "00-k" */
+        policy.dropin = (char *) "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/00-nodeswap.conf";
+}
+static void dropin_left_alone(void) {
+        /* no SwapBehavior= and no file: nodeswap does not touch the kubelet; the name is moot */
+        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
+        policy.dropin = (char *) "/etc/kubelet.d/nodeswap";
+        host.dropin = NULL;
+}
+
+static void unit_unmasked(void) { units[1].exists = true; }
+static void unit_unmasked_unmanaged(void) { units[1].exists = true; policy.backend_set = false; }
+
+typedef struct Case {
+        const char *name;
+        void (*change)(void);
+        const char *id;         /* the one finding expected, NULL: none */
+        Severity severity;
+} Case;
+
+static const Case rule_cases[] = {
+        { "healthy node",                       NULL,                           NULL, 0 },
+
+        { "cgroup v1 with LimitedSwap",         cgroup_v1,                      "cgroup-v1-limitedswap", SEVERITY_ERROR },
+        { "hybrid with LimitedSwap",            cgroup_hybrid,                  "cgroup-v1-limitedswap", SEVERITY_ERROR },
+        { "hybrid with NoSwap",                 cgroup_hybrid_noswap,           NULL, 0 },
+        { "cgroup v1, drop-in says LimitedSwap",cgroup_v1_dropin_limited,       "cgroup-v1-limitedswap", SEVERITY_ERROR },
+
+        { "LimitedSwap with stock 2 GiB",       little_swap,                    "limitedswap-little-swap", SEVERITY_WARNING },
+        { "LimitedSwap with a quarter",         quarter_swap,                   NULL, 0 },
+        { "LimitedSwap without swap",           no_swap_limited,                "limitedswap-little-swap", SEVERITY_WARNING },
+        { "NoSwap with little swap",            little_swap_noswap,             NULL, 0 },
+
+        { "two areas at one priority",          same_priority,                  "swap-priority-shared", SEVERITY_WARNING },
+
+        { "swappiness 200, zram, NoSwap",       churn,                          "swappiness-zram-churn", SEVERITY_WARNING },
+        { "host swappiness 180, zram, NoSwap",  churn_host_value,               "swappiness-zram-churn", SEVERITY_WARNING },
+        { "swappiness 179",                     churn_179,                      NULL, 0 },
+        { "swappiness 200 with LimitedSwap",    churn_limited,                  NULL, 0 },
+        { "swappiness 200 without zram",       churn_without_zram,             NULL, 0 },
+
+        { "PSI off with zram",                  psi_off,                        "psi-off", SEVERITY_WARNING },
+        { "PSI off without zram",               psi_off_without_zram,           "psi-off", SEVERITY_INFO },
+
+        { "policy zram 3 x RAM",                zram_policy_3x,                 "zram-too-large", SEVERITY_WARNING },
+        { "policy zram = RAM, no mem_limit",    zram_policy_ram_no_limit,       "zram-too-large", SEVERITY_WARNING },
+        { "policy zram = RAM, with mem_limit",  zram_policy_ram_with_limit,     NULL, 0 },
+        { "foreign zram 2 x RAM",               zram_foreign_large,             "zram-too-large", SEVERITY_WARNING },
+        { "own zram judged by the policy",      zram_ours_large_but_policy_fine,NULL, 0 },
+
+        { "file on mmc",                        file_on_mmc,                    "swapfile-storage", SEVERITY_ERROR },
+        { "file on mmc, Storage= allows",       file_on_mmc_allowed,            "swapfile-storage", SEVERITY_WARNING },
+        { "file on rotational",                 file_on_rotational,             "swapfile-storage", SEVERITY_ERROR },
+        { "unused path on mmc",                 file_on_mmc_unused,             NULL, 0 },
+        { "file not regular",                   file_not_regular,               "swapfile-not-regular", SEVERITY_ERROR },
+        { "header for 4K on a 16K kernel",      file_pagesize_16k,              "swapfile-pagesize", SEVERITY_ERROR },
+        { "file mode 0644",                     file_mode_0644,                 "swapfile-permissions", SEVERITY_ERROR },
+        { "file not root's",                    file_not_root,                  "swapfile-permissions", SEVERITY_ERROR },
+        { "file with holes",                    file_holes,                     "swapfile-holes", SEVERITY_ERROR },
+        { "no file yet",                        file_absent,                    NULL, 0 },
+
+        { "kubelet older than the swap",        kubelet_stale,                  "kubelet-swap-stale", SEVERITY_WARNING },
+        { "kubelet start unknown",              kubelet_start_unknown,          NULL, 0 },
+
+        { "drop-in without .conf",              dropin_no_conf,                 "dropin-name", SEVERITY_ERROR },
+        { "drop-in without kind",               dropin_no_kind,                 "dropin-invalid", SEVERITY_ERROR },
+        { "drop-in without apiVersion",         dropin_no_apiversion,           "dropin-invalid", SEVERITY_ERROR },
+        { "drop-in with a nested kind",         dropin_nested_kind_only,        "dropin-invalid", SEVERITY_ERROR },
+        { "drop-in in JSON",                    dropin_json,                    NULL, 0 },
+        { "drop-in not written yet",            dropin_absent,                  NULL, 0 },
+        { "drop-in before k3s defaults",        dropin_sorts_first,             "dropin-order", SEVERITY_WARNING },
+        { "drop-in 00-nodeswap.conf",           dropin_00_sorts_after,          NULL, 0 },
+        { "kubelet left alone",                 dropin_left_alone,              NULL, 0 },
+
+        { "distro unit unmasked",               unit_unmasked,                  "conflict-unit-unmasked", SEVERITY_WARNING },
+        { "unmasked, swap not managed",         unit_unmasked_unmanaged,        NULL, 0 },
+};
+
+static void test_each_rule(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(rule_cases); i++) {
+                const Case *c = &rule_cases[i];
+                healthy_node();
+                if (c->change)
+                        c->change();
+
+                Finding *f = NULL;
+                size_t n = 99;
+                print_message("case: %s\n", c->name);
+                assert_int_equal(check_run(&policy, &host, &f, &n), 0);
+                for (size_t k = 0; k < n; k++)
+                        print_message("  %s %s: %s\n", severity_to_string(f[k].severity), f[k].id, f[k].message);
+
+                if (!c->id)
+                        assert_int_equal(n, 0);
+                else {
+                        assert_int_equal(n, 1);
+                        assert_string_equal(f[0].id, c->id);
+                        assert_int_equal(f[0].severity, c->severity);
+                        assert_non_null(f[0].message);
+                        assert_true(strlen(f[0].hint) > 0);
+                }
+                findings_free(f, n);
+        }
+}
+
+static void test_messages_carry_the_numbers(void **state) {
+        Finding *f;
+        size_t n;
+
+        healthy_node();
+        little_swap();
+        assert_int_equal(check_run(&policy, &host, &f, &n), 0);
+        assert_int_equal(n, 1);
+        assert_non_null(strstr(f[0].message, "12.6 %"));
+        findings_free(f, n);
+
+        healthy_node();
+        file_pagesize_16k();
+        assert_int_equal(check_run(&policy, &host, &f, &n), 0);
+        assert_int_equal(n, 1);
+        assert_non_null(strstr(f[0].message, "4096-byte pages"));
+        assert_non_null(strstr(f[0].message, "16384"));
+        findings_free(f, n);
+
+        healthy_node();
+        units[1].exists = true;
+        units[0].masked = false;
+        assert_int_equal(check_run(&policy, &host, &f, &n), 0);
+        assert_int_equal(n, 1);
+        assert_non_null(strstr(f[0].message, "dev-zram0.swap var-swap.swap are not masked"));
+        findings_free(f, n);
+}
+
+static void test_several_at_once_in_rule_order(void **state) {
+        /* this very machine: hybrid cgroups, no PSI, a LimitedSwap policy */
+        Finding *f;
+        size_t n;
+        healthy_node();
+        host.cgroup = CGROUP_HYBRID;
+        host.psi = false;
+        swaps[1].priority = 100;
+        assert_int_equal(check_run(&policy, &host, &f, &n), 0);
+        assert_int_equal(n, 3);
+        assert_string_equal(f[0].id, "cgroup-v1-limitedswap");
+        assert_string_equal(f[1].id, "swap-priority-shared");
+        assert_string_equal(f[2].id, "psi-off");
+        findings_free(f, n);
+}
+
+static void test_dropin_swap_behavior(void **state) {
+        static const struct {
+                const char *text;
+                int want;
+        } cases[] = {
+                { NULL, SWAP_BEHAVIOR_UNSET },
+                { "", SWAP_BEHAVIOR_UNSET },
+                { valid_dropin, SWAP_BEHAVIOR_LIMITED_SWAP },
+                { "memorySwap:\n  swapBehavior: NoSwap\n", SWAP_BEHAVIOR_NO_SWAP },
+                { "memorySwap:\n  swapBehavior: \"LimitedSwap\"  # comment\n", SWAP_BEHAVIOR_LIMITED_SWAP },
+                { "memorySwap:\n  swapBehavior: ''\n", SWAP_BEHAVIOR_UNSET },
+                { "memorySwap:\n  swapBehavior:\n", SWAP_BEHAVIOR_UNSET },
+                { "{\"memorySwap\": {\"swapBehavior\": \"NoSwap\"}}", SWAP_BEHAVIOR_NO_SWAP },
+                { "failSwapOn: false\n", SWAP_BEHAVIOR_UNSET },
+                { "memorySwap:\n  swapBehavior: UnlimitedSwap\n", -EINVAL },
+                { "# swapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
+                { "memorySwap:\r\n  swapBehavior: LimitedSwap\r\n", SWAP_BEHAVIOR_LIMITED_SWAP },
+                { "memorySwap: {swapBehavior: LimitedSwap}\n", SWAP_BEHAVIOR_LIMITED_SWAP },
+                { "x: 1 # swapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
+                { "noswapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
+                { "  swapBehavior: LimitedSwap\n  swapBehavior: NoSwap\n", SWAP_BEHAVIOR_NO_SWAP },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                print_message("case %zu\n", i);
+                assert_int_equal(kubelet_dropin_swap_behavior(cases[i].text), cases[i].want);
+        }
+}
+
+static void test_severity_names(void **state) {
+        assert_string_equal(severity_to_string(SEVERITY_INFO), "info");
+        assert_string_equal(severity_to_string(SEVERITY_WARNING), "warning");
+        assert_string_equal(severity_to_string(SEVERITY_ERROR), "error");
+        assert_null(severity_to_string(_SEVERITY_MAX));
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_each_rule),
+                cmocka_unit_test(test_messages_carry_the_numbers),
+                cmocka_unit_test(test_several_at_once_in_rule_order),
+                cmocka_unit_test(test_dropin_swap_behavior),
+                cmocka_unit_test(test_severity_names),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
