@@ -241,11 +241,6 @@ static int plan_file(Ctx *c) {
         if (!f->is_regular)
                 return plan_addf(&plan->errors, "%s: exists and is not a regular file (a symlink?); refusing to use it",
                                  path);
-        if (f->uid != 0 || (f->mode & 0077))
-                return plan_addf(&plan->errors,
-                                 "%s: owned by uid %u with mode %04o; a swap file must be root's with mode 0600 "
-                                 "(others could read swapped-out memory)",
-                                 path, f->uid, f->mode);
 
         const SwapDevice *on = host_find_swap(h, path);
         if (on) {
@@ -273,7 +268,13 @@ static int plan_file(Ctx *c) {
                 return 0;
         }
 
-        /* Exists, off. Reuse it when it is right; rewrite what is wrong. */
+        /* Exists, off. Reuse it when it is right; rewrite what is wrong. (An active file with a bad
+         * mode is left to `nodeswap check`: swapping it off would not make it safer.) */
+        if (f->uid != 0 || (f->mode & 0077))
+                return plan_addf(&plan->errors,
+                                 "%s: owned by uid %u with mode %04o; a swap file must be root's with mode 0600 "
+                                 "(others could read swapped-out memory)",
+                                 path, f->uid, f->mode);
         if (f->size != p->file.size) {
                 _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
                 _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan() over the fixture trees: the real parser reads a policy, the real probe reads the tree,
+ * and the tests check the actions, their order and their reasons. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <cmocka.h>
+
+#include "plan.h"
+#include "swap.h"
+
+static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
+
+typedef struct Case {
+        Policy policy;
+        HostState host;
+        Plan plan;
+        char root[PATH_MAX];
+} Case;
+
+/* Copy a fixture tree to a scratch root (git keeps no modes; some cases need a 0600 swap file). */
+static void fixture_copy(Case *c, const char *name) {
+        snprintf(c->root, sizeof c->root, "%s/%s", tmpdir, name);
+        char cmd[PATH_MAX * 3];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -a '%s/%s' '%s'", c->root, FIXTURE_DIR, name, c->root);
+        assert_int_equal(system(cmd), 0);
+}
+
+static void load(Case *c, const char *fixture, const char *policy_text) {
+        PolicyContext ctx;
+        PolicyErrors errors = {};
+        char path[PATH_MAX];
+
+        if (!c->root[0])
+                snprintf(c->root, sizeof c->root, "%s/%s", FIXTURE_DIR, fixture);
+        assert_int_equal(probe_context(c->root, &ctx), 0);
+        snprintf(path, sizeof path, "%s/policy.conf", tmpdir);
+        FILE *f = fopen(path, "we");
+        assert_non_null(f);
+        fputs(policy_text, f);
+        fclose(f);
+        assert_int_equal(chmod(path, 0644), 0);
+        int r = policy_load(c->root, path, &ctx, &c->policy, &errors);
+        for (size_t i = 0; i < errors.n; i++) {
+                char *s = policy_error_format(&errors.errors[i]);
+                print_error("policy: %s\n", s);
+                free(s);
+        }
+        assert_int_equal(r, 0);
+        policy_errors_clear(&errors);
+        assert_int_equal(probe(c->root, &c->policy, &c->host), 0);
+}
+
+static void run(Case *c, const PlanOptions *o) {
+        assert_int_equal(plan(&c->policy, &c->host, o, &c->plan), 0);
+}
+
+static void done(Case *c) {
+        plan_done(&c->plan);
+        host_state_done(&c->host);
+        policy_done(&c->policy);
+}
+
+/* Index of the first action of kind on target (NULL: any target), or -1. */
+static int find(const Plan *p, ActionKind kind, const char *target) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                if (p->actions[i].kind == kind && (!target || streq_ptr(p->actions[i].target, target)))
+                        return (int) i;
+        return -1;
+}
+
+static size_t count(const Plan *p, ActionKind kind) {
+        size_t n = 0;
+        for (size_t i = 0; i < p->n_actions; i++)
+                n += p->actions[i].kind == kind;
+        return n;
+}
+
+static bool strv_has_substring(char **l, const char *s) {
+        for (; l && *l; l++)
+                if (strstr(*l, s))
+                        return true;
+        return false;
+}
+
+static const char *const default_conflicts[] = {
+        "dev-zram0.swap", "systemd-zram-setup@zram0.service", "rpi-zram-writeback.timer",
+        "rpi-zram-writeback.service", "rpi-resize-swap-file.service", "var-swap.swap",
+        "dphys-swapfile.service", "zramswap.service",
+};
+
+#define FILE_POLICY                                                                                                    \
+        "[Swap]\nBackend=file\n[File]\nSize=4G\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                            \
+        "[Kubelet]\nSwapBehavior=LimitedSwap\n"
+
+/* The untouched Pi: its zram is masked, the file comes up before zram0 goes off, one restart. */
+static void test_rpi_to_file(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", FILE_POLICY);
+        run(&c, NULL);
+
+        assert_null(c.plan.errors);
+        for (size_t i = 0; i < ELEMENTSOF(default_conflicts); i++)
+                assert_true(find(&c.plan, ACTION_MASK_UNIT, default_conflicts[i]) >= 0);
+        int create = find(&c.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
+        int stop = find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap");
+        int mask = find(&c.plan, ACTION_MASK_UNIT, "dev-zram0.swap");
+        int dropin = find(&c.plan, ACTION_DROPIN_WRITE, NULL);
+        int restart = find(&c.plan, ACTION_RESTART_UNIT, "k3s-agent.service");
+        assert_true(mask >= 0 && mask < create);
+        assert_true(create >= 0 && create < stop);
+        assert_true(stop < dropin && dropin < restart);
+        assert_int_equal(restart, (int) c.plan.n_actions - 1);
+        assert_int_equal(c.plan.actions[create].size, 4 * GiB);
+        assert_int_equal(c.plan.actions[create].priority, 10);
+        assert_non_null(strstr(c.plan.actions[dropin].content, "swapBehavior: LimitedSwap"));
+        assert_non_null(strstr(c.plan.actions[dropin].content, "apiVersion: kubelet.config.k8s.io/v1beta1"));
+        assert_non_null(strstr(c.plan.actions[dropin].content, "kind: KubeletConfiguration"));
+        /* 2 GiB of zram out, a 4 GiB file in (less its header page, 16 KiB on this kernel). */
+        assert_string_equal(c.plan.actions[restart].reason, "node swap 2.0 GiB -> 4.0 GiB, drop-in changed");
+        /* Swappiness 60 and page-cluster 0 already hold: no sysctl action. */
+        assert_int_equal(count(&c.plan, ACTION_SYSCTL), 0);
+        assert_true(plan_changes(&c.plan));
+        done(&c);
+}
+
+/* At boot the kubelet has not started: it is never restarted. */
+static void test_boot_never_restarts(void **state) {
+        Case c = {};
+        PlanOptions o = { .boot = true };
+        load(&c, "rpi-untouched", FILE_POLICY);
+        run(&c, &o);
+        assert_int_equal(find(&c.plan, ACTION_RESTART_UNIT, NULL), -1);
+        assert_true(find(&c.plan, ACTION_DROPIN_WRITE, NULL) >= 0);
+        done(&c);
+}
+
+/* A kubelet known to be stopped is not started; it reads the change when it starts. */
+static void test_inactive_kubelet_not_restarted(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", FILE_POLICY);
+        c.host.kubelet_active = 0;
+        run(&c, NULL);
+        assert_int_equal(find(&c.plan, ACTION_RESTART_UNIT, NULL), -1);
+        done(&c);
+}
+
+#define MATCHING_POLICY                                                                                                \
+        "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                               \
+        "[File]\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                                     \
+        "[Kubelet]\nSwapBehavior=LimitedSwap\n"
+
+/* A node that already matches: an empty plan, nothing to restart. */
+static void test_matching_is_empty(void **state) {
+        Case c = {};
+        load(&c, "matching", MATCHING_POLICY);
+        run(&c, NULL);
+        for (size_t i = 0; i < c.plan.n_actions; i++)
+                print_error("unexpected action %s %s\n", action_kind_to_string(c.plan.actions[i].kind),
+                            c.plan.actions[i].target);
+        assert_int_equal(c.plan.n_actions, 0);
+        assert_null(c.plan.errors);
+        assert_false(plan_changes(&c.plan));
+        done(&c);
+}
+
+/* A bigger zram device replaces nodeswap's own make-before-break, and the kubelet learns of it. */
+static void test_matching_zram_resize(void **state) {
+        Case c = {};
+        load(&c, "matching",
+             "[Swap]\nBackend=zram file\n[Zram]\nSize=12G\n[File]\nSize=40K\n"
+             "[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        run(&c, NULL);
+        int create = find(&c.plan, ACTION_ZRAM_CREATE, NULL);
+        int off = find(&c.plan, ACTION_SWAPOFF, "/dev/zram1");
+        int remove = find(&c.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        assert_true(create >= 0 && create < off && off < remove);
+        assert_string_equal(c.plan.actions[create].algorithm, "lz4");
+        assert_string_equal(c.plan.actions[create].reason, "zstd not offered by this kernel, using lz4");
+        assert_int_equal(c.plan.actions[create].size, 12 * GiB);
+        assert_int_equal(c.plan.actions[remove].zram_id, 1);
+        assert_true(find(&c.plan, ACTION_RESTART_UNIT, "k3s-agent.service") > remove);
+        assert_int_equal(count(&c.plan, ACTION_MASK_UNIT), 0);
+        done(&c);
+}
+
+/* No algorithm the kernel offers: an error naming what it offers, nothing to do. */
+static void test_algorithm_not_offered(void **state) {
+        Case c = {};
+        load(&c, "matching", "[Swap]\nBackend=zram\n[Zram]\nAlgorithm=zstd deflate\n");
+        run(&c, NULL);
+        assert_true(strv_has_substring(c.plan.errors, "none of these is offered"));
+        assert_true(strv_has_substring(c.plan.errors, "lzo-rle lzo lz4"));
+        done(&c);
+}
+
+/* revert: the distro's swap back first, nodeswap's devices off, sysctls restored, drop-in gone. */
+static void test_matching_revert(void **state) {
+        Case c = {};
+        PlanOptions o = { .revert = true };
+        load(&c, "matching", MATCHING_POLICY);
+        /* what cli_load does for revert */
+        c.policy.backends = 0;
+        run(&c, &o);
+        assert_null(c.plan.errors);
+        int mark = find(&c.plan, ACTION_MARK_REVERTED, NULL);
+        int unmask = find(&c.plan, ACTION_UNMASK_UNIT, "dev-zram0.swap");
+        int start = find(&c.plan, ACTION_START_UNIT, "dev-zram0.swap");
+        int off = find(&c.plan, ACTION_SWAPOFF, "/dev/zram1");
+        int fileoff = find(&c.plan, ACTION_SWAPOFF, "/var/lib/nodeswap/swapfile");
+        int remove = find(&c.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        int sysctl = find(&c.plan, ACTION_SYSCTL, "vm.page-cluster");
+        int dropin = find(&c.plan, ACTION_DROPIN_REMOVE, NULL);
+        int restart = find(&c.plan, ACTION_RESTART_UNIT, "k3s-agent.service");
+        assert_int_equal(mark, 0);
+        assert_true(unmask > mark && start > unmask && off > start && remove > off && fileoff > start);
+        assert_int_equal(count(&c.plan, ACTION_UNMASK_UNIT), ELEMENTSOF(default_conflicts));
+        assert_true(find(&c.plan, ACTION_START_UNIT, "systemd-zram-setup@zram0.service") >= 0);
+        assert_true(sysctl > remove && dropin > sysctl && restart > dropin);
+        assert_int_equal(c.plan.actions[sysctl].value, 3);
+        /* swappiness was 60 before and is 60 now */
+        assert_int_equal(find(&c.plan, ACTION_SYSCTL, "vm.swappiness"), -1);
+        /* the file stays without --purge */
+        assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
+        done(&c);
+
+        Case p = {};
+        PlanOptions purge = { .revert = true, .purge = true };
+        load(&p, "matching", MATCHING_POLICY);
+        p.policy.backends = 0;
+        run(&p, &purge);
+        int rm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
+        assert_true(rm > find(&p.plan, ACTION_SWAPOFF, "/var/lib/nodeswap/swapfile"));
+        done(&p);
+}
+
+/* A file made for 4 KiB pages on a 16 KiB kernel gets a new header before swapon; apply ends the revert. */
+static void test_stale_file(void **state) {
+        Case c = {};
+        fixture_copy(&c, "stale-file");
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/swapfile", c.root);
+        assert_int_equal(chmod(path, 0600), 0);
+        /* 40 KiB is no whole number of 16 KiB pages: make it 64 KiB, header still for 4 KiB pages. */
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(ftruncate(fd, 64 * KiB), 0);
+        assert_int_equal(swap_header_write(fd, 64 * KiB, 4096, "nodeswap"), 0);
+        close(fd);
+        load(&c, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=64K\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        run(&c, NULL);
+        assert_null(c.plan.errors);
+        assert_int_equal(find(&c.plan, ACTION_CLEAR_REVERTED, NULL), 0);
+        int mkswap = find(&c.plan, ACTION_FILE_MKSWAP, "/var/lib/nodeswap/swapfile");
+        int on = find(&c.plan, ACTION_SWAPON, "/var/lib/nodeswap/swapfile");
+        assert_true(mkswap >= 0 && mkswap < on);
+        assert_string_equal(c.plan.actions[mkswap].now, "header for 4096-byte pages");
+        assert_string_equal(c.plan.actions[mkswap].want, "header for 16384-byte pages");
+        int dropin = find(&c.plan, ACTION_DROPIN_WRITE, NULL);
+        assert_string_equal(c.plan.actions[dropin].now, "NoSwap");
+        assert_string_equal(c.plan.actions[dropin].want, "LimitedSwap");
+        assert_true(find(&c.plan, ACTION_RESTART_UNIT, "k3s.service") > dropin);
+        done(&c);
+
+        /* 40 KiB cannot hold whole 16 KiB pages: the policy's 32 KiB differs, so the unused file is remade. */
+        Case sz = {};
+        fixture_copy(&sz, "stale-file");
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/swapfile", sz.root);
+        assert_int_equal(chmod(path, 0600), 0);
+        load(&sz, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=40K\n");
+        run(&sz, NULL);
+        int rm = find(&sz.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
+        int mk = find(&sz.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
+        assert_true(rm >= 0 && rm < mk);
+        assert_int_equal(sz.plan.actions[mk].size, 32 * KiB);
+        done(&sz);
+
+        /* The same file readable by others is refused, not swapped on. */
+        Case bad = {};
+        fixture_copy(&bad, "stale-file");
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/swapfile", bad.root);
+        assert_int_equal(chmod(path, 0644), 0);
+        load(&bad, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=32K\n");
+        run(&bad, NULL);
+        assert_true(strv_has_substring(bad.plan.errors, "mode 0644"));
+        done(&bad);
+}
+
+/* The swap to be turned off must fit in memory plus the swap that stays, unless --force. */
+static void test_swapoff_fit_check(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", FILE_POLICY);
+        c.host.swaps[0].used = 10 * GiB;        /* zram0 */
+        c.host.mem_available = 1 * GiB;
+        run(&c, NULL);
+        /* 10 GiB out, 1 GiB + a fresh 4 GiB file (less one 16 KiB page) in: 5 GiB missing. */
+        assert_true(strv_has_substring(c.plan.errors, "missing"));
+        assert_true(strv_has_substring(c.plan.errors, "10.0 GiB"));
+        plan_done(&c.plan);
+
+        PlanOptions force = { .force = true };
+        run(&c, &force);
+        assert_null(c.plan.errors);
+        assert_true(strv_has_substring(c.plan.warnings, "--force"));
+        assert_true(find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap") >= 0);
+        done(&c);
+}
+
+/* Without Backend= nodeswap manages no swap and masks nothing; only what is set is touched. */
+static void test_sysctl_only(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", "[Sysctl]\nSwappiness=100\n");
+        run(&c, NULL);
+        assert_int_equal(c.plan.n_actions, 1);
+        assert_int_equal(c.plan.actions[0].kind, ACTION_SYSCTL);
+        assert_string_equal(c.plan.actions[0].target, "vm.swappiness");
+        assert_string_equal(c.plan.actions[0].now, "60");
+        assert_string_equal(c.plan.actions[0].want, "100");
+        assert_int_equal(c.plan.actions[0].value, 100);
+        done(&c);
+}
+
+/* Without SwapBehavior= the kubelet is left alone even when swap changes. */
+static void test_kubelet_left_alone(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=4G\n");
+        run(&c, NULL);
+        assert_int_equal(find(&c.plan, ACTION_DROPIN_WRITE, NULL), -1);
+        assert_int_equal(find(&c.plan, ACTION_RESTART_UNIT, NULL), -1);
+        done(&c);
+}
+
+/* Backend=none: all swap off, even swap nodeswap did not make. */
+static void test_vps_backend_none(void **state) {
+        Case c = {};
+        load(&c, "vps-cgroupv1", "[Swap]\nBackend=none\n");
+        run(&c, NULL);
+        int off = find(&c.plan, ACTION_SWAPOFF, "/swapfile");
+        assert_true(off >= 0);
+        assert_string_equal(c.plan.actions[off].reason, "Backend=none: no swap on this node");
+        assert_int_equal(c.plan.actions[off].used, 1024 * KiB);
+        assert_int_equal(count(&c.plan, ACTION_MASK_UNIT), ELEMENTSOF(default_conflicts));
+        done(&c);
+}
+
+/* Backend=file on a VPS: its own /swapfile stays (with a warning); LimitedSwap on cgroup v1 warns. */
+static void test_vps_file(void **state) {
+        Case c = {};
+        load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        run(&c, NULL);
+        assert_int_equal(find(&c.plan, ACTION_SWAPOFF, "/swapfile"), -1);
+        assert_true(strv_has_substring(c.plan.warnings, "/swapfile: swap not made by nodeswap"));
+        assert_true(strv_has_substring(c.plan.warnings, "swapfile.swap"));
+        assert_true(strv_has_substring(c.plan.warnings, "LimitedSwap needs cgroup v2"));
+        assert_true(find(&c.plan, ACTION_RESTART_UNIT, "kubelet.service") >= 0);
+        done(&c);
+}
+
+/* No zram in the kernel: an error that says what to do. */
+static void test_vps_no_zram(void **state) {
+        Case c = {};
+        load(&c, "vps-cgroupv1", "[Swap]\nBackend=zram\n");
+        run(&c, NULL);
+        assert_true(strv_has_substring(c.plan.errors, "no zram"));
+        done(&c);
+}
+
+/* Masks already in place are not redone; the plan is stable when run twice. */
+static void test_plan_is_pure(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", FILE_POLICY);
+        run(&c, NULL);
+        Plan again = {};
+        assert_int_equal(plan(&c.policy, &c.host, NULL, &again), 0);
+        assert_int_equal(again.n_actions, c.plan.n_actions);
+        for (size_t i = 0; i < again.n_actions; i++) {
+                assert_int_equal(again.actions[i].kind, c.plan.actions[i].kind);
+                assert_string_equal(strempty(again.actions[i].target), strempty(c.plan.actions[i].target));
+        }
+        plan_done(&again);
+        done(&c);
+}
+
+static int setup(void **state) {
+        return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+        char cmd[PATH_MAX + 16];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_rpi_to_file),
+                cmocka_unit_test(test_boot_never_restarts),
+                cmocka_unit_test(test_inactive_kubelet_not_restarted),
+                cmocka_unit_test(test_matching_is_empty),
+                cmocka_unit_test(test_matching_zram_resize),
+                cmocka_unit_test(test_algorithm_not_offered),
+                cmocka_unit_test(test_matching_revert),
+                cmocka_unit_test(test_stale_file),
+                cmocka_unit_test(test_swapoff_fit_check),
+                cmocka_unit_test(test_sysctl_only),
+                cmocka_unit_test(test_kubelet_left_alone),
+                cmocka_unit_test(test_vps_backend_none),
+                cmocka_unit_test(test_vps_file),
+                cmocka_unit_test(test_vps_no_zram),
+                cmocka_unit_test(test_plan_is_pure),
+        };
+        return cmocka_run_group_tests(tests, setup, teardown);
+}
