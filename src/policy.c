@@ -269,6 +269,7 @@ typedef struct ParseState {
         char *mem_limit_expr;
 } ParseState;
 
+_printf_(7, 0)
 static int err_addv(ParseState *st, const char *file, unsigned line, const char *section,
                     const char *key, const char *value, const char *fmt, va_list ap) {
         Err *n = realloc(st->errors, sizeof(Err) * (st->n_errors + 1));
