@@ -1053,7 +1053,8 @@ static int check_trusted(ParseState *st, const char *path, const struct stat *s,
         int r;
 
         if (s->st_uid != 0 && s->st_uid != geteuid())
-                r = err_file(st, path, "%s is owned by uid %u, not root; refusing it", what, (unsigned) s->st_uid);
+                r = err_file(st, path, "%s is owned by uid %u, not root (mode %04o); refusing it", what,
+                             (unsigned) s->st_uid, (unsigned) (s->st_mode & 07777));
         else if (s->st_mode & (S_IWGRP | S_IWOTH))
                 r = err_file(st, path, "%s is writable by group or others (mode %04o); refusing it (chmod go-w)",
                              what, (unsigned) (s->st_mode & 07777));

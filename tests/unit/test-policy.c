@@ -942,7 +942,7 @@ static void test_untrusted_owner_refused(void **state) {
         write_file("etc/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n");
         assert_int_equal(chown("etc/nodeswap/nodeswap.conf", 1234, 0), 0);
         assert_int_equal(load_root(), -EINVAL);
-        assert_errors("etc/nodeswap/nodeswap.conf: the file is owned by uid 1234, not root; refusing it", NULL);
+        assert_errors("etc/nodeswap/nodeswap.conf: the file is owned by uid 1234, not root (mode 0644); refusing it", NULL);
 }
 
 static void test_untrusted_directory_refused(void **state) {
