@@ -269,6 +269,7 @@ typedef struct ParseState {
         char *mem_limit_expr;
 } ParseState;
 
+_printf_(7, 0)
 static int err_addv(ParseState *st, const char *file, unsigned line, const char *section,
                     const char *key, const char *value, const char *fmt, va_list ap) {
         Err *n = realloc(st->errors, sizeof(Err) * (st->n_errors + 1));
@@ -349,7 +350,7 @@ static size_t edit_distance(const char *a, const char *b) {
 }
 
 /* The nearest of names to s, if near enough to be a likely typo; NULL otherwise. A name equal but
- * for case always qualifies. */
+ * for case, or starting with s (three letters or more), always qualifies. */
 static const char *suggest(const char *s, const char *const *names, size_t n) {
         const char *best = NULL;
         size_t best_d = SIZE_MAX, len = strlen(s);
@@ -357,7 +358,9 @@ static const char *suggest(const char *s, const char *const *names, size_t n) {
         if (len > 64)
                 return NULL;
         for (size_t i = 0; i < n; i++) {
-                size_t d = strcasecmp(s, names[i]) == 0 ? 0 : edit_distance(s, names[i]);
+                size_t d = strcasecmp(s, names[i]) == 0 ? 0 :
+                           len >= 3 && strncasecmp(s, names[i], len) == 0 ? 1 :  /* an abbreviation */
+                           edit_distance(s, names[i]);
                 if (d < best_d) {
                         best_d = d;
                         best = names[i];
@@ -815,21 +818,30 @@ static int report_unknown_section(ParseState *st, const char *name) {
 }
 
 static int report_unknown_key(ParseState *st, const SectionDef *sec, const char *key, const char *value) {
-        const char *names[8];
-        size_t n = 0;
-
-        /* A known key put into the wrong section. */
-        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
-                for (size_t k = 0; k < sections[i].n_keys; k++)
-                        if (&sections[i] != sec && streq(sections[i].keys[k].name, key) &&
-                            !(sec && streq(key, "Size")) && !(sec && streq(key, "Priority")))
-                                return err_at(st, st->line, sec->name, key, value,
-                                              "unknown key '%s' in [%s]; it belongs in [%s]", key,
-                                              sec->name, sections[i].name);
+        const char *names[8], *elsewhere[ELEMENTSOF(sections)];
+        size_t n = 0, n_elsewhere = 0;
 
         for (size_t k = 0; k < sec->n_keys && n < ELEMENTSOF(names); k++)
                 names[n++] = sec->keys[k].name;
         const char *s = suggest(key, names, n);
+
+        /* A typo of a key of this section. */
+        if (s && edit_distance(key, s) <= 1)
+                return err_at(st, st->line, sec->name, key, value, "unknown key '%s', did you mean '%s'?", key, s);
+
+        /* A known key put into the wrong section. */
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+                for (size_t k = 0; k < sections[i].n_keys; k++)
+                        if (streq(sections[i].keys[k].name, key))
+                                elsewhere[n_elsewhere++] = sections[i].name;
+        if (n_elsewhere == 1)
+                return err_at(st, st->line, sec->name, key, value, "unknown key '%s' in [%s]; it belongs in [%s]",
+                              key, sec->name, elsewhere[0]);
+        if (n_elsewhere == 2)
+                return err_at(st, st->line, sec->name, key, value,
+                              "unknown key '%s' in [%s]; it belongs in [%s] or [%s]", key, sec->name,
+                              elsewhere[0], elsewhere[1]);
+
         if (s)
                 return err_at(st, st->line, sec->name, key, value, "unknown key '%s', did you mean '%s'?", key, s);
         return err_at(st, st->line, sec->name, key, value, "unknown key '%s' in [%s]", key, sec->name);
@@ -1041,7 +1053,8 @@ static int check_trusted(ParseState *st, const char *path, const struct stat *s,
         int r;
 
         if (s->st_uid != 0 && s->st_uid != geteuid())
-                r = err_file(st, path, "%s is owned by uid %u, not root; refusing it", what, (unsigned) s->st_uid);
+                r = err_file(st, path, "%s is owned by uid %u, not root (mode %04o); refusing it", what,
+                             (unsigned) s->st_uid, (unsigned) (s->st_mode & 07777));
         else if (s->st_mode & (S_IWGRP | S_IWOTH))
                 r = err_file(st, path, "%s is writable by group or others (mode %04o); refusing it (chmod go-w)",
                              what, (unsigned) (s->st_mode & 07777));

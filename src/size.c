@@ -200,6 +200,8 @@ static int parse_call(Parser *ps, bool is_min, Rat *ret) {
                         ps->p++;
                         break;
                 }
+                if (*ps->p == 0)
+                        return fail(ps, "missing ')'");
                 return fail(ps, "expected ',' or ')' in min() or max()");
         }
         *ret = best;

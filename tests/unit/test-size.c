@@ -126,6 +126,7 @@ static const BadCase bad[] = {
         { "min 1G", 4096, "parentheses" },
         { "min(1G 2G)", 4096, "expected ','" },
         { "min(1G,", 4096, "ends too early" },
+        { "min(ram / 2, 8G", 4096, "missing ')'" },
         { "1G +", 4096, "ends too early" },
         { "1G * ", 4096, "ends too early" },
         { "*1G", 4096, "unexpected character" },

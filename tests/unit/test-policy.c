@@ -1,0 +1,1077 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The policy language: every key valid and invalid, every class of error with its line, the
+ * search path with drop-ins, and the files nodeswap ships.
+ *
+ * Each test writes its policy files into a fresh temporary directory (the root) and works from
+ * there, so the files it reads are right next to what it expects of them. The file names in
+ * the expected messages are relative to that root.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "policy.h"
+
+static const PolicyContext ctx = {
+        .ram = UINT64_C(16218) * MiB,   /* MemTotal of a 16 GB Raspberry Pi 5 */
+        .page_size = 16384,             /* its kernel's page size */
+};
+
+static char **shipped_files;            /* from the command line: conf/nodeswap.conf, conf/examples/ */
+
+/* State of one test. */
+static char root[64];
+static Policy P;
+static PolicyErrors E;
+static char **F;                        /* E formatted, with "<root>/" cut off the file names */
+
+static int setup(void **state) {
+        strcpy(root, "/tmp/test-policy-XXXXXX");
+        assert_non_null(mkdtemp(root));
+        assert_int_equal(chdir(root), 0);
+        P = (Policy) {};
+        E = (PolicyErrors) {};
+        F = NULL;
+        return 0;
+}
+
+static int rm_one(const char *path, const struct stat *s, int flag, struct FTW *f) {
+        return remove(path);
+}
+
+static int teardown(void **state) {
+        policy_done(&P);
+        policy_errors_clear(&E);
+        strv_free(F);
+        F = NULL;
+        assert_int_equal(chdir("/"), 0);
+        assert_int_equal(nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+        return 0;
+}
+
+static void mkdir_parents(const char *path) {
+        char buf[PATH_MAX];
+        snprintf(buf, sizeof(buf), "%s", path);
+        for (char *s = buf + 1; *s; s++)
+                if (*s == '/') {
+                        *s = 0;
+                        if (mkdir(buf, 0755) < 0)
+                                assert_int_equal(errno, EEXIST);
+                        else
+                                assert_int_equal(chmod(buf, 0755), 0);
+                        *s = '/';
+                }
+}
+
+/* Writes a policy file below the root (cwd), mode 0644, with its directories (0755). */
+static void write_file_len(const char *rel, const char *content, size_t len, mode_t mode) {
+        mkdir_parents(rel);
+        int fd = open(rel, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, content, len), (ssize_t) len);
+        assert_int_equal(fchmod(fd, mode), 0);
+        close(fd);
+}
+
+static void write_file(const char *rel, const char *content) {
+        write_file_len(rel, content, strlen(content), 0644);
+}
+
+static void format_errors(void) {
+        char prefix[PATH_MAX + 1];
+        snprintf(prefix, sizeof(prefix), "%s/", root);
+        strv_free(F);
+        F = calloc(1, sizeof(char *));
+        assert_non_null(F);
+        for (size_t i = 0; i < E.n; i++) {
+                char *s = policy_error_format(&E.errors[i]);
+                assert_non_null(s);
+                if (startswith(s, prefix))
+                        memmove(s, s + strlen(prefix), strlen(s) - strlen(prefix) + 1);
+                assert_int_equal(strv_push(&F, s), 0);
+        }
+}
+
+/* Loads the search path below the test root. */
+static int load_root(void) {
+        policy_done(&P);
+        policy_errors_clear(&E);
+        int r = policy_load(root, NULL, &ctx, &P, &E);
+        format_errors();
+        return r;
+}
+
+/* Loads one file, as --config does (relative to the cwd, which is the test root). */
+static int load_config(const char *path) {
+        policy_done(&P);
+        policy_errors_clear(&E);
+        int r = policy_load("/nonexistent-root", path, &ctx, &P, &E);
+        format_errors();
+        return r;
+}
+
+/* Writes policy.conf and loads it with --config. */
+static int load_text(const char *text) {
+        write_file("policy.conf", text);
+        return load_config("policy.conf");
+}
+
+static void print_errors(void) {
+        for (char **i = F; i && *i; i++)
+                print_message("  got: %s\n", *i);
+}
+
+/* The errors, formatted, exactly and in this order. NULL-terminated. */
+static void assert_errors(const char *first, ...) {
+        va_list ap;
+        size_t n = 0;
+        bool ok = true;
+
+        va_start(ap, first);
+        for (const char *w = first; w; w = va_arg(ap, const char *), n++)
+                if (n >= strv_length(F) || !streq(F[n], w)) {
+                        print_message("want: %s\n", w);
+                        ok = false;
+                }
+        va_end(ap);
+        if (n != strv_length(F))
+                ok = false;
+        if (!ok)
+                print_errors();
+        assert_true(ok);
+}
+
+static void assert_no_errors(int r) {
+        if (r != 0)
+                print_errors();
+        assert_int_equal(r, 0);
+        assert_int_equal(E.n, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+static void test_to_string(void **state) {
+        assert_string_equal(storage_kind_to_string(STORAGE_NVME), "nvme");
+        assert_string_equal(storage_kind_to_string(STORAGE_SSD), "ssd");
+        assert_string_equal(storage_kind_to_string(STORAGE_VIRTUAL), "virtual");
+        assert_string_equal(storage_kind_to_string(STORAGE_ROTATIONAL), "rotational");
+        assert_string_equal(storage_kind_to_string(STORAGE_MMC), "mmc");
+        assert_null(storage_kind_to_string(1 << 9));
+        assert_string_equal(swap_behavior_to_string(SWAP_BEHAVIOR_LIMITED_SWAP), "LimitedSwap");
+        assert_string_equal(swap_behavior_to_string(SWAP_BEHAVIOR_NO_SWAP), "NoSwap");
+        assert_string_equal(swap_behavior_to_string(SWAP_BEHAVIOR_UNSET), "");
+}
+
+static void assert_defaults(const Policy *p) {
+        assert_false(p->backend_set);
+        assert_int_equal(p->backends, 0);
+        assert_true(p->zram.size == 8109 * MiB);                /* min(ram / 2, 8G) */
+        assert_string_equal(p->zram.size_expr, "min(ram / 2, 8G)");
+        assert_int_equal(strv_length(p->zram.algorithms), 2);
+        assert_string_equal(p->zram.algorithms[0], "zstd");
+        assert_string_equal(p->zram.algorithms[1], "lz4");
+        assert_int_equal(p->zram.priority, 100);
+        assert_true(p->zram.mem_limit == 0);
+        assert_string_equal(p->file.path, "/var/lib/nodeswap/swapfile");
+        assert_true(p->file.size == ctx.ram);                   /* as much swap as RAM */
+        assert_string_equal(p->file.size_expr, "ram");
+        assert_int_equal(p->file.priority, 10);
+        assert_int_equal(p->file.storage, STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL);
+        assert_int_equal(p->swappiness, -1);
+        assert_int_equal(p->page_cluster, -1);
+        assert_int_equal(p->swap_behavior, SWAP_BEHAVIOR_UNSET);
+        assert_string_equal(p->dropin, "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf");
+        assert_null(p->kubelet_unit);
+        _cleanup_free_ char *units = strv_join(p->conflict_units, " ");
+        assert_string_equal(units, "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "
+                                   "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "
+                                   "dphys-swapfile.service zramswap.service");
+        assert_null(p->zram.size_origin.file);
+        assert_null(p->zram.priority_origin.file);
+}
+
+static void test_defaults(void **state) {
+        Policy p;
+        assert_int_equal(policy_init_defaults(&p, &ctx), 0);
+        assert_defaults(&p);
+        assert_false(p.found);
+        assert_int_equal(strv_length(p.files), 0);
+        policy_done(&p);
+
+        /* Sizes are evaluated against the context: a 4 GiB VPS gets 2 GiB of zram. */
+        PolicyContext small = { .ram = 4 * GiB, .page_size = 4096 };
+        assert_int_equal(policy_init_defaults(&p, &small), 0);
+        assert_true(p.zram.size == 2 * GiB);
+        assert_true(p.file.size == 4 * GiB);
+        policy_done(&p);
+
+        PolicyContext broken = { .ram = 4 * GiB, .page_size = 0 };
+        assert_int_equal(policy_init_defaults(&p, &broken), -EINVAL);
+        assert_int_equal(policy_init_defaults(&p, NULL), -EINVAL);
+}
+
+static void test_revert_policy(void **state) {
+        Policy p;
+        assert_int_equal(policy_revert(&p, &ctx), 0);
+        assert_true(p.found);
+        assert_true(p.backend_set);
+        assert_int_equal(p.backends, 0);
+        assert_int_equal(p.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+        assert_true(strv_contains(p.conflict_units, "dev-zram0.swap"));
+        assert_string_equal(p.dropin, "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf");
+        policy_done(&p);
+}
+
+static void test_no_policy_at_all(void **state) {
+        assert_no_errors(load_root());
+        assert_false(P.found);
+        assert_int_equal(strv_length(P.files), 0);
+        assert_defaults(&P);
+}
+
+static void test_every_key(void **state) {
+        assert_no_errors(load_text(
+                "[Swap]\n"                                              /* 1 */
+                "Backend=zram file\n"
+                "\n"
+                "[Zram]\n"
+                "Size=25%\n"                                            /* 5 */
+                "Algorithm=lz4 lzo-rle\n"
+                "Priority=32767\n"
+                "MemLimit=1G\n"
+                "\n"
+                "[File]\n"                                              /* 10 */
+                "Path=/srv//swap/./node.swap\n"
+                "Size=2 * ram\n"
+                "Priority=0\n"
+                "Storage=mmc rotational\n"
+                "\n"                                                    /* 15 */
+                "[Sysctl]\n"
+                "Swappiness=200\n"
+                "PageCluster=0\n"
+                "\n"
+                "[Kubelet]\n"                                           /* 20 */
+                "SwapBehavior=LimitedSwap\n"
+                "DropIn=/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/90-nodeswap.conf\n"
+                "Unit=rke2-agent.service\n"
+                "\n"
+                "[Conflicts]\n"                                         /* 25 */
+                "Units=zram-swap.service\n"));
+
+        assert_true(P.found);
+        assert_int_equal(strv_length(P.files), 1);
+        assert_string_equal(P.files[0], "policy.conf");
+        assert_true(P.backend_set);
+        assert_int_equal(P.backends, BACKEND_ZRAM | BACKEND_FILE);
+        assert_ptr_equal(P.backend_origin.file, P.files[0]);
+        assert_int_equal(P.backend_origin.line, 2);
+
+        assert_true(P.zram.size == UINT64_C(4251451392));       /* 16218 MiB / 4 = 4054.5 MiB */
+        assert_string_equal(P.zram.size_expr, "25%");
+        assert_ptr_equal(P.zram.size_origin.file, P.files[0]);
+        assert_int_equal(P.zram.size_origin.line, 5);
+        assert_string_equal(P.zram.algorithms[0], "lz4");
+        assert_string_equal(P.zram.algorithms[1], "lzo-rle");
+        assert_null(P.zram.algorithms[2]);
+        assert_int_equal(P.zram.priority, 32767);
+        assert_int_equal(P.zram.priority_origin.line, 7);
+        assert_true(P.zram.mem_limit == GiB);
+
+        assert_string_equal(P.file.path, "/srv/swap/node.swap");
+        assert_true(P.file.size == 2 * ctx.ram);
+        assert_string_equal(P.file.size_expr, "2 * ram");
+        assert_int_equal(P.file.size_origin.line, 12);
+        assert_int_equal(P.file.priority, 0);
+        assert_int_equal(P.file.priority_origin.line, 13);
+        assert_int_equal(P.file.storage, STORAGE_MMC | STORAGE_ROTATIONAL);
+
+        assert_int_equal(P.swappiness, 200);
+        assert_int_equal(P.page_cluster, 0);
+        assert_int_equal(P.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_string_equal(P.dropin, "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/90-nodeswap.conf");
+        assert_string_equal(P.kubelet_unit, "rke2-agent.service");
+        /* Units= appends to the default list. */
+        assert_int_equal(strv_length(P.conflict_units), 9);
+        assert_string_equal(P.conflict_units[8], "zram-swap.service");
+}
+
+typedef struct ValidCase {
+        const char *section, *key, *value;
+} ValidCase;
+
+/* Values that must be accepted (each alone in a file). */
+static const ValidCase valid[] = {
+        { "Swap", "Backend", "zram" },
+        { "Swap", "Backend", "file" },
+        { "Swap", "Backend", "file zram" },
+        { "Swap", "Backend", "none" },
+        { "Swap", "Backend", "" },
+        { "Zram", "Size", "512M" },
+        { "Zram", "Size", "1.5G" },
+        { "Zram", "Size", "50%" },
+        { "Zram", "Size", "max(ram / 4, 1G)" },
+        { "Zram", "Size", "" },
+        { "Zram", "Algorithm", "zstd" },
+        { "Zram", "Algorithm", "842 lzo-rle lzo lz4hc deflate" },
+        { "Zram", "Priority", "0" },
+        { "Zram", "Priority", "32767" },
+        { "Zram", "Priority", "0100" },
+        { "Zram", "MemLimit", "2G" },
+        { "Zram", "MemLimit", "" },
+        { "File", "Path", "/swapfile" },
+        { "File", "Path", "/tmpfs-is-not-tmp/swapfile" },
+        { "File", "Path", "/var/lib/nodeswap/swap.img" },
+        { "File", "Size", "16G" },
+        { "File", "Size", "ram + 2G" },
+        { "File", "Priority", "32767" },
+        { "File", "Storage", "nvme" },
+        { "File", "Storage", "virtual ssd nvme rotational mmc" },
+        { "File", "Storage", "" },
+        { "Sysctl", "Swappiness", "0" },
+        { "Sysctl", "Swappiness", "200" },
+        { "Sysctl", "Swappiness", "" },
+        { "Sysctl", "PageCluster", "10" },
+        { "Sysctl", "PageCluster", "" },
+        { "Kubelet", "SwapBehavior", "NoSwap" },
+        { "Kubelet", "SwapBehavior", "LimitedSwap" },
+        { "Kubelet", "SwapBehavior", "" },
+        { "Kubelet", "DropIn", "/etc/kubernetes/kubelet.conf.d/50-swap.conf" },
+        { "Kubelet", "Unit", "auto" },
+        { "Kubelet", "Unit", "kubelet.service" },
+        { "Kubelet", "Unit", "k3s.service" },
+        { "Kubelet", "Unit", "kube\\x2dlet@node-1.service" },
+        { "Kubelet", "Unit", "" },
+        { "Conflicts", "Units", "dphys-swapfile.service" },
+        { "Conflicts", "Units", "systemd-zram-setup@.service swap.target dev-sda2.swap zram.device" },
+        { "Conflicts", "Units", "a.socket b.mount c.automount d.path e.timer f.slice g.scope" },
+        { "Conflicts", "Units", "" },
+};
+
+static void test_valid_values(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(valid); i++) {
+                char text[512];
+                snprintf(text, sizeof(text), "[%s]\n%s=%s\n", valid[i].section, valid[i].key, valid[i].value);
+                int r = load_text(text);
+                if (r != 0)
+                        print_message("[%s] %s=%s refused\n", valid[i].section, valid[i].key, valid[i].value);
+                assert_no_errors(r);
+        }
+}
+
+typedef struct InvalidCase {
+        const char *section, *key, *value;
+        const char *message;    /* the whole message after "policy.conf:2: [Section] Key=value: " */
+} InvalidCase;
+
+static const InvalidCase invalid[] = {
+        { "Swap", "Backend", "swap", "unknown backend 'swap' (zram, file, \"zram file\" or none)" },
+        { "Swap", "Backend", "Zram", "unknown backend 'Zram' (zram, file, \"zram file\" or none)" },
+        { "Swap", "Backend", "zram none", "'none' cannot be combined with other backends" },
+
+        { "Zram", "Size", "8g", "invalid size: size suffixes are upper case: K, M, G, T" },
+        { "Zram", "Size", "8GiB", "invalid size: write binary sizes as K, M, G or T (not KiB, MiB, GiB)" },
+        { "Zram", "Size", "0", "invalid size: the size is zero or negative" },
+        { "Zram", "Size", "ram - 32G", "invalid size: the size is zero or negative" },
+        { "Zram", "Size", "1G / 0", "invalid size: division by zero" },
+        { "Zram", "Size", "ram * 99999999999999999999999999", "invalid size: the value is too large (overflow)" },
+        { "Zram", "Size", "half", "invalid size: unknown name (only ram, min() and max() may be used)" },
+        { "Zram", "Size", "8K", "invalid size: the size is smaller than one page" },
+        { "Zram", "Algorithm", "LZ4", "invalid algorithm name 'LZ4' (lower-case letters, digits and '-')" },
+        { "Zram", "Algorithm", "zstd,lz4", "invalid algorithm name 'zstd,lz4' (lower-case letters, digits and '-')" },
+        { "Zram", "Algorithm", "lz4 zstd lz4", "algorithm 'lz4' is listed twice" },
+        { "Zram", "Priority", "32768", "priority out of range (0..32767)" },
+        { "Zram", "Priority", "-1", "priority must be a plain decimal number (0..32767)" },
+        { "Zram", "Priority", "+5", "priority must be a plain decimal number (0..32767)" },
+        { "Zram", "Priority", "1e3", "priority must be a plain decimal number (0..32767)" },
+        { "Zram", "Priority", "0x10", "priority must be a plain decimal number (0..32767)" },
+        { "Zram", "Priority", "100 200", "priority must be a plain decimal number (0..32767)" },
+        /* 2^64 + 100 must not wrap around to 100 */
+        { "Zram", "Priority", "18446744073709551716", "priority out of range (0..32767)" },
+        { "Zram", "Priority", "4294967396", "priority out of range (0..32767)" },
+        { "Zram", "MemLimit", "lots", "invalid size: unknown name (only ram, min() and max() may be used)" },
+        { "Zram", "MemLimit", "0", "invalid size: the size is zero or negative" },
+
+        { "File", "Path", "var/lib/swapfile", "must be an absolute path" },
+        { "File", "Path", "/var/lib/../swapfile", "must not contain a '..' component" },
+        { "File", "Path", "/var/lib/..", "must not contain a '..' component" },
+        { "File", "Path", "/var/lib/nodeswap/", "must name a file, not a directory" },
+        { "File", "Path", "/var/lib/.", "must name a file, not a directory" },
+        { "File", "Path", "/", "must name a file, not a directory" },
+        { "File", "Path", "//", "must name a file, not a directory" },
+        { "File", "Path", "/var/lib/my swap", "must not contain white space or control characters" },
+        { "File", "Path", "/tmp/swapfile", "a swap file cannot live under /tmp (a memory-backed or pseudo file system)" },
+        { "File", "Path", "//tmp//swapfile", "a swap file cannot live under /tmp (a memory-backed or pseudo file system)" },
+        { "File", "Path", "/dev/shm/swap", "a swap file cannot live under /dev (a memory-backed or pseudo file system)" },
+        { "File", "Path", "/proc/swap", "a swap file cannot live under /proc (a memory-backed or pseudo file system)" },
+        { "File", "Path", "/sys/swap", "a swap file cannot live under /sys (a memory-backed or pseudo file system)" },
+        { "File", "Path", "/run/swap", "a swap file cannot live under /run (a memory-backed or pseudo file system)" },
+        { "File", "Size", "-1G", "invalid size: the size is zero or negative" },
+        { "File", "Size", "16 G", "invalid size: unexpected text after the expression" },
+        { "File", "Priority", "99999", "priority out of range (0..32767)" },
+        { "File", "Priority", "ten", "priority must be a plain decimal number (0..32767)" },
+        { "File", "Storage", "sdcard", "unknown storage kind 'sdcard' (nvme, ssd, virtual, rotational, mmc)" },
+        { "File", "Storage", "nvme NVMe", "unknown storage kind 'NVMe' (nvme, ssd, virtual, rotational, mmc)" },
+
+        { "Sysctl", "Swappiness", "201", "swappiness out of range (0..200)" },
+        { "Sysctl", "Swappiness", "-1", "swappiness must be a plain decimal number (0..200)" },
+        { "Sysctl", "Swappiness", "sixty", "swappiness must be a plain decimal number (0..200)" },
+        { "Sysctl", "Swappiness", "60.5", "swappiness must be a plain decimal number (0..200)" },
+        { "Sysctl", "PageCluster", "11", "page-cluster out of range (0..10)" },
+        { "Sysctl", "PageCluster", "3k", "page-cluster must be a plain decimal number (0..10)" },
+
+        { "Kubelet", "SwapBehavior", "limitedswap", "must be LimitedSwap, NoSwap or empty; did you mean 'LimitedSwap'?" },
+        { "Kubelet", "SwapBehavior", "NoSwp", "must be LimitedSwap, NoSwap or empty; did you mean 'NoSwap'?" },
+        { "Kubelet", "SwapBehavior", "UnlimitedSwap", "must be LimitedSwap, NoSwap or empty; did you mean 'LimitedSwap'?" },
+        { "Kubelet", "SwapBehavior", "yes", "must be LimitedSwap, NoSwap or empty" },
+        { "Kubelet", "DropIn", "90-nodeswap.conf", "must be an absolute path" },
+        { "Kubelet", "DropIn", "/etc/kubelet.conf.d/90-nodeswap.yaml", "the kubelet reads only drop-ins whose name ends in .conf" },
+        { "Kubelet", "DropIn", "/etc/kubelet.conf.d/.conf", "the kubelet reads only drop-ins whose name ends in .conf" },
+        { "Kubelet", "DropIn", "/etc/../90-nodeswap.conf", "must not contain a '..' component" },
+        { "Kubelet", "Unit", "k3s-agent", "must be auto or the name of a service unit, such as k3s-agent.service" },
+        { "Kubelet", "Unit", "k3s.socket", "must be auto or the name of a service unit, such as k3s-agent.service" },
+        { "Kubelet", "Unit", "kubelet@.service", "must be auto or the name of a service unit, such as k3s-agent.service" },
+        { "Kubelet", "Unit", "bad/name.service", "must be auto or the name of a service unit, such as k3s-agent.service" },
+        { "Kubelet", "Unit", "AUTO", "must be auto or the name of a service unit, such as k3s-agent.service" },
+
+        { "Conflicts", "Units", "dphys-swapfile", "invalid unit name 'dphys-swapfile'" },
+        { "Conflicts", "Units", "a.service b.bogus", "invalid unit name 'b.bogus'" },
+        { "Conflicts", "Units", "a@b@c.service", "invalid unit name 'a@b@c.service'" },
+        { "Conflicts", "Units", "@x.service", "invalid unit name '@x.service'" },
+        { "Conflicts", "Units", ".service", "invalid unit name '.service'" },
+        { "Conflicts", "Units", "swap$.swap", "invalid unit name 'swap$.swap'" },
+};
+
+static void test_invalid_values(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(invalid); i++) {
+                char text[512], want[1024];
+                snprintf(text, sizeof(text), "[%s]\n%s=%s\n", invalid[i].section, invalid[i].key, invalid[i].value);
+                snprintf(want, sizeof(want), "policy.conf:2: [%s] %s=%s: %s", invalid[i].section, invalid[i].key,
+                         invalid[i].value, invalid[i].message);
+                assert_int_equal(load_text(text), -EINVAL);
+                assert_errors(want, NULL);
+        }
+}
+
+static void test_empty_value_resets_to_default(void **state) {
+        assert_no_errors(load_text(
+                "[Swap]\n"
+                "Backend=zram\n"
+                "Backend=\n"
+                "[Zram]\n"
+                "Size=1G\n"
+                "Size=\n"
+                "Algorithm=lz4\n"
+                "Algorithm=\n"
+                "Priority=5\n"
+                "Priority=\n"
+                "MemLimit=1G\n"
+                "MemLimit=\n"
+                "[File]\n"
+                "Path=/srv/swap\n"
+                "Path=\n"
+                "Size=1G\n"
+                "Size=\n"
+                "Priority=5\n"
+                "Priority=\n"
+                "Storage=mmc\n"
+                "Storage=\n"
+                "[Sysctl]\n"
+                "Swappiness=10\n"
+                "Swappiness=\n"
+                "PageCluster=1\n"
+                "PageCluster=\n"
+                "[Kubelet]\n"
+                "SwapBehavior=NoSwap\n"
+                "SwapBehavior=\n"
+                "DropIn=/etc/x.conf\n"
+                "DropIn=\n"
+                "Unit=k3s.service\n"
+                "Unit=\n"));
+        /* Everything is back to the defaults, but the reset lines are where the values came from. */
+        assert_int_equal(P.zram.priority_origin.line, 10);
+        P.zram.size_origin = P.zram.priority_origin = P.file.size_origin = P.file.priority_origin = (Origin) {};
+        assert_defaults(&P);
+}
+
+static void test_later_assignment_wins(void **state) {
+        assert_no_errors(load_text(
+                "[Zram]\n"
+                "Priority=5\n"
+                "Algorithm=lz4\n"
+                "[File]\n"
+                "Priority=7\n"
+                "[Zram]\n"
+                "Priority=6\n"
+                "Algorithm=zstd\n"));
+        assert_int_equal(P.zram.priority, 6);
+        assert_int_equal(P.zram.priority_origin.line, 7);
+        assert_int_equal(P.file.priority, 7);
+        /* Algorithm= replaces the list, it does not append. */
+        assert_int_equal(strv_length(P.zram.algorithms), 1);
+        assert_string_equal(P.zram.algorithms[0], "zstd");
+}
+
+static void test_units_append_and_reset(void **state) {
+        assert_no_errors(load_text(
+                "[Conflicts]\n"
+                "Units=\n"
+                "Units=a.service b.swap\n"
+                "Units=c.timer a.service\n"));
+        _cleanup_free_ char *units = strv_join(P.conflict_units, " ");
+        assert_string_equal(units, "a.service b.swap c.timer");
+
+        assert_no_errors(load_text(
+                "[Conflicts]\n"
+                "Units=a.service\n"
+                "Units=\n"));
+        assert_non_null(P.conflict_units);
+        assert_int_equal(strv_length(P.conflict_units), 0);
+}
+
+static void test_whitespace_bom_and_crlf(void **state) {
+        assert_no_errors(load_text(
+                "\xef\xbb\xbf[Zram]\r\n"
+                "   Priority   =   42   \r\n"
+                "\t# an indented comment\r\n"
+                "  ; another\n"
+                "Algorithm =  lz4   zstd\t\n"
+                "\n"));
+        assert_int_equal(P.zram.priority, 42);
+        assert_string_equal(P.zram.algorithms[1], "zstd");
+        /* ...except the last line: indentation never continues a value. */
+        assert_int_equal(load_text(
+                "[Conflicts]\n"
+                "Units=a.service\n"
+                "    b.service\n"), -EINVAL);
+        assert_errors("policy.conf:3: [Conflicts]: expected Key=value, a [Section] header or a comment", NULL);
+}
+
+static void test_inline_comments_refused(void **state) {
+        assert_int_equal(load_text(
+                "[Zram]\n"
+                "Size=8G ; half the RAM\n"
+                "Priority=100 # high\n"
+                "Algorithm=lz4;zstd\n"), -EINVAL);
+        assert_errors(
+                "policy.conf:2: [Zram] Size=8G ; half the RAM: ';' and '#' are not allowed in values; comments go on a line of their own",
+                "policy.conf:3: [Zram] Priority=100 # high: ';' and '#' are not allowed in values; comments go on a line of their own",
+                "policy.conf:4: [Zram] Algorithm=lz4;zstd: ';' and '#' are not allowed in values; comments go on a line of their own",
+                NULL);
+}
+
+static void test_unknown_names_suggest(void **state) {
+        assert_int_equal(load_text(
+                "[Zram]\n"                      /* 1 */
+                "Prority=100\n"
+                "priority=100\n"
+                "Swappiness=60\n"
+                "Colour=blue\n"                 /* 5 */
+                "[zram]\n"
+                "Size=1G\n"
+                "[Foo]\n"
+                "Bar=1\n"
+                "[Sysctl]\n"                    /* 10 */
+                "Swapiness=60\n"
+                "[Kubelt]\n"
+                "[Conflict]\n"
+                "Unit=x.service\n"
+                "[Kubelet]\n"                   /* 15 */
+                "Units=x.service\n"), -EINVAL);
+        assert_errors(
+                "policy.conf:2: [Zram] Prority=100: unknown key 'Prority', did you mean 'Priority'?",
+                "policy.conf:3: [Zram] priority=100: unknown key 'priority', did you mean 'Priority'?",
+                "policy.conf:4: [Zram] Swappiness=60: unknown key 'Swappiness' in [Zram]; it belongs in [Sysctl]",
+                "policy.conf:5: [Zram] Colour=blue: unknown key 'Colour' in [Zram]",
+                "policy.conf:6: unknown section [zram], did you mean [Zram]?",
+                "policy.conf:8: unknown section [Foo] (known: Swap, Zram, File, Sysctl, Kubelet, Conflicts)",
+                "policy.conf:11: [Sysctl] Swapiness=60: unknown key 'Swapiness', did you mean 'Swappiness'?",
+                "policy.conf:12: unknown section [Kubelt], did you mean [Kubelet]?",
+                "policy.conf:13: unknown section [Conflict], did you mean [Conflicts]?",
+                "policy.conf:16: [Kubelet] Units=x.service: unknown key 'Units', did you mean 'Unit'?",
+                NULL);
+}
+
+static void test_syntax_errors_all_reported(void **state) {
+        char text[2048];
+        char longline[300];
+
+        /* 250 bytes: any piece of it would read as a key of its own if the line were split. */
+        longline[0] = '#';
+        for (size_t i = 1; i < 250; i++)
+                longline[i] = "Bogus=1 "[(i - 1) % 8];
+        longline[250] = 0;
+
+        snprintf(text, sizeof(text),
+                 "Backend=zram\n"               /* 1: before any section */
+                 "[Swap\n"                      /* 2 */
+                 "Backend=zram\n"               /* 3: ignored, its section was malformed */
+                 "[Zram] x\n"                   /* 4 */
+                 "[Zram]\n"                     /* 5 */
+                 "Size 8G\n"                    /* 6 */
+                 "Algo rithm=lz4\n"             /* 7 */
+                 "=lz4\n"                       /* 8 */
+                 "%s\n"                         /* 9: too long */
+                 "Priority=70000\n"             /* 10 */
+                 "[Sys ctl]\n"                  /* 11 */
+                 "[]\n"                         /* 12 */
+                 "[File]\n"                     /* 13 */
+                 "Priority=1\n",                /* 14 */
+                 longline);
+        assert_int_equal(load_text(text), -EINVAL);
+        assert_errors(
+                "policy.conf:1: Backend=zram: key outside of any section",
+                "policy.conf:2: malformed section header (expected [Name] alone on the line)",
+                "policy.conf:4: malformed section header (expected [Name] alone on the line)",
+                "policy.conf:6: [Zram]: expected Key=value, a [Section] header or a comment",
+                "policy.conf:7: [Zram]: invalid key name 'Algo rithm'",
+                "policy.conf:8: [Zram]: invalid key name ''",
+                "policy.conf:9: the line is 250 bytes long, longer than the 197 allowed",
+                "policy.conf:10: [Zram] Priority=70000: priority out of range (0..32767)",
+                "policy.conf:11: malformed section header [Sys ctl]",
+                "policy.conf:12: malformed section header []",
+                NULL);
+}
+
+static void test_line_length_limit(void **state) {
+        char text[512], value[256];
+
+        /* A line of exactly 197 bytes is fine, 198 is not. */
+        memset(value, '0', sizeof(value));
+        memcpy(value, "Priority=", 9);
+        value[196] = '7';
+        value[197] = 0;
+        snprintf(text, sizeof(text), "[Swap]\n[Zram]\n%s\n", value);
+        assert_no_errors(load_text(text));
+        assert_int_equal(P.zram.priority, 7);
+
+        snprintf(text, sizeof(text), "[Swap]\n[Zram]\n%s0\nPriority=5\n", value);
+        assert_int_equal(load_text(text), -EINVAL);
+        assert_errors("policy.conf:3: the line is 198 bytes long, longer than the 197 allowed", NULL);
+}
+
+static void test_nul_byte(void **state) {
+        static const char text[] = "[Zram]\nPriority=1\0 00\nAlgorithm=lz4\nPriority=x\n";
+        write_file_len("policy.conf", text, sizeof(text) - 1, 0644);
+        assert_int_equal(load_config("policy.conf"), -EINVAL);
+        assert_errors("policy.conf:2: the line contains a NUL byte",
+                      "policy.conf:4: [Zram] Priority=x: priority must be a plain decimal number (0..32767)",
+                      NULL);
+}
+
+static void test_equal_priorities(void **state) {
+        /* The later of the two lines is the one at fault. */
+        assert_int_equal(load_text(
+                "[Swap]\n"
+                "Backend=zram file\n"
+                "[File]\n"
+                "Priority=50\n"
+                "[Zram]\n"
+                "Priority=50\n"), -EINVAL);
+        assert_errors(
+                "policy.conf:6: [Zram] Priority=50: equal to [File] Priority=50 (policy.conf:4): with Backend=zram "
+                "file the two swap areas need different priorities, equal ones make the kernel round-robin pages "
+                "between zram and the swap file; give zram the higher one",
+                NULL);
+
+        /* Against a default. */
+        assert_int_equal(load_text(
+                "[Swap]\n"
+                "Backend=file zram\n"
+                "[File]\n"
+                "Priority=100\n"), -EINVAL);
+        assert_errors(
+                "policy.conf:4: [File] Priority=100: equal to [Zram] Priority=100 (the default): with Backend=zram "
+                "file the two swap areas need different priorities, equal ones make the kernel round-robin pages "
+                "between zram and the swap file; give zram the higher one",
+                NULL);
+
+        /* With one backend the other priority does not matter. */
+        assert_no_errors(load_text(
+                "[Swap]\n"
+                "Backend=zram\n"
+                "[File]\n"
+                "Priority=100\n"));
+        /* A later file fixes it. */
+        assert_no_errors(load_text(
+                "[Swap]\n"
+                "Backend=zram file\n"
+                "[File]\n"
+                "Priority=100\n"
+                "Priority=10\n"));
+}
+
+static void test_mem_limit_within_size(void **state) {
+        assert_int_equal(load_text(
+                "[Zram]\n"
+                "Size=1G\n"
+                "MemLimit=2G\n"), -EINVAL);
+        assert_errors("policy.conf:3: [Zram] MemLimit=2G: MemLimit= (2.0 GiB) is larger than [Zram] Size=1G "
+                      "(1.0 GiB, policy.conf:2)", NULL);
+
+        /* Against the default size, min(ram / 2, 8G) = 8109 MiB here. */
+        assert_int_equal(load_text(
+                "[Zram]\n"
+                "MemLimit=ram\n"), -EINVAL);
+        assert_errors("policy.conf:2: [Zram] MemLimit=ram: MemLimit= (15.8 GiB) is larger than [Zram] "
+                      "Size=min(ram / 2, 8G) (7.9 GiB, the default)", NULL);
+
+        assert_no_errors(load_text(
+                "[Zram]\n"
+                "Size=4G\n"
+                "MemLimit=1.5G\n"));
+        assert_true(P.zram.mem_limit == 1536 * MiB);
+        assert_no_errors(load_text(
+                "[Zram]\n"
+                "Size=4G\n"
+                "MemLimit=4G\n"));
+}
+
+static void test_config_single_file(void **state) {
+        /* A broken policy on the search path is not read with --config. */
+        write_file("etc/nodeswap/nodeswap.conf", "[Bogus]\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/10-x.conf", "[Bogus]\n");
+        write_file("my.conf", "[Zram]\nPriority=7\n");
+        assert_no_errors(load_config("my.conf"));
+        assert_true(P.found);
+        assert_int_equal(strv_length(P.files), 1);
+        assert_string_equal(P.files[0], "my.conf");
+        assert_int_equal(P.zram.priority, 7);
+
+        /* --config is relative to the working directory, never below root: the broken files there
+         * are not read either. */
+        policy_done(&P);
+        assert_int_equal(policy_load(root, "my.conf", &ctx, &P, &E), 0);
+        assert_int_equal(E.n, 0);
+        assert_int_equal(strv_length(P.files), 1);
+        assert_string_equal(P.files[0], "my.conf");
+
+        /* A missing file is an error that names it. */
+        assert_int_equal(load_config("missing.conf"), -ENOENT);
+        assert_errors("missing.conf: cannot open: No such file or directory", NULL);
+}
+
+static void test_search_path(void **state) {
+        /* The first nodeswap.conf found is the only one read. */
+        write_file("usr/lib/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n[Bogus]\n");
+        write_file("usr/local/lib/nodeswap/nodeswap.conf", "[Zram]\nPriority=2\n[Bogus]\n");
+        write_file("etc/nodeswap/nodeswap.conf",
+                   "[Swap]\n"
+                   "Backend=zram\n"
+                   "[Zram]\n"
+                   "Priority=50\n"
+                   "Algorithm=zstd\n");
+        /* Drop-ins come after the main file, whatever their name. */
+        write_file("usr/lib/nodeswap/nodeswap.conf.d/05-early.conf", "[Zram]\nAlgorithm=lz4\n");
+        /* A same-named drop-in in an earlier directory replaces the later one. */
+        write_file("usr/lib/nodeswap/nodeswap.conf.d/10-vendor.conf", "[Sysctl]\nSwappiness=10\n[Bogus]\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/10-vendor.conf", "[Sysctl]\nSwappiness=20\n");
+        write_file("run/nodeswap/nodeswap.conf.d/20-runtime.conf", "[Sysctl]\nPageCluster=1\n");
+        write_file("usr/local/lib/nodeswap/nodeswap.conf.d/30-local.conf", "[Zram]\nPriority=60\n");
+        /* A link to /dev/null masks a drop-in of the same name further down. */
+        write_file("usr/lib/nodeswap/nodeswap.conf.d/40-masked.conf", "[Zram]\nPriority=99999\n");
+        mkdir_parents("run/nodeswap/nodeswap.conf.d/x");
+        assert_int_equal(symlink("/dev/null", "run/nodeswap/nodeswap.conf.d/40-masked.conf"), 0);
+        /* Not drop-ins: other suffixes and hidden files. */
+        write_file("etc/nodeswap/nodeswap.conf.d/README", "[Bogus]\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/50-x.conf.orig", "[Bogus]\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/.50-x.conf", "[Bogus]\n");
+
+        assert_no_errors(load_root());
+        assert_true(P.found);
+
+        char want[5][256];
+        snprintf(want[0], sizeof(want[0]), "%s/etc/nodeswap/nodeswap.conf", root);
+        snprintf(want[1], sizeof(want[1]), "%s/usr/lib/nodeswap/nodeswap.conf.d/05-early.conf", root);
+        snprintf(want[2], sizeof(want[2]), "%s/etc/nodeswap/nodeswap.conf.d/10-vendor.conf", root);
+        snprintf(want[3], sizeof(want[3]), "%s/run/nodeswap/nodeswap.conf.d/20-runtime.conf", root);
+        snprintf(want[4], sizeof(want[4]), "%s/usr/local/lib/nodeswap/nodeswap.conf.d/30-local.conf", root);
+        assert_int_equal(strv_length(P.files), 5);
+        for (size_t i = 0; i < 5; i++)
+                assert_string_equal(P.files[i], want[i]);
+
+        assert_true(P.backend_set);
+        assert_int_equal(P.backends, BACKEND_ZRAM);
+        assert_int_equal(P.zram.priority, 60);
+        assert_ptr_equal(P.zram.priority_origin.file, P.files[4]);
+        assert_int_equal(P.zram.priority_origin.line, 2);
+        assert_string_equal(P.zram.algorithms[0], "lz4");
+        assert_null(P.zram.algorithms[1]);
+        assert_int_equal(P.swappiness, 20);
+        assert_int_equal(P.page_cluster, 1);
+}
+
+static void test_main_file_from_a_later_directory(void **state) {
+        write_file("usr/lib/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n");
+        write_file("run/nodeswap/nodeswap.conf", "[Zram]\nPriority=2\n");
+        assert_no_errors(load_root());
+        assert_int_equal(P.zram.priority, 2);
+        assert_int_equal(strv_length(P.files), 1);
+
+        /* Masking the main file in an earlier directory: nothing from the later ones is read. */
+        mkdir_parents("etc/nodeswap/x");
+        assert_int_equal(symlink("/dev/null", "etc/nodeswap/nodeswap.conf"), 0);
+        assert_no_errors(load_root());
+        assert_false(P.found);
+        assert_int_equal(P.zram.priority, 100);
+}
+
+static void test_dropins_without_main_file(void **state) {
+        write_file("etc/nodeswap/nodeswap.conf.d/swap.conf", "[Swap]\nBackend=none\n");
+        assert_no_errors(load_root());
+        assert_true(P.found);
+        assert_true(P.backend_set);
+        assert_int_equal(P.backends, 0);
+        assert_int_equal(strv_length(P.files), 1);
+}
+
+static void test_units_across_dropins(void **state) {
+        write_file("etc/nodeswap/nodeswap.conf", "[Conflicts]\nUnits=a.service\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/10.conf", "[Conflicts]\nUnits=b.service\n");
+        assert_no_errors(load_root());
+        assert_int_equal(strv_length(P.conflict_units), 10);    /* the 8 defaults, a and b */
+        assert_string_equal(P.conflict_units[9], "b.service");
+
+        write_file("usr/lib/nodeswap/nodeswap.conf.d/20.conf", "[Conflicts]\nUnits=\nUnits=c.service\n");
+        assert_no_errors(load_root());
+        _cleanup_free_ char *units = strv_join(P.conflict_units, " ");
+        assert_string_equal(units, "c.service");
+}
+
+static void test_errors_across_files(void **state) {
+        write_file("etc/nodeswap/nodeswap.conf",
+                   "[Swap]\n"
+                   "Backend=zram file\n"
+                   "[Zram]\n"
+                   "Priority=30\n"
+                   "Sise=1G\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/20-file.conf",
+                   "[File]\n"
+                   "Path=/tmp/swap\n"
+                   "Priority=30\n");
+        write_file("usr/lib/nodeswap/nodeswap.conf.d/10-sysctl.conf",
+                   "# vendor defaults\n"
+                   "[Sysctl]\n"
+                   "Swappiness=300\n"
+                   "PageCluster=0\n"
+                   "[Kubelet]\n"
+                   "SwapBehavior=Limited\n");
+        assert_int_equal(load_root(), -EINVAL);
+        _cleanup_free_ char *equal = strdup_printf(
+                 "etc/nodeswap/nodeswap.conf.d/20-file.conf:3: [File] Priority=30: equal to [Zram] Priority=30 "
+                 "(%s/etc/nodeswap/nodeswap.conf:4): with Backend=zram file the two swap areas need different "
+                 "priorities, equal ones make the kernel round-robin pages between zram and the swap file; give "
+                 "zram the higher one", root);
+        assert_errors(
+                "etc/nodeswap/nodeswap.conf:5: [Zram] Sise=1G: unknown key 'Sise', did you mean 'Size'?",
+                "usr/lib/nodeswap/nodeswap.conf.d/10-sysctl.conf:3: [Sysctl] Swappiness=300: swappiness out of range (0..200)",
+                "usr/lib/nodeswap/nodeswap.conf.d/10-sysctl.conf:6: [Kubelet] SwapBehavior=Limited: must be "
+                "LimitedSwap, NoSwap or empty; did you mean 'LimitedSwap'?",
+                "etc/nodeswap/nodeswap.conf.d/20-file.conf:2: [File] Path=/tmp/swap: a swap file cannot live under "
+                "/tmp (a memory-backed or pseudo file system)",
+                equal,
+                NULL);
+}
+
+static void test_equal_priorities_across_files(void **state) {
+        write_file("etc/nodeswap/nodeswap.conf",
+                   "[Swap]\n"
+                   "Backend=zram file\n"
+                   "[Zram]\n"
+                   "Priority=30\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/20-file.conf",
+                   "[Sysctl]\n"
+                   "Swappiness=999\n"
+                   "[File]\n"
+                   "Priority=30\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/30-late.conf",
+                   "[Sysctl]\n"
+                   "PageCluster=99\n");
+        assert_int_equal(load_root(), -EINVAL);
+        _cleanup_free_ char *want = strdup_printf(
+                 "etc/nodeswap/nodeswap.conf.d/20-file.conf:4: [File] Priority=30: equal to [Zram] Priority=30 "
+                 "(%s/etc/nodeswap/nodeswap.conf:4): with Backend=zram file the two swap areas need different "
+                 "priorities, equal ones make the kernel round-robin pages between zram and the swap file; give "
+                 "zram the higher one", root);
+        assert_errors(
+                "etc/nodeswap/nodeswap.conf.d/20-file.conf:2: [Sysctl] Swappiness=999: swappiness out of range (0..200)",
+                want,
+                "etc/nodeswap/nodeswap.conf.d/30-late.conf:2: [Sysctl] PageCluster=99: page-cluster out of range (0..10)",
+                NULL);
+}
+
+static void test_untrusted_files_refused(void **state) {
+        write_file_len("etc/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n", 18, 0666);
+        write_file_len("etc/nodeswap/nodeswap.conf.d/10-group.conf", "[Zram]\nPriority=2\n", 18, 0620);
+        write_file("etc/nodeswap/nodeswap.conf.d/20-ok.conf", "[Zram]\nPriority=3\nBogus=1\n");
+        write_file("elsewhere.conf", "[Zram]\nPriority=4\n");
+        assert_int_equal(symlink("../../../elsewhere.conf", "etc/nodeswap/nodeswap.conf.d/30-link.conf"), 0);
+        mkdir_parents("etc/nodeswap/nodeswap.conf.d/40-dir.conf/x");
+
+        assert_int_equal(load_root(), -EINVAL);
+        assert_errors(
+                "etc/nodeswap/nodeswap.conf: the file is writable by group or others (mode 0666); refusing it (chmod go-w)",
+                "etc/nodeswap/nodeswap.conf.d/10-group.conf: the file is writable by group or others (mode 0620); "
+                "refusing it (chmod go-w)",
+                "etc/nodeswap/nodeswap.conf.d/20-ok.conf:3: [Zram] Bogus=1: unknown key 'Bogus' in [Zram]",
+                "etc/nodeswap/nodeswap.conf.d/30-link.conf: is a symbolic link; policy files are not followed "
+                "through links (only a link to /dev/null, which masks the name, is allowed)",
+                "etc/nodeswap/nodeswap.conf.d/40-dir.conf: not a regular file; refusing it",
+                NULL);
+
+        /* --config too. */
+        write_file_len("loose.conf", "[Zram]\nPriority=1\n", 18, 0602);
+        assert_int_equal(load_config("loose.conf"), -EINVAL);
+        assert_errors("loose.conf: the file is writable by group or others (mode 0602); refusing it (chmod go-w)",
+                      NULL);
+}
+
+static void test_untrusted_owner_refused(void **state) {
+        if (geteuid() != 0) {
+                print_message("not root, cannot give a file to another user; skipping\n");
+                skip();
+        }
+        write_file("etc/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n");
+        assert_int_equal(chown("etc/nodeswap/nodeswap.conf", 1234, 0), 0);
+        assert_int_equal(load_root(), -EINVAL);
+        assert_errors("etc/nodeswap/nodeswap.conf: the file is owned by uid 1234, not root (mode 0644); refusing it", NULL);
+}
+
+static void test_untrusted_directory_refused(void **state) {
+        write_file("etc/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/10.conf", "[Zram]\nPriority=2\n");
+        write_file("usr/lib/nodeswap/nodeswap.conf", "[Zram]\nPriority=3\n");
+        assert_int_equal(chmod("etc/nodeswap/nodeswap.conf.d", 0777), 0);
+        assert_int_equal(load_root(), -EINVAL);
+        assert_errors("etc/nodeswap/nodeswap.conf.d: the directory is writable by group or others (mode 0777); "
+                      "refusing it (chmod go-w)", NULL);
+
+        assert_int_equal(chmod("etc/nodeswap/nodeswap.conf.d", 0755), 0);
+        assert_int_equal(chmod("etc/nodeswap", 0775), 0);
+        assert_int_equal(load_root(), -EINVAL);
+        assert_errors("etc/nodeswap: the directory is writable by group or others (mode 0775); refusing it "
+                      "(chmod go-w)", NULL);
+}
+
+static void test_error_format(void **state) {
+        static const struct {
+                PolicyError e;
+                const char *want;
+        } cases[] = {
+                { { "/etc/nodeswap/nodeswap.conf", 3, "Zram", "Priority", "x", "bad" },
+                  "/etc/nodeswap/nodeswap.conf:3: [Zram] Priority=x: bad" },
+                { { "/etc/nodeswap/nodeswap.conf", 3, "Zram", "Priority", NULL, "bad" },
+                  "/etc/nodeswap/nodeswap.conf:3: [Zram] Priority=: bad" },
+                { { "a.conf", 7, NULL, NULL, NULL, "unknown section [Foo], did you mean [Zram]?" },
+                  "a.conf:7: unknown section [Foo], did you mean [Zram]?" },
+                { { "a.conf", 7, "Zram", NULL, NULL, "expected Key=value" }, "a.conf:7: [Zram]: expected Key=value" },
+                { { "a.conf", 1, NULL, "Backend", "zram", "outside" }, "a.conf:1: Backend=zram: outside" },
+                { { "a.conf", 0, NULL, NULL, NULL, "refused" }, "a.conf: refused" },
+                { { NULL, 0, NULL, NULL, NULL, "no file" }, "no file" },
+                { { "a.conf", 2, "Zram", "Size", "8G\033[31m", "x" }, "a.conf:2: [Zram] Size=8G\\x1b[31m: x" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_free_ char *s = policy_error_format(&cases[i].e);
+                assert_string_equal(s, cases[i].want);
+        }
+}
+
+static void test_errors_are_appended(void **state) {
+        assert_int_equal(load_text("[Zram]\nPriority=x\n"), -EINVAL);
+        assert_int_equal(E.n, 1);
+        write_file("policy.conf", "[Zram]\nSize=x\n");
+        assert_int_equal(policy_load(NULL, "policy.conf", &ctx, &P, &E), -EINVAL);
+        assert_int_equal(E.n, 2);
+        /* ...and the policy is left alone on failure */
+        assert_null(P.files);
+}
+
+static void test_shipped_files_parse(void **state) {
+        assert_non_null(shipped_files);
+        assert_true(strv_length(shipped_files) >= 5);
+        for (char **f = shipped_files; *f; f++) {
+                _cleanup_free_ char *text = NULL;
+                assert_true(read_full_file(*f, 1024 * 1024, &text) >= 0);
+                /* A copy owned by us and mode 0644, whatever the checkout's permissions are. */
+                write_file("shipped.conf", text);
+                int r = load_config("shipped.conf");
+                if (r != 0)
+                        print_message("%s does not parse\n", *f);
+                assert_no_errors(r);
+
+                if (endswith(*f, "/nodeswap.conf")) {
+                        /* Everything in it is commented out: it documents the defaults. */
+                        assert_defaults(&P);
+                } else
+                        assert_true(P.backend_set);
+                if (endswith(*f, "/zram-plus-file.conf")) {
+                        assert_int_equal(P.backends, BACKEND_ZRAM | BACKEND_FILE);
+                        assert_int_equal(P.zram.priority, 100);
+                        assert_int_equal(P.file.priority, 10);
+                }
+                if (endswith(*f, "/zram-lz4.conf")) {
+                        assert_string_equal(P.zram.algorithms[0], "lz4");
+                        assert_int_equal(P.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+                }
+                if (endswith(*f, "/noswap.conf")) {
+                        assert_int_equal(P.backends, 0);
+                        assert_int_equal(P.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+                }
+        }
+}
+
+int main(int argc, char *argv[]) {
+        shipped_files = calloc(1, sizeof(char *));
+        for (int i = 1; i < argc; i++) {
+                char *p = realpath(argv[i], NULL);
+                if (!p || strv_push(&shipped_files, p) < 0) {
+                        fprintf(stderr, "%s: %m\n", argv[i]);
+                        return EXIT_FAILURE;
+                }
+        }
+
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_to_string),
+                cmocka_unit_test(test_defaults),
+                cmocka_unit_test(test_revert_policy),
+                cmocka_unit_test(test_error_format),
+                cmocka_unit_test_setup_teardown(test_no_policy_at_all, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_every_key, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_valid_values, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_invalid_values, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_empty_value_resets_to_default, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_later_assignment_wins, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_units_append_and_reset, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_whitespace_bom_and_crlf, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_inline_comments_refused, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_unknown_names_suggest, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_syntax_errors_all_reported, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_line_length_limit, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_nul_byte, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_equal_priorities, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_mem_limit_within_size, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_config_single_file, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_search_path, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_main_file_from_a_later_directory, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_dropins_without_main_file, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_units_across_dropins, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_errors_across_files, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_equal_priorities_across_files, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_untrusted_files_refused, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_untrusted_owner_refused, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_untrusted_directory_refused, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_errors_are_appended, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_shipped_files_parse, setup, teardown),
+        };
+        int r = cmocka_run_group_tests(tests, NULL, NULL);
+        strv_free(shipped_files);
+        return r;
+}
