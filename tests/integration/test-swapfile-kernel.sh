@@ -1,0 +1,309 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# src/swapfile.c against the real kernel: swap files on loop-mounted ext4, xfs and btrfs images
+# and a tmpfs. Needs root. Everything it sets up lives below one temporary directory and is torn
+# down by the trap, even on failure: only swap areas below that directory are swapped off, only
+# the loop devices this script attached are detached.
+# usage: test-swapfile-kernel.sh PATH-TO-swapfile-driver
+set -uo pipefail
+
+DRIVER=${1:?usage: $0 PATH-TO-swapfile-driver}
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root"
+for tool in losetup mkfs.ext4 mkfs.xfs mkfs.btrfs lsattr mount umount swapon swapoff truncate stat getconf ln mv; do
+        command -v "$tool" >/dev/null || skip "$tool is not installed"
+done
+for fs in ext4 xfs btrfs tmpfs; do
+        grep -qw "$fs" /proc/filesystems || modprobe "$fs" 2>/dev/null || true
+        grep -qw "$fs" /proc/filesystems || skip "the kernel has no $fs"
+done
+[ -e /proc/swaps ] || skip "the kernel has no swap support"
+
+PAGE=$(getconf PAGESIZE)
+OTHER_PAGE=16384
+[ "$PAGE" = 16384 ] && OTHER_PAGE=4096
+MiB=$((1024 * 1024))
+
+# /run, not /tmp: every directory above a swap file must be root-owned and not world-writable.
+T=$(mktemp -d -p /run nodeswap-swapfile-test.XXXXXX) || exit 1
+LOOPS=()
+MOUNTS=()
+
+cleanup() {
+        local name rest m l
+        while read -r name rest; do
+                case $name in "$T"/*) swapoff "$name" || echo "cleanup: swapoff $name failed" >&2 ;; esac
+        done < <(tail -n +2 /proc/swaps)
+        for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
+                umount "${MOUNTS[i]}" || umount -l "${MOUNTS[i]}" || echo "cleanup: umount ${MOUNTS[i]} failed" >&2
+        done
+        for l in "${LOOPS[@]}"; do
+                losetup -d "$l" || echo "cleanup: losetup -d $l failed" >&2
+        done
+        rm -rf "$T"
+}
+trap cleanup EXIT
+
+FAILED=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; FAILED=1; }
+like() { [[ $1 == $2 ]]; }       # like STRING PATTERN: a glob match
+check() {       # check DESCRIPTION COMMAND...
+        local what=$1; shift
+        if "$@"; then ok "$what"; else bad "$what"; fi
+}
+
+# attach IMAGE: a loop device for the image in $ATTACHED, remembered for teardown (no subshell,
+# so that LOOPS keeps it)
+attach() {
+        ATTACHED=$(losetup --find --show "$1") || { echo "losetup $1 failed" >&2; exit 1; }
+        LOOPS+=("$ATTACHED")
+}
+
+# image NAME SIZE MKFS...: a sparse image, formatted, attached and mounted at $T/NAME
+image() {
+        local name=$1 size=$2; shift 2
+        truncate -s "$size" "$T/$name.img"
+        attach "$T/$name.img"
+        local l=$ATTACHED
+        "$@" "$l" >/dev/null 2>&1 || { echo "$* $l failed" >&2; exit 1; }
+        mkdir "$T/$name"
+        mount "$l" "$T/$name" || { echo "mount $l failed" >&2; exit 1; }
+        MOUNTS+=("$T/$name")
+        eval "LOOP_$name=$l"
+}
+
+# swaps_line PATH: the /proc/swaps line of PATH, empty if it is not swap
+swaps_line() { awk -v p="$1" '$1 == p' /proc/swaps; }
+prio_of() { swaps_line "$1" | awk '{ print $5 }'; }
+size_kib_of() { swaps_line "$1" | awk '{ print $3 }'; }
+no_temp_files() { ! ls -A "$1" | grep -q '^\.#'; }
+sectors_written() { awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"; }
+allocated() { echo $(($(stat -c '%b * %B' "$1"))); }
+
+image ext4 128M mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0
+image xfs 300M mkfs.xfs -q -f
+image btrfs 256M mkfs.btrfs -q -f
+mkdir "$T/tmpfs"
+mount -t tmpfs -o size=64M,mode=0700 nodeswap-test "$T/tmpfs" || exit 1
+MOUNTS+=("$T/tmpfs")
+
+# ---- ext4: create, then everything a second run must not do ----
+F=$T/ext4/var/lib/nodeswap/swapfile
+out=$("$DRIVER" create / "$F" $((16 * MiB)) "$PAGE" 123 virtual 2>&1)
+check "ext4: create succeeds ($out)" [ $? = 0 ]
+check "ext4: file is regular, 0600, root:root" [ "$(stat -c '%F %a %u %g' "$F")" = "regular file 600 0 0" ]
+check "ext4: missing parents were created 0700 root" \
+        [ "$(stat -c '%a %u' "$T/ext4/var" "$T/ext4/var/lib" "$T/ext4/var/lib/nodeswap" | sort -u)" = "700 0" ]
+check "ext4: no holes ($(allocated "$F") bytes allocated)" [ "$(allocated "$F")" -ge $((16 * MiB)) ]
+check "ext4: swapped on at priority 123" [ "$(prio_of "$F")" = 123 ]
+check "ext4: /proc/swaps says file" [ "$(swaps_line "$F" | awk '{ print $2 }')" = file ]
+check "ext4: no temporary file left" no_temp_files "$T/ext4/var/lib/nodeswap"
+command -v blkid >/dev/null &&
+        check "ext4: blkid sees a swap area labelled nodeswap" [ "$(blkid -p -o value -s TYPE -s LABEL "$F" | xargs)" = "nodeswap swap" ]
+out=$("$DRIVER" verify / "$F" $((16 * MiB)) "$PAGE")
+check "ext4: verify of the active file says reusable ($out)" [ "$out" = reusable ]
+
+# The kernel facts swapfile.h relies on.
+check "kernel: an active swap file cannot be renamed" bash -c "! mv '$F' '$F.moved' 2>/dev/null"
+check "kernel: an active swap file cannot be deleted" bash -c "! rm -f '$F' 2>/dev/null"
+check "kernel: an active swap file can be hard-linked" ln "$F" "$F.link"
+check "kernel: /proc/swaps keeps the name it was swapped on with" [ -n "$(swaps_line "$F")" ]
+check "kernel: swapoff through another name works" swapoff "$F.link"
+check "kernel: ... and the area is off" [ -z "$(swaps_line "$F")" ]
+rm -f "$F.link"
+
+# A second create / verify of a correct file writes nothing (the file is off now, so that no
+# swapped-out page can write to the image either).
+sync
+before_sectors=$(sectors_written "$LOOP_ext4")
+before_times=$(stat -c '%X %Y %Z' "$F")
+out=$("$DRIVER" create / "$F" $((16 * MiB)) "$PAGE" 123 virtual 2>&1)
+check "ext4: a second create refuses to replace the file ($out)" like "$out" "EEXIST:*"
+out=$("$DRIVER" verify / "$F" $((16 * MiB)) "$PAGE")
+check "ext4: verify says reusable" [ "$out" = reusable ]
+sync
+check "ext4: nothing written to the image by verify/create" [ "$(sectors_written "$LOOP_ext4")" = "$before_sectors" ]
+check "ext4: atime, mtime and ctime unchanged" [ "$(stat -c '%X %Y %Z' "$F")" = "$before_times" ]
+
+# verify finds each problem.
+cp --sparse=never -p "$F" "$T/ext4/var/lib/nodeswap/copy"
+chmod 0644 "$T/ext4/var/lib/nodeswap/copy"
+out=$("$DRIVER" verify / "$T/ext4/var/lib/nodeswap/copy" $((16 * MiB)) "$PAGE")
+check "verify: wrong mode found ($out)" like "$out" "*mode 0644*"
+rm -f "$T/ext4/var/lib/nodeswap/copy"
+out=$("$DRIVER" verify / "$F" $((32 * MiB)) "$PAGE")
+check "verify: wrong size found ($out)" like "$out" "not reusable: *want 32.0 MiB*"
+
+# ---- a header made for another page size: found, rewritten, then usable ----
+G=$T/ext4/var/lib/nodeswap/foreign
+fallocate -l $((16 * MiB)) "$G" && chmod 0600 "$G"
+"$DRIVER" header "$G" "$OTHER_PAGE"
+out=$("$DRIVER" verify / "$G" $((16 * MiB)) "$PAGE")
+check "page size: verify finds the foreign header ($out)" \
+        like "$out" "*header made for $OTHER_PAGE-byte pages, kernel uses $PAGE"
+check "page size: swapon of the foreign header fails" bash -c "! swapon '$G' 2>/dev/null"
+out=$("$DRIVER" rewrite / "$G" "$PAGE")
+check "page size: rewrite says rewritten ($out)" [ "$out" = rewritten ]
+out=$("$DRIVER" rewrite / "$G" "$PAGE")
+check "page size: a second rewrite writes nothing ($out)" [ "$out" = unchanged ]
+out=$("$DRIVER" verify / "$G" $((16 * MiB)) "$PAGE")
+check "page size: verify after the rewrite says reusable ($out)" [ "$out" = reusable ]
+check "page size: the kernel takes the rewritten file" swapon -p 5 "$G"
+out=$("$DRIVER" rewrite / "$G" "$PAGE" 2>&1)
+check "page size: rewrite refuses an active file ($out)" like "$out" "EBUSY:*"
+swapoff "$G"
+out=$("$DRIVER" remove / "$G")
+check "remove: deletes an inactive swap file ($out)" [ "$out" = removed ] 
+check "remove: ... and it is gone" [ ! -e "$G" ]
+
+# ---- symlinks and unsafe parents are refused, nothing is written through them ----
+echo precious >"$T/ext4/victim"
+ln -s "$T/ext4/victim" "$T/ext4/var/lib/nodeswap/planted"
+out=$("$DRIVER" create / "$T/ext4/var/lib/nodeswap/planted" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "symlink at the path: refused ($out)" like "$out" "ELOOP:*symlink*"
+check "symlink at the path: its target is untouched" [ "$(cat "$T/ext4/victim")" = precious ]
+ln -s "$T/ext4/nowhere" "$T/ext4/var/lib/nodeswap/dangling"
+out=$("$DRIVER" create / "$T/ext4/var/lib/nodeswap/dangling" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "dangling symlink at the path: refused ($out)" like "$out" "ELOOP:*"
+check "dangling symlink at the path: nothing created through it" [ ! -e "$T/ext4/nowhere" ]
+out=$("$DRIVER" verify / "$T/ext4/var/lib/nodeswap/planted" $((16 * MiB)) "$PAGE")
+check "symlink at the path: verify says not reusable ($out)" like "$out" "*is a symlink*"
+mkdir -m 0700 "$T/ext4/real"
+ln -s "$T/ext4/real" "$T/ext4/linkdir"
+out=$("$DRIVER" create / "$T/ext4/linkdir/swapfile" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "symlink in a parent: refused ($out)" like "$out" "ELOOP:*"
+check "symlink in a parent: nothing created behind it" [ -z "$(ls -A "$T/ext4/real")" ]
+mkdir -m 0777 "$T/ext4/open"
+out=$("$DRIVER" create / "$T/ext4/open/swapfile" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "world-writable parent: refused ($out)" like "$out" "EPERM:*writable by group or others*"
+check "world-writable parent: nothing created" [ -z "$(ls -A "$T/ext4/open")" ]
+mkdir -m 0700 "$T/ext4/nobody" && chown 65534 "$T/ext4/nobody"
+out=$("$DRIVER" create / "$T/ext4/nobody/swapfile" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "parent owned by another user: refused ($out)" like "$out" "EPERM:*not root*"
+
+# ---- not enough room: refused before anything is written ----
+mkdir -m 0700 "$T/ext4/small"
+out=$("$DRIVER" create / "$T/ext4/small/swapfile" $((256 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "too small: refused with ENOSPC ($out)" like "$out" "ENOSPC:*not enough room*"
+check "too small: nothing left in the directory" [ -z "$(ls -A "$T/ext4/small")" ]
+out=$("$DRIVER" create / "$T/ext4/new/dirs/swapfile" $((256 * MiB)) "$PAGE" 10 virtual 2>&1)
+check "too small: no directories created either" [ ! -e "$T/ext4/new" ]
+
+# ---- storage kinds: a loop device is virtual; without virtual in Storage= it is refused ----
+out=$("$DRIVER" create / "$T/ext4/small/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,ssd 2>&1)
+check "storage: virtual disk refused when not listed ($out)" \
+        like "$out" "EMEDIUMTYPE:*virtual disk ($(basename "$LOOP_ext4"))*does not list virtual*"
+
+# ---- resize: the old file is on ----
+swapon -p 123 "$F"
+out=$("$DRIVER" resize / "$F" $((128 * MiB)) "$PAGE" 123 virtual 2>&1)
+check "resize without room for both: refused ($out)" like "$out" "ENOSPC:*nodeswap apply --force*"
+check "resize without room: the old file stays on" [ "$(prio_of "$F")" = 123 ]
+
+# ---- tmpfs: refused, naming it ----
+out=$("$DRIVER" create / "$T/tmpfs/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,ssd,virtual 2>&1)
+check "tmpfs: refused ($out)" like "$out" "EMEDIUMTYPE:*$T/tmpfs is on tmpfs, which cannot hold a swap file*"
+check "tmpfs: nothing created" [ -z "$(ls -A "$T/tmpfs")" ]
+
+# ---- xfs ----
+X=$T/xfs/swapfile
+out=$("$DRIVER" create / "$X" $((32 * MiB)) "$PAGE" 7 virtual 2>&1)
+check "xfs: create succeeds ($out)" [ $? = 0 ]
+check "xfs: 0600 root:root" [ "$(stat -c '%a %u %g' "$X")" = "600 0 0" ]
+check "xfs: no holes" [ "$(allocated "$X")" -ge $((32 * MiB)) ]
+check "xfs: swapped on at priority 7" [ "$(prio_of "$X")" = 7 ]
+out=$("$DRIVER" verify / "$X" $((32 * MiB)) "$PAGE")
+check "xfs: verify says reusable ($out)" [ "$out" = reusable ]
+
+# resize of an active file: a bridge carries it; /proc/swaps ends up naming the path
+out=$("$DRIVER" resize / "$X" $((48 * MiB)) "$PAGE" 8 virtual 2>&1)
+check "xfs: resize of the active file succeeds ($out)" [ $? = 0 ]
+check "xfs: /proc/swaps shows the path at the new size" [ "$(size_kib_of "$X")" = $((48 * 1024 - PAGE / 1024)) ]
+check "xfs: ... at the new priority" [ "$(prio_of "$X")" = 8 ]
+check "xfs: no bridge or temporary file left, nothing else swapped on below $T/xfs" \
+        [ "$(ls -A "$T/xfs")" = swapfile ] 
+check "xfs: only one swap area below $T/xfs" [ "$(grep -c "^$T/xfs/" /proc/swaps)" = 1 ]
+out=$("$DRIVER" verify / "$X" $((48 * MiB)) "$PAGE")
+check "xfs: the resized file verifies ($out)" [ "$out" = reusable ]
+
+# resize of an inactive file: replaced in one rename, then swapped on
+swapoff "$X"
+out=$("$DRIVER" resize / "$X" $((24 * MiB)) "$PAGE" 9 virtual 2>&1)
+check "xfs: resize of the inactive file succeeds ($out)" [ $? = 0 ]
+check "xfs: ... on at the new size and priority" \
+        [ "$(size_kib_of "$X") $(prio_of "$X")" = "$((24 * 1024 - PAGE / 1024)) 9" ]
+check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
+
+out=$("$DRIVER" remove / "$X")
+check "xfs: remove of an active file ($out)" [ "$out" = removed ]
+check "xfs: ... it is off" [ -z "$(swaps_line "$X")" ]
+check "xfs: ... and gone" [ ! -e "$X" ]
+out=$("$DRIVER" remove / "$X")
+check "xfs: a second remove finds nothing ($out)" [ "$out" = "nothing there" ]
+echo data >"$T/xfs/notswap" && chmod 0600 "$T/xfs/notswap"
+out=$("$DRIVER" remove / "$T/xfs/notswap" 2>&1)
+check "remove refuses a file without a swap signature ($out)" like "$out" "EMEDIUMTYPE:*"
+check "... and keeps it" [ "$(cat "$T/xfs/notswap")" = data ]
+
+# ---- btrfs: NOCOW, single device only, no compression ----
+B=$T/btrfs/swap/swapfile
+out=$("$DRIVER" create / "$B" $((32 * MiB)) "$PAGE" 11 virtual 2>&1)
+check "btrfs: create succeeds ($out)" [ $? = 0 ]
+check "btrfs: the file has the No_COW attribute ($(lsattr "$B" 2>&1))" like "$(lsattr "$B" 2>/dev/null | awk '{ print $1 }')" "*C*"
+check "btrfs: 0600 root:root" [ "$(stat -c '%a %u %g' "$B")" = "600 0 0" ]
+check "btrfs: swapped on at priority 11" [ "$(prio_of "$B")" = 11 ]
+out=$("$DRIVER" verify / "$B" $((32 * MiB)) "$PAGE")
+check "btrfs: verify says reusable ($out)" [ "$out" = reusable ]
+swapoff "$B"
+
+truncate -s 256M "$T/btrfsc.img"
+attach "$T/btrfsc.img"; LC=$ATTACHED
+mkfs.btrfs -q -f "$LC" >/dev/null 2>&1
+mkdir "$T/btrfsc" && mount -o compress=zstd "$LC" "$T/btrfsc" && MOUNTS+=("$T/btrfsc")
+out=$("$DRIVER" create / "$T/btrfsc/swapfile" $((32 * MiB)) "$PAGE" 11 virtual 2>&1)
+check "btrfs compressed: refused ($out)" like "$out" "EMEDIUMTYPE:*compression*"
+
+truncate -s 256M "$T/btrfsm1.img" "$T/btrfsm2.img"
+attach "$T/btrfsm1.img"; LM1=$ATTACHED
+attach "$T/btrfsm2.img"; LM2=$ATTACHED
+mkfs.btrfs -q -f -d single -m single "$LM1" "$LM2" >/dev/null 2>&1
+mkdir "$T/btrfsm" && mount "$LM1" "$T/btrfsm" && MOUNTS+=("$T/btrfsm")
+out=$("$DRIVER" create / "$T/btrfsm/swapfile" $((32 * MiB)) "$PAGE" 11 virtual 2>&1)
+check "btrfs over two devices: refused ($out)" like "$out" "EMEDIUMTYPE:*more than one device*"
+
+# ---- a foreign root: the file is made, swapon is skipped ----
+R=$T/ext4/root
+D=devices/pci0000:00/0000:00:05.0/virtio1/host0/target0:0:0/0:0:0:0/block/sda
+mkdir -p "$R/proc/self" "$R/sys/dev/block" "$R/sys/class/block" "$R/sys/$D/sda1" "$R/sys/$D/queue"
+chmod 0700 "$R"
+printf '1 0 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n' >"$R/proc/self/mountinfo"
+: >"$R/proc/swaps"
+echo 1 >"$R/sys/$D/sda1/partition"
+echo 1 >"$R/sys/$D/queue/rotational"
+ln -s "../../$D/sda1" "$R/sys/class/block/sda1"
+ln -s "../../$D" "$R/sys/class/block/sda"
+ln -s "../../$D/sda1" "$R/sys/dev/block/8:1"
+out=$("$DRIVER" inspect "$R" /var/lib/nodeswap/swapfile)
+check "foreign root: a rotational disk on virtio (sda1) counts as virtual ($out)" like "$out" "*device=sda"$'\n'"kind=virtual*"
+out=$("$DRIVER" create "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE" 10 virtual)
+check "foreign root: created, swapon skipped ($out)" [ $? = 2 ]
+check "foreign root: the file is there" [ "$(stat -c '%a %u' "$R/var/lib/nodeswap/swapfile")" = "600 0" ]
+check "foreign root: nothing swapped on" [ -z "$(swaps_line "$R/var/lib/nodeswap/swapfile")" ]
+out=$("$DRIVER" verify "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE")
+check "foreign root: verify says reusable ($out)" [ "$out" = reusable ]
+
+# ---- remove an active file on ext4 ----
+out=$("$DRIVER" remove / "$F")
+check "ext4: remove of the active file ($out)" [ "$out" = removed ]
+check "ext4: ... it is off" [ -z "$(swaps_line "$F")" ]
+check "ext4: ... and gone" [ ! -e "$F" ]
+
+cleanup
+trap - EXIT
+check "teardown: no swap area of this test left" bash -c "! grep -q '^$T/' /proc/swaps"
+check "teardown: no loop device of this test left" bash -c "! losetup -a | grep -q '$T/'"
+check "teardown: $T removed" [ ! -e "$T" ]
+
+exit $FAILED

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
+
+#include "swap.h"
+#include "swapfile.h"
+
+#define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
+
+/* ---- swapfile_check_fs: a pure decision ---- */
+
+static void test_check_fs_table(void **state) {
+        static const struct {
+                const char *mount_point, *fstype, *device;
+                StorageKind kind;
+                bool read_only, multi, compressed;
+                unsigned allowed;
+                int want;
+                const char *reason;     /* a part of the reason, when refused */
+        } cases[] = {
+                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    false, false, false, ALL_BUT_SLOW, 1, NULL },
+                { "/var", "xfs",      "sda",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 1, NULL },
+                { "/",    "btrfs",    "vda",     STORAGE_VIRTUAL, false, false, false, ALL_BUT_SLOW, 1, NULL },
+                { "/",    "f2fs",     "nvme0n1", STORAGE_NVME,    false, false, false, ALL_BUT_SLOW, 1, NULL },
+                { "/tmp", "tmpfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0,
+                  "/tmp is on tmpfs, which cannot hold a swap file" },
+                { "/x",   "ramfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "on ramfs" },
+                { "/",    "overlay",  NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "on overlay" },
+                { "/srv", "nfs4",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
+                { "/srv", "nfs",      NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
+                { "/srv", "cifs",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
+                { "/srv", "smb3",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
+                { "/m",   "fuse.sshfs", NULL,    0,               false, false, false, ALL_BUT_SLOW, 0, "FUSE" },
+                { "/m",   "fuseblk",  "sdb",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 0, "FUSE" },
+                { "/",    "squashfs", "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW, 0, "read-only image" },
+                { "/proc", "proc",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "pseudo" },
+                { "/sys", "sysfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "pseudo" },
+                { "/tank", "zfs",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "ZFS" },
+                { "/m",   "vfat",     "sdb",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 0,
+                  "/m is on vfat, which cannot hold a swap file as far as nodeswap knows" },
+                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    true,  false, false, ALL_BUT_SLOW, 0, "read-only" },
+                { "/",    "btrfs",    "nvme0n1", STORAGE_NVME,    false, true,  false, ALL_BUT_SLOW, 0,
+                  "btrfs file system over more than one device" },
+                { "/",    "btrfs",    "nvme0n1", STORAGE_NVME,    false, false, true,  ALL_BUT_SLOW, 0, "compression" },
+                /* compression is a btrfs matter only */
+                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    false, false, true,  ALL_BUT_SLOW, 1, NULL },
+                { "/",    "ext4",     "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW, 0,
+                  "swap file on an SD card (mmcblk0) is refused unless [File] Storage= lists mmc: it wears the card" },
+                { "/",    "ext4",     "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW | STORAGE_MMC, 1, NULL },
+                { "/",    "ext4",     "sda",     STORAGE_ROTATIONAL, false, false, false, ALL_BUT_SLOW, 0,
+                  "rotational disk (sda) is refused unless [File] Storage= lists rotational" },
+                { "/",    "ext4",     "sda",     STORAGE_ROTATIONAL, false, false, false, STORAGE_ROTATIONAL, 1, NULL },
+                { "/",    "ext4",     "vda",     STORAGE_VIRTUAL, false, false, false, STORAGE_NVME, 0,
+                  "virtual disk (vda) is refused: [File] Storage= does not list virtual" },
+                { "/",    "ext4",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0,
+                  "cannot tell which disk is under /" },
+        };
+
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                SwapFileFs fs = {
+                        .mount_point = (char *) cases[i].mount_point,
+                        .fstype = (char *) cases[i].fstype,
+                        .source = (char *) "/dev/x",
+                        .device = (char *) cases[i].device,
+                        .kind = cases[i].kind,
+                        .read_only = cases[i].read_only,
+                        .btrfs_multi_device = cases[i].multi,
+                        .compressed = cases[i].compressed,
+                };
+                char *reason = NULL;
+                int r = swapfile_check_fs(&fs, cases[i].allowed, &reason);
+                if (r != cases[i].want)
+                        fail_msg("case %zu (%s on %s): got %d (%s), want %d", i, cases[i].mount_point,
+                                 cases[i].fstype, r, strempty(reason), cases[i].want);
+                if (cases[i].want == 0) {
+                        assert_non_null(reason);
+                        if (!strstr(reason, cases[i].reason))
+                                fail_msg("case %zu: reason '%s' lacks '%s'", i, reason, cases[i].reason);
+                } else
+                        assert_null(reason);
+                free(reason);
+        }
+}
+
+static void test_margin(void **state) {
+        assert_int_equal(swapfile_margin(0), 16 * MiB);
+        assert_int_equal(swapfile_margin(16 * GiB), 16 * MiB + 256 * MiB);
+}
+
+/* ---- a fixture root built in a temporary directory ---- */
+
+static char *tmpdir;
+
+static void write_file(const char *rel, const char *content) {
+        _cleanup_free_ char *p = path_join_root(tmpdir, rel);
+        _cleanup_free_ char *dir = strdup(p);
+        *strrchr(dir, '/') = 0;
+        _cleanup_free_ char *cmd = strdup_printf("mkdir -p '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+        FILE *f = fopen(p, "we");
+        assert_non_null(f);
+        fputs(content, f);
+        assert_int_equal(fclose(f), 0);
+}
+
+static void symlink_at(const char *target, const char *rel) {
+        _cleanup_free_ char *p = path_join_root(tmpdir, rel);
+        _cleanup_free_ char *dir = strdup(p);
+        *strrchr(dir, '/') = 0;
+        _cleanup_free_ char *cmd = strdup_printf("mkdir -p '%s'", dir);
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(symlink(target, p), 0);
+}
+
+/* A block device in the fixture's sysfs: /sys/devices/<parent>/<name>, linked from
+ * /sys/class/block/<name>. */
+static void block_device(const char *parent, const char *name, int rotational, bool partition) {
+        _cleanup_free_ char *dev = strdup_printf("/sys/devices/%s/%s", parent, name);
+        _cleanup_free_ char *link = strdup_printf("/sys/class/block/%s", name);
+        _cleanup_free_ char *target = strdup_printf("../../devices/%s/%s", parent, name);
+        if (partition) {
+                _cleanup_free_ char *p = strdup_printf("%s/partition", dev);
+                write_file(p, "1\n");
+        } else {
+                _cleanup_free_ char *p = strdup_printf("%s/queue/rotational", dev);
+                write_file(p, rotational ? "1\n" : "0\n");
+        }
+        symlink_at(target, link);
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw) {
+        return remove(p);
+}
+
+static int setup_tmpdir(void **state) {
+        char t[] = "/tmp/test-swapfile.XXXXXX";
+        assert_non_null(mkdtemp(t));
+        tmpdir = strdup(t);
+        return 0;
+}
+
+static int teardown_tmpdir(void **state) {
+        nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        free(tmpdir);
+        tmpdir = NULL;
+        return 0;
+}
+
+static void test_storage_of_device(void **state) {
+        block_device("pci0000:00/0000:00:04.0/nvme/nvme0", "nvme0n1", 0, false);
+        block_device("pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1", "nvme0n1p2", 0, true);
+        block_device("platform/mmc/mmc0:aaaa/block", "mmcblk0", 0, false);
+        block_device("platform/mmc/mmc0:aaaa/block/mmcblk0", "mmcblk0p2", 0, true);
+        block_device("pci0000:00/ata1/host0/block", "sda", 1, false);
+        block_device("pci0000:00/ata1/host0/block/sda", "sda1", 1, true);
+        block_device("pci0000:00/ata2/host1/block", "sdb", 0, false);
+        block_device("pci0000:00/0000:00:05.0/virtio1/host2/block", "sdc", 1, false);
+        block_device("pci0000:00/0000:00:06.0/virtio2/block", "vda", 1, false);
+        block_device("pci0000:00/0000:00:06.0/virtio2/block/vda", "vda1", 1, true);
+        block_device("virtual/block", "loop3", 1, false);
+        block_device("xen/vbd-51712/block", "xvda", 1, false);
+        block_device("pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1", "nvme0n1p3", 0, true);
+        block_device("virtual/block", "dm-0", 0, false);
+        symlink_at("../../../../pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1/nvme0n1p3", "/sys/devices/virtual/block/dm-0/slaves/nvme0n1p3");
+
+        static const struct {
+                const char *name, *disk;
+                StorageKind kind;
+        } cases[] = {
+                { "nvme0n1p2", "nvme0n1", STORAGE_NVME },
+                { "nvme0n1",   "nvme0n1", STORAGE_NVME },
+                { "mmcblk0p2", "mmcblk0", STORAGE_MMC },
+                { "sda1",      "sda",     STORAGE_ROTATIONAL },
+                { "sdb",       "sdb",     STORAGE_SSD },
+                { "sdc",       "sdc",     STORAGE_VIRTUAL },    /* virtio-scsi, rotational or not */
+                { "vda1",      "vda",     STORAGE_VIRTUAL },
+                { "loop3",     "loop3",   STORAGE_VIRTUAL },
+                { "xvda",      "xvda",    STORAGE_VIRTUAL },
+                { "dm-0",      "nvme0n1", STORAGE_NVME },       /* LUKS on an NVMe partition */
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_free_ char *disk = NULL;
+                StorageKind kind = 0;
+                int r = swapfile_storage_of_device(tmpdir, cases[i].name, &disk, &kind);
+                if (r < 0)
+                        fail_msg("%s: %s", cases[i].name, strerror(-r));
+                assert_string_equal(disk, cases[i].disk);
+                if (kind != cases[i].kind)
+                        fail_msg("%s: kind %d, want %d", cases[i].name, kind, cases[i].kind);
+        }
+        assert_int_equal(swapfile_storage_of_device(tmpdir, "sdz", NULL, NULL), -ENOENT);
+        assert_int_equal(swapfile_storage_of_device(tmpdir, "../x", NULL, NULL), -EINVAL);
+}
+
+static void test_inspect_fs(void **state) {
+        block_device("pci0000:00/0000:00:04.0/nvme/nvme0", "nvme0n1", 0, false);
+        block_device("pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1", "nvme0n1p2", 0, true);
+        block_device("platform/mmc/mmc0:aaaa/block", "mmcblk0", 0, false);
+        block_device("platform/mmc/mmc0:aaaa/block/mmcblk0", "mmcblk0p2", 0, true);
+        block_device("pci0000:00/ata1/host0/block", "sda", 0, false);
+        block_device("pci0000:00/ata2/host0/block", "sdb", 0, false);
+        symlink_at("../../devices/platform/mmc/mmc0:aaaa/block/mmcblk0/mmcblk0p2", "/sys/dev/block/179:2");
+        write_file("/sys/fs/btrfs/1234-5678/devices/sda", "");
+        write_file("/sys/fs/btrfs/1234-5678/devices/sdb", "");
+        write_file("/sys/fs/btrfs/features/x", "");
+        write_file("/proc/self/mountinfo",
+                   "20 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
+                   "21 20 0:30 / /var rw,relatime - btrfs /dev/nvme0n1p2 rw,compress=zstd:3,space_cache=v2\n"
+                   "22 20 0:31 / /var2 rw - btrfs /dev/sda rw\n"
+                   "23 20 0:32 / /tmp rw,nosuid - tmpfs tmpfs rw,size=100k\n"
+                   "24 23 0:33 / /tmp rw,nosuid - tmpfs other rw\n"
+                   "25 20 0:34 / /ro ro,relatime - xfs /dev/nvme0n1p2 ro\n");
+
+        SwapFileFs fs = {};
+        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var/lib/nodeswap/swapfile", &fs), 0);
+        assert_string_equal(fs.mount_point, "/var");
+        assert_string_equal(fs.fstype, "btrfs");
+        assert_string_equal(fs.source, "/dev/nvme0n1p2");
+        assert_string_equal(fs.device, "nvme0n1");
+        assert_int_equal(fs.kind, STORAGE_NVME);
+        assert_true(fs.compressed);
+        assert_false(fs.btrfs_multi_device);
+        assert_false(fs.read_only);
+        assert_true(fs.free > 0);
+        swapfile_fs_done(&fs);
+
+        /* /var2 is not below /var; btrfs on two devices */
+        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var2/swapfile", &fs), 0);
+        assert_string_equal(fs.mount_point, "/var2");
+        assert_true(fs.btrfs_multi_device);
+        assert_false(fs.compressed);
+        assert_int_equal(fs.kind, STORAGE_SSD);
+        swapfile_fs_done(&fs);
+
+        /* the root file system on the SD card, found by device number */
+        assert_int_equal(swapfile_inspect_fs(tmpdir, "/swapfile", &fs), 0);
+        assert_string_equal(fs.mount_point, "/");
+        assert_string_equal(fs.device, "mmcblk0");
+        assert_int_equal(fs.kind, STORAGE_MMC);
+        char *reason = NULL;
+        assert_int_equal(swapfile_check_fs(&fs, ALL_BUT_SLOW, &reason), 0);
+        assert_non_null(strstr(reason, "SD card (mmcblk0)"));
+        free(reason);
+        swapfile_fs_done(&fs);
+
+        /* stacked mounts: the one on top counts */
+        assert_int_equal(swapfile_inspect_fs(tmpdir, "/tmp/swapfile", &fs), 0);
+        assert_string_equal(fs.source, "other");
+        assert_null(fs.device);
+        assert_int_equal(fs.kind, 0);
+        swapfile_fs_done(&fs);
+
+        assert_int_equal(swapfile_inspect_fs(tmpdir, "/ro/swapfile", &fs), 0);
+        assert_true(fs.read_only);
+        swapfile_fs_done(&fs);
+
+        static const char *const bad_paths[] = { "swapfile", "/", "/var/../swapfile", "/var/./x", "/var//x", "/var/x/", "" };
+        for (size_t i = 0; i < ELEMENTSOF(bad_paths); i++)
+                assert_int_equal(swapfile_inspect_fs(tmpdir, bad_paths[i], &fs), -EINVAL);
+}
+
+/* ---- create, verify, rewrite, remove under a fixture root (swapon skipped) ---- */
+
+/* The fixture root: / is ext4 on a virtio disk, so a swap file may be created there. */
+static void virtual_root(void) {
+        assert_int_equal(chmod(tmpdir, 0700), 0);
+        block_device("pci0000:00/0000:00:06.0/virtio2/block", "vda", 1, false);
+        block_device("pci0000:00/0000:00:06.0/virtio2/block/vda", "vda1", 1, true);
+        symlink_at("../../devices/pci0000:00/0000:00:06.0/virtio2/block/vda/vda1", "/sys/dev/block/253:1");
+        write_file("/proc/self/mountinfo", "20 1 253:1 / / rw,relatime - ext4 /dev/vda1 rw\n");
+        write_file("/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+}
+
+static char *host(const char *rel) {
+        return path_join_root(tmpdir, rel);
+}
+
+/* A file with a swap header made for page_size, as a kernel with that page size would want it. */
+static void make_swap_file(const char *rel, uint64_t size, uint64_t page_size, mode_t mode, bool holes) {
+        _cleanup_free_ char *p = host(rel);
+        _cleanup_close_ int fd = open(p, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, mode);
+        assert_true(fd >= 0);
+        assert_int_equal(fchmod(fd, mode), 0);
+        if (holes)
+                assert_int_equal(ftruncate(fd, (off_t) size), 0);
+        else
+                assert_int_equal(fallocate(fd, 0, 0, (off_t) size), 0);
+        assert_int_equal(swap_header_write(fd, size, page_size, SWAP_LABEL), 0);
+}
+
+static bool exists(const char *rel) {
+        _cleanup_free_ char *p = host(rel);
+        struct stat st;
+        return lstat(p, &st) >= 0;
+}
+
+static int entries_in(const char *rel) {
+        _cleanup_free_ char *p = host(rel);
+        int n = 0;
+        DIR *d = opendir(p);
+        assert_non_null(d);
+        for (struct dirent *de; (de = readdir(d));)
+                if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
+                        n++;
+        closedir(d);
+        return n;
+}
+
+#define SZ (16 * MiB)
+
+static void skip_unless_root(void) {
+        if (geteuid() != 0) {
+                print_message("needs root: swap files must be owned by root\n");
+                skip();
+        }
+}
+
+static void test_create_then_verify(void **state) {
+        skip_unless_root();
+        virtual_root();
+        char *reason = NULL;
+
+        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+                         SWAPFILE_SWAPON_SKIPPED);
+        assert_null(reason);
+        _cleanup_free_ char *p = host("/var/lib/nodeswap/swapfile"), *d = host("/var/lib/nodeswap");
+        struct stat st;
+        assert_int_equal(lstat(p, &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        assert_int_equal(st.st_mode & 07777, 0600);
+        assert_int_equal(st.st_uid, 0);
+        assert_int_equal(st.st_size, SZ);
+        assert_true((uint64_t) st.st_blocks * 512 >= SZ);
+        assert_int_equal(lstat(d, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0700);
+        assert_int_equal(entries_in("/var/lib/nodeswap"), 1);      /* no temporary file left */
+
+        assert_int_equal(swapfile_verify(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, &reason), 1);
+        assert_null(reason);
+
+        /* a second create replaces nothing */
+        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+                         -EEXIST);
+        assert_non_null(strstr(reason, "already exists"));
+        free(reason);
+        reason = NULL;
+
+        /* storage not allowed: refused before anything is written */
+        assert_int_equal(swapfile_create(tmpdir, "/other/swapfile", SZ, 4096, 10, STORAGE_NVME, &reason), -EMEDIUMTYPE);
+        assert_non_null(strstr(reason, "virtual disk (vda)"));
+        assert_false(exists("/other"));
+        free(reason);
+        reason = NULL;
+
+        /* not enough room: refused before anything is written, not even a directory */
+        assert_int_equal(swapfile_create(tmpdir, "/big/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
+        assert_non_null(strstr(reason, "not enough room on /"));
+        assert_false(exists("/big"));
+        free(reason);
+        reason = NULL;
+
+        /* bad arguments */
+        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 4096, 40000, STORAGE_VIRTUAL, &reason), -EINVAL);
+        free(reason);
+        reason = NULL;
+        assert_int_equal(swapfile_create(tmpdir, "/x", 4096 * 9, 4096, 1, STORAGE_VIRTUAL, &reason), -EINVAL);
+        free(reason);
+        reason = NULL;
+        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 3000, 1, STORAGE_VIRTUAL, NULL), -EINVAL);
+}
+
+static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
+        skip_unless_root();
+        virtual_root();
+        char *reason = NULL;
+
+        write_file("/victim", "precious");
+        symlink_at("../victim", "/swap/link");
+        _cleanup_free_ char *swapdir = host("/swap");
+        assert_int_equal(chmod(swapdir, 0700), 0);
+        assert_int_equal(swapfile_create(tmpdir, "/swap/link", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ELOOP);
+        assert_non_null(strstr(reason, "/swap/link is a symlink"));
+        free(reason);
+        reason = NULL;
+        _cleanup_free_ char *victim = host("/victim");
+        struct stat st;
+        assert_int_equal(stat(victim, &st), 0);
+        assert_int_equal(st.st_size, 8);
+        assert_int_equal(entries_in("/swap"), 1);
+
+        /* a symlink among the parents */
+        symlink_at("swap", "/linkdir");
+        assert_int_equal(swapfile_create(tmpdir, "/linkdir/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ELOOP);
+        assert_non_null(strstr(reason, "/linkdir is a symlink"));
+        free(reason);
+        reason = NULL;
+        assert_int_equal(entries_in("/swap"), 1);
+
+        /* a parent anyone may write to */
+        write_file("/open/.keep", "");
+        _cleanup_free_ char *open_dir = host("/open");
+        assert_int_equal(chmod(open_dir, 0777), 0);
+        assert_int_equal(swapfile_create(tmpdir, "/open/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EPERM);
+        assert_non_null(strstr(reason, "/open is writable by group or others (mode 0777)"));
+        free(reason);
+        reason = NULL;
+        assert_int_equal(entries_in("/open"), 1);
+}
+
+static void test_verify_problems(void **state) {
+        skip_unless_root();
+        virtual_root();
+        write_file("/s/.keep", "");
+        _cleanup_free_ char *s = host("/s");
+        assert_int_equal(chmod(s, 0700), 0);
+
+        make_swap_file("/s/good", SZ, 4096, 0600, false);
+        make_swap_file("/s/mode", SZ, 4096, 0644, false);
+        make_swap_file("/s/small", SZ / 2, 4096, 0600, false);
+        make_swap_file("/s/pages4k", SZ, 4096, 0600, false);
+        make_swap_file("/s/pages16k", SZ, 16384, 0600, false);
+        make_swap_file("/s/holes", SZ, 4096, 0600, true);
+        write_file("/s/plain", "");
+        _cleanup_free_ char *plain = host("/s/plain");
+        assert_int_equal(chmod(plain, 0600), 0);
+        assert_int_equal(truncate(plain, SZ), 0);
+        symlink_at("good", "/s/link");
+        _cleanup_free_ char *owned = host("/s/owned");
+        make_swap_file("/s/owned", SZ, 4096, 0600, false);
+        assert_int_equal(chown(owned, 1000, 1000), 0);
+        write_file("/s/dir/.keep", "");
+
+        static const struct {
+                const char *path;
+                uint64_t size, page_size;
+                int want;
+                const char *problem;
+        } cases[] = {
+                { "/s/good",      SZ,     4096,  1, NULL },
+                { "/s/mode",      SZ,     4096,  0, "/s/mode has mode 0644, not 0600" },
+                { "/s/small",     SZ,     4096,  0, "/s/small is 8.0 MiB, want 16.0 MiB" },
+                { "/s/good",      SZ * 2, 4096,  0, "want 32.0 MiB" },
+                { "/s/pages4k",   SZ,     16384, 0, "header made for 4096-byte pages, kernel uses 16384" },
+                { "/s/pages16k",  SZ,     4096,  0, "header made for 16384-byte pages, kernel uses 4096" },
+                { "/s/pages16k",  SZ,     16384, 1, NULL },
+                { "/s/holes",     SZ,     4096,  0, "has holes" },
+                { "/s/plain",     SZ,     4096,  0, "has holes" },
+                { "/s/link",      SZ,     4096,  0, "/s/link is a symlink, not a regular file" },
+                { "/s/owned",     SZ,     4096,  0, "owned by uid 1000, not root" },
+                { "/s/dir",       SZ,     4096,  0, "not a regular file" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                char *problem = NULL;
+                int r = swapfile_verify(tmpdir, cases[i].path, cases[i].size, cases[i].page_size, &problem);
+                if (r != cases[i].want)
+                        fail_msg("%s: got %d (%s), want %d", cases[i].path, r, strempty(problem), cases[i].want);
+                if (cases[i].problem && (!problem || !strstr(problem, cases[i].problem)))
+                        fail_msg("%s: problem '%s' lacks '%s'", cases[i].path, strempty(problem), cases[i].problem);
+                if (!cases[i].problem)
+                        assert_null(problem);
+                free(problem);
+        }
+
+        assert_int_equal(swapfile_verify(tmpdir, "/s/missing", SZ, 4096, NULL), -ENOENT);
+        assert_int_equal(swapfile_verify(tmpdir, "/nodir/missing", SZ, 4096, NULL), -ENOENT);
+        assert_int_equal(swapfile_verify(tmpdir, "relative", SZ, 4096, NULL), -EINVAL);
+
+        /* a parent others may write to makes even a good file unusable */
+        assert_int_equal(chmod(s, 0757), 0);
+        char *problem = NULL;
+        assert_int_equal(swapfile_verify(tmpdir, "/s/good", SZ, 4096, &problem), 0);
+        assert_non_null(strstr(problem, "/s is writable by group or others"));
+        free(problem);
+        assert_int_equal(chmod(s, 0700), 0);
+}
+
+static void test_rewrite_header(void **state) {
+        skip_unless_root();
+        virtual_root();
+        write_file("/s/.keep", "");
+        make_swap_file("/s/swapfile", SZ, 16384, 0600, false);
+        write_file("/s/plain", "not swap");
+
+        assert_int_equal(swapfile_verify(tmpdir, "/s/swapfile", SZ, 4096, NULL), 0);
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/swapfile", 4096), 1);
+        assert_int_equal(swapfile_verify(tmpdir, "/s/swapfile", SZ, 4096, NULL), 1);
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/swapfile", 4096), 0);    /* nothing to do */
+
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/plain", 4096), -EMEDIUMTYPE);
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/none", 4096), -ENOENT);
+
+        /* listed in /proc/swaps: busy */
+        write_file("/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                                  "/s/swapfile                             file\t\t16380\t\t1024\t\t10\n");
+        int prio = 0;
+        uint64_t used = 0;
+        assert_int_equal(swapfile_is_active(tmpdir, "/s/swapfile", &prio, &used), 1);
+        assert_int_equal(prio, 10);
+        assert_int_equal(used, 1024 * KiB);
+        assert_int_equal(swapfile_is_active(tmpdir, "/s/other", NULL, NULL), 0);
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/swapfile", 16384), -EBUSY);
+}
+
+static void test_remove(void **state) {
+        skip_unless_root();
+        virtual_root();
+        write_file("/s/plain", "not swap");
+        make_swap_file("/s/swapfile", SZ, 4096, 0600, false);
+        symlink_at("swapfile", "/s/link");
+
+        assert_int_equal(swapfile_remove(tmpdir, "/s/plain"), -EMEDIUMTYPE);
+        assert_true(exists("/s/plain"));
+        assert_int_equal(swapfile_remove(tmpdir, "/s/link"), -ELOOP);
+        assert_true(exists("/s/swapfile"));
+        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile"), 1);
+        assert_false(exists("/s/swapfile"));
+        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile"), 0);
+        assert_int_equal(swapfile_remove(tmpdir, "/nothing/swapfile"), 0);
+}
+
+static void test_resize_inactive(void **state) {
+        skip_unless_root();
+        virtual_root();
+        char *reason = NULL;
+
+        assert_int_equal(swapfile_create(tmpdir, "/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
+        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+                         SWAPFILE_SWAPON_SKIPPED);
+        assert_null(reason);
+        assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
+        assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no temporary left */
+
+        assert_int_equal(swapfile_resize(tmpdir, "/missing", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOENT);
+        free(reason);
+        reason = NULL;
+        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
+        assert_non_null(strstr(reason, "run 'nodeswap apply --force' to swap the old file off first, or free space"));
+        free(reason);
+        assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_check_fs_table),
+                cmocka_unit_test(test_margin),
+                cmocka_unit_test_setup_teardown(test_storage_of_device, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_inspect_fs, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_create_then_verify, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_create_refuses_symlinks_and_unsafe_parents, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_verify_problems, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_rewrite_header, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_remove, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_resize_inactive, setup_tmpdir, teardown_tmpdir),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
