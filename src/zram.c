@@ -311,8 +311,8 @@ int zram_find_free(const char *root, int *ret_id) {
                 struct dirent *de;
                 while ((de = readdir(d))) {
                         int id;
-                        if (!startswith(de->d_name, "zram") || safe_atoi(de->d_name + 4, &id) < 0 || id < 0 ||
-                            !isdigit((unsigned char) de->d_name[4]))
+                        if (!startswith(de->d_name, "zram") || !isdigit((unsigned char) de->d_name[4]) ||
+                            safe_atoi(de->d_name + 4, &id) < 0)
                                 continue;
                         if (n == cap) {
                                 size_t c = cap ? cap * 2 : 8;
