@@ -296,10 +296,8 @@ static int cmp_int(const void *a, const void *b) {
         return (x > y) - (x < y);
 }
 
-int zram_find_free(const char *root, int *ret_id) {
-        if (!ret_id)
-                return -EINVAL;
-
+/* The ids of /sys/block/zram<N>, ascending. */
+static int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n) {
         _cleanup_free_ char *block = path_join_root(root, "/sys/block");
         if (!block)
                 return -ENOMEM;
@@ -311,8 +309,8 @@ int zram_find_free(const char *root, int *ret_id) {
                 struct dirent *de;
                 while ((de = readdir(d))) {
                         int id;
-                        if (!startswith(de->d_name, "zram") || safe_atoi(de->d_name + 4, &id) < 0 || id < 0 ||
-                            !isdigit((unsigned char) de->d_name[4]))
+                        if (!startswith(de->d_name, "zram") || !isdigit((unsigned char) de->d_name[4]) ||
+                            safe_atoi(de->d_name + 4, &id) < 0)
                                 continue;
                         if (n == cap) {
                                 size_t c = cap ? cap * 2 : 8;
@@ -332,12 +330,13 @@ int zram_find_free(const char *root, int *ret_id) {
 
         if (n > 0)
                 qsort(ids, n, sizeof(int), cmp_int);
-        for (size_t i = 0; i < n; i++)
-                if (zram_is_free(root, ids[i])) {
-                        *ret_id = ids[i];
-                        return 0;
-                }
+        *ret_ids = ids;
+        ids = NULL;
+        *ret_n = n;
+        return 0;
+}
 
+static int zram_hot_add(const char *root, int *ret_id) {
         _cleanup_free_ char *hot_add = path_join_root(root, "/sys/class/zram-control/hot_add");
         if (!hot_add)
                 return -ENOMEM;
@@ -352,7 +351,60 @@ int zram_find_free(const char *root, int *ret_id) {
         if (id < 0)
                 return -EINVAL;
         *ret_id = id;
+        return 0;
+}
+
+int zram_find_free(const char *root, int *ret_id) {
+        _cleanup_free_ int *ids = NULL;
+        size_t n;
+        int r;
+
+        if (!ret_id)
+                return -EINVAL;
+
+        r = zram_list_ids(root, &ids, &n);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < n; i++)
+                if (zram_is_free(root, ids[i])) {
+                        *ret_id = ids[i];
+                        return 0;
+                }
+
+        r = zram_hot_add(root, ret_id);
+        if (r < 0)
+                return r;
         return 1;
+}
+
+int zram_kernel_offers(const char *root, char ***ret_offered) {
+        _cleanup_free_ int *ids = NULL;
+        size_t n;
+        int r;
+
+        if (!ret_offered)
+                return -EINVAL;
+
+        r = zram_list_ids(root, &ids, &n);
+        if (r < 0)
+                return r;
+        if (n > 0)
+                return zram_read_comp_algorithm(root, ids[0], ret_offered, NULL);
+
+        int id;
+        r = zram_hot_add(root, &id);
+        if (r < 0)
+                return r;
+        r = zram_read_comp_algorithm(root, id, ret_offered, NULL);
+        int k = control_write_id(root, "hot_remove", id);
+        if (r < 0)
+                return r;
+        if (k < 0) {
+                strv_free(*ret_offered);
+                *ret_offered = NULL;
+                return k;
+        }
+        return 0;
 }
 
 int zram_setup(const char *root, int id, const char *algorithm, const char *algorithm_params,
@@ -436,6 +488,13 @@ static void zram_undo_setup(const char *root, int id, bool added) {
 int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
                    uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                    int *ret_id) {
+        return zram_provision_full(root, algorithm, algorithm_params, mem_limit, disksize, priority, page_size,
+                                   ret_id, NULL);
+}
+
+int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
+                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                        int *ret_id, bool *ret_added) {
         int id, r;
 
         if (!ret_id || !algorithm_name_valid(algorithm) || (algorithm_params && !*algorithm_params) ||
@@ -467,15 +526,15 @@ int zram_provision(const char *root, const char *algorithm, const char *algorith
                 goto undo;
 
         r = swap_on(root, dev, priority);
-        if (r == -EOPNOTSUPP && !root_is_host(root)) {
-                *ret_id = id;
-                return 1;
-        }
+        if (r == -EOPNOTSUPP && !root_is_host(root))
+                r = 1;
         if (r < 0)
                 goto undo;
 
         *ret_id = id;
-        return 0;
+        if (ret_added)
+                *ret_added = added;
+        return r;
 
 undo:
         /* Initialised by us and not swapped on: reset is ours to do. */

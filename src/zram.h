@@ -28,6 +28,11 @@ int zram_parse_comp_algorithm(const char *s, char ***ret_offered, char **ret_act
 /* Read and parse /sys/block/zram<id>/comp_algorithm. ret_active may be NULL. */
 int zram_read_comp_algorithm(const char *root, int id, char ***ret_offered, char **ret_active);
 
+/* What the kernel offers: comp_algorithm of the lowest-numbered existing zram device (reading it
+ * changes nothing, whoever uses the device). When no device exists, one is hot_add'ed, read and
+ * hot_removed again. -ENOENT when zram is not available. */
+int zram_kernel_offers(const char *root, char ***ret_offered);
+
 /* Pick the first of the preference list that the kernel offers. Pure.
  * *ret_algorithm points into preference. *ret_reason (optional, may be NULL; free() it) says
  * why, e.g. "zstd not offered by this kernel, using lz4" or "using zstd, the first preference".
@@ -62,6 +67,13 @@ int zram_setup(const char *root, int id, const char *algorithm, const char *algo
 int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
                    uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                    int *ret_id);
+
+/* As zram_provision(); *ret_added (optional) tells whether the device was hot_add'ed (nodeswap's
+ * own, to zram_teardown() later) or an existing free device was taken (to zram_reset() later,
+ * leaving the device in place as it was found, e.g. the zram0 the module creates on load). */
+int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
+                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                        int *ret_id, bool *ret_added);
 
 /* swapoff (when the device is in /proc/swaps), then reset (EBUSY retried). The device stays, with
  * disksize 0. For a device nodeswap configured but did not create (one it found free). Returns 1

@@ -56,14 +56,6 @@ static void touch(int id) {
                 touched[n_touched++] = id;
 }
 
-static void untouch(int id) {
-        for (size_t i = 0; i < n_touched; i++)
-                if (touched[i] == id) {
-                        touched[i] = touched[--n_touched];
-                        return;
-                }
-}
-
 static int list_zram_ids(int *ids, size_t max, size_t *ret_n) {
         DIR *d = opendir("/sys/block");
         if (!d)
@@ -176,28 +168,6 @@ static int group_teardown(void **state) {
         return 0;
 }
 
-/* What the kernel offers, from any zram device (one is hot_add'ed and removed when none exists). */
-static char **kernel_offers(void) {
-        char **offered = NULL;
-        int id = -1;
-        bool added = false;
-        if (n_before > 0)
-                id = before[0].id;
-        else {
-                _cleanup_free_ char *line = NULL;
-                assert_int_equal(read_one_line("/sys/class/zram-control/hot_add", &line), 0);
-                assert_int_equal(safe_atoi(line, &id), 0);
-                touch(id);
-                added = true;
-        }
-        assert_int_equal(zram_read_comp_algorithm("/", id, &offered, NULL), 0);
-        if (added) {
-                assert_int_equal(zram_teardown("/", id), 0);
-                untouch(id);
-        }
-        return offered;
-}
-
 static void assert_swap_device(int id, int priority) {
         assert_int_equal(swaps_priority(id), priority);
         assert_int_equal(zram_disksize(id), 64 * MiB);
@@ -218,7 +188,8 @@ static void assert_swap_device(int id, int priority) {
 }
 
 static void test_pick_algorithm_on_this_kernel(void **state) {
-        _cleanup_strv_free_ char **offered = kernel_offers();
+        _cleanup_strv_free_ char **offered = NULL;
+        assert_int_equal(zram_kernel_offers("/", &offered), 0);
         char *preference[] = { (char *) "zstd", (char *) "lz4", NULL };
         _cleanup_free_ char *reason = NULL, *offered_text = strv_join(offered, " ");
 
@@ -239,8 +210,10 @@ static void test_provision_make_before_break_teardown(void **state) {
                 skip();
 
         /* the first device, as the policy's [Zram] would ask for it */
-        assert_int_equal(zram_provision("/", algorithm, NULL, 0, 64 * MiB, 100, page_size, &first), 0);
+        bool added;
+        assert_int_equal(zram_provision_full("/", algorithm, NULL, 0, 64 * MiB, 100, page_size, &first, &added), 0);
         touch(first);
+        assert_int_equal(added, !find_before(first));
         print_message("provisioned /dev/zram%d at priority 100 (%s)\n", first, find_before(first) ? "found free" : "hot_add'ed");
         assert_swap_device(first, 100);
 
@@ -258,8 +231,9 @@ static void test_provision_make_before_break_teardown(void **state) {
         assert_swap_device(first, 100);
 
         /* a second one while the first is on: make before break */
-        assert_int_equal(zram_provision("/", algorithm, NULL, 0, 64 * MiB, 10, page_size, &second), 0);
+        assert_int_equal(zram_provision_full("/", algorithm, NULL, 0, 64 * MiB, 10, page_size, &second, &added), 0);
         touch(second);
+        assert_int_equal(added, !find_before(second));
         print_message("provisioned /dev/zram%d at priority 10\n", second);
         assert_int_not_equal(second, first);
         assert_swap_device(second, 10);

@@ -362,8 +362,10 @@ static void test_provision_under_a_fixture_root(void **state) {
         put(root, "/dev/zram1", "");            /* stands in for the block device */
 
         int id = -1;
-        assert_int_equal(zram_provision(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id), 1);
+        bool added = true;
+        assert_int_equal(zram_provision_full(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id, &added), 1);
         assert_int_equal(id, 1);
+        assert_false(added);            /* found free, not hot_add'ed */
 
         _cleanup_free_ char *alg = get(root, "/sys/block/zram1/comp_algorithm"),
                             *size = get(root, "/sys/block/zram1/disksize"),
@@ -565,6 +567,38 @@ static void test_read_comp_algorithm(void **state) {
         fixture_free(root);
 }
 
+static void test_kernel_offers(void **state) {
+        const FixtureDevice devices[] = {
+                { .id = 5 }, { .id = 2, .disksize = "67108864\n", .initstate = "1\n", .in_swaps = true }, FIXTURE_END
+        };
+        char *root = fixture_new(devices, 9);
+        put(root, "/sys/block/zram2/comp_algorithm", "lzo-rle lzo [lz4]\n");
+        put(root, "/sys/block/zram5/comp_algorithm", "[zstd]\n");
+
+        /* read off the lowest device, in use or not; nothing is added */
+        _cleanup_strv_free_ char **offered = NULL;
+        assert_int_equal(zram_kernel_offers(root, &offered), 0);
+        _cleanup_free_ char *joined = strv_join(offered, " ");
+        assert_string_equal(joined, "lzo-rle lzo lz4");
+        _cleanup_free_ char *removed = get(root, "/sys/class/zram-control/hot_remove");
+        assert_string_equal(removed, "");
+        fixture_free(root);
+
+        /* no device: one is hot_add'ed and removed again, even when reading it fails */
+        root = fixture_new(NULL, 3);
+        char **none = NULL;
+        assert_int_equal(zram_kernel_offers(root, &none), -ENOENT);
+        assert_null(none);
+        _cleanup_free_ char *removed3 = get(root, "/sys/class/zram-control/hot_remove");
+        assert_string_equal(removed3, "3");
+        fixture_free(root);
+
+        /* no zram */
+        root = fixture_new(NULL, -1);
+        assert_int_equal(zram_kernel_offers(root, &none), -ENOENT);
+        fixture_free(root);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_pick_algorithm),
@@ -580,6 +614,7 @@ int main(void) {
                 cmocka_unit_test(test_reset_keeps_the_device),
                 cmocka_unit_test(test_read_mm_stat),
                 cmocka_unit_test(test_read_comp_algorithm),
+                cmocka_unit_test(test_kernel_offers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
