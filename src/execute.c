@@ -202,48 +202,25 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
         return 0;
 }
 
-/* No zram device existed when the plan was made, so the kernel's offer was unknown: take the
- * device zram_provision() will take (or hot_add one) and read the offer off it. */
-static int zram_resolve_algorithm(const char *root, char *const *preference, char **ret) {
-        _cleanup_strv_free_ char **offered = NULL;
-        _cleanup_free_ char *active = NULL, *reason = NULL;
-        const char *algorithm;
-        int id, r;
-
-        r = zram_find_free(root, &id);
-        if (r < 0)
-                return r;
-        r = zram_read_comp_algorithm(root, id, &offered, &active);
-        if (r < 0)
-                return r;
-        r = zram_pick_algorithm(offered, preference, &algorithm, &reason);
-        if (r < 0)
-                return r;
-        *ret = strdup(algorithm);
-        return *ret ? 0 : -ENOMEM;
-}
-
 static int do_zram_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         _cleanup_free_ char *chosen = NULL;
         const char *algorithm = a->algorithm;
         int id = -1, r;
 
-        if (!algorithm) {
-                /* No device existed to read the offer from: the first one hot_add gives tells. */
-                r = zram_resolve_algorithm(e->c->root, e->p->zram.algorithms, &chosen);
-                if (r < 0) {
-                        set_result(e, i, RESULT_FAILED,
-                                   strdup_printf("Failed to find an offered algorithm: %s", strerror(-r)));
-                        return r;
-                }
+
+        /* With no zram device to read the kernel's offer from, plan() left the choice to the device. */
+        if (algorithm)
+                r = zram_provision(e->c->root, algorithm, NULL, a->mem_limit, a->size, a->priority,
+                                   e->h->page_size, &id);
+        else {
+                r = zram_provision_preferred(e->c->root, e->p->zram.algorithms, NULL, a->mem_limit, a->size,
+                                             a->priority, e->h->page_size, &id, &chosen);
                 algorithm = chosen;
         }
-        r = zram_provision(e->c->root, algorithm, NULL, a->mem_limit, a->size, a->priority, e->h->page_size, &id);
         if (r < 0) {
                 set_result(e, i, RESULT_FAILED,
-                           strdup_printf("Failed to set up a zram device (%s, %s): %s", algorithm, a->want,
-                                         strerror(-r)));
+                           strdup_printf("Failed to set up a zram device (%s): %s", a->want, strerror(-r)));
                 return r;
         }
         state_add_zram_id(&e->state, id);
@@ -260,7 +237,7 @@ static int do_file_create(Exec *e, size_t i) {
         int r;
         if (a->now)     /* an active file is replaced: make before break */
                 r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
-                                    e->p->file.storage, e->c->force, &reason);
+                                    e->p->file.storage, &reason);
         else
                 r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);

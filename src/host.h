@@ -117,6 +117,7 @@ typedef struct HostState {
         size_t n_units;
 
         CgroupMode cgroup;
+        bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */
         bool psi;               /* /proc/pressure/memory readable */
 
         NodeswapState state;

@@ -524,6 +524,13 @@ static int plan_masks(Ctx *c) {
                 return -ENOMEM;
         if (!p->backend_set)
                 return 0;
+        if (!h->systemd_booted) {
+                /* Nothing could start those units again, and nobody to ask to mask them. */
+                if (h->n_units > 0)
+                        plan_addf(&c->plan->warnings,
+                                  "systemd is not running: the [Conflicts] units are not masked");
+                return 0;
+        }
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
                 if (!u->masked && !plan_add(c->plan, ACTION_MASK_UNIT, u->name, "unmasked", "masked (runtime)",

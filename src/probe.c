@@ -926,6 +926,15 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
                 }
                 h.psi = access(psi, R_OK) == 0;
         }
+        {
+                struct stat st;
+                _cleanup_free_ char *sd = root_path(root, "/run/systemd/system");
+                if (!sd) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                h.systemd_booted = lstat(sd, &st) == 0 && S_ISDIR(st.st_mode);
+        }
 
         assign_owners(policy, &h);
 

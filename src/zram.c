@@ -485,29 +485,55 @@ static void zram_undo_setup(const char *root, int id, bool added) {
                 (void) control_write_id(root, "hot_remove", id);
 }
 
-int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
-                   uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                   int *ret_id) {
-        return zram_provision_full(root, algorithm, algorithm_params, mem_limit, disksize, priority, page_size,
-                                   ret_id, NULL);
+int zram_take_device(const char *root, int *ret_id) {
+        _cleanup_free_ char *control = path_join_root(root, "/sys/class/zram-control/hot_add");
+        if (!control)
+                return -ENOMEM;
+        if (access(control, F_OK) < 0)
+                return zram_find_free(root, ret_id);    /* an old kernel: only the devices it has */
+        int id;
+        int r = read_int_file(control, &id);
+        if (r < 0)
+                return r;
+        if (id < 0)
+                return -EIO;
+        *ret_id = id;
+        return 1;
 }
 
-int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
-                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                        int *ret_id, bool *ret_added) {
+static int provision(const char *root, const char *algorithm, char *const *preference,
+                     const char *algorithm_params, uint64_t mem_limit, uint64_t disksize, int priority,
+                     uint64_t page_size, int *ret_id, char **ret_algorithm, bool *ret_added) {
         int id, r;
 
-        if (!ret_id || !algorithm_name_valid(algorithm) || (algorithm_params && !*algorithm_params) ||
-            priority < 0 || priority > SWAP_PRIORITY_MAX || !page_size_valid(page_size) ||
-            disksize / page_size < 10)
+        if (!ret_id || (algorithm && !algorithm_name_valid(algorithm)) || (!algorithm && strv_length(preference) == 0) ||
+            (algorithm_params && !*algorithm_params) || priority < 0 || priority > SWAP_PRIORITY_MAX ||
+            !page_size_valid(page_size) || disksize / page_size < 10)
                 return -EINVAL;
 
-        _cleanup_free_ char *dev = NULL;
+        _cleanup_free_ char *dev = NULL, *chosen = NULL;
 
-        r = zram_find_free(root, &id);
+        r = zram_take_device(root, &id);
         if (r < 0)
                 return r;
         bool added = r > 0;
+
+        if (!algorithm) {
+                /* The kernel's offer, read off the device itself. */
+                _cleanup_strv_free_ char **offered = NULL;
+                _cleanup_free_ char *active = NULL;
+                const char *a;
+                r = zram_read_comp_algorithm(root, id, &offered, &active);
+                if (r >= 0)
+                        r = zram_pick_algorithm(offered, preference, &a, NULL);
+                if (r >= 0 && !(chosen = strdup(a)))
+                        r = -ENOMEM;
+                if (r < 0) {
+                        zram_undo_setup(root, id, added);
+                        return r;
+                }
+                algorithm = chosen;
+        }
 
         r = zram_setup(root, id, algorithm, algorithm_params, mem_limit, disksize);
         if (r < 0) {
@@ -528,20 +554,56 @@ int zram_provision_full(const char *root, const char *algorithm, const char *alg
         r = swap_on(root, dev, priority);
         if (r == -EOPNOTSUPP && !root_is_host(root))
                 r = 1;
-        if (r < 0)
+        else if (r < 0)
                 goto undo;
+        else
+                r = 0;
 
+        if (ret_algorithm && !(*ret_algorithm = strdup(algorithm))) {
+                r = -ENOMEM;
+                goto undo;
+        }
         *ret_id = id;
         if (ret_added)
                 *ret_added = added;
         return r;
 
 undo:
-        /* Initialised by us and not swapped on: reset is ours to do. */
+        /* Initialised by us (and perhaps swapped on): reset is ours to do. */
+        {
+                _cleanup_free_ char *swap_path = NULL;
+                if (swaps_find_zram(root, id, &swap_path) > 0)
+                        (void) swap_off(root, swap_path);
+        }
         (void) zram_attr_write(root, id, "reset", "1", true);
         if (added)
                 (void) control_write_id(root, "hot_remove", id);
         return r;
+}
+
+int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
+                   uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                   int *ret_id) {
+        if (!algorithm)
+                return -EINVAL;
+        return provision(root, algorithm, NULL, algorithm_params, mem_limit, disksize, priority, page_size, ret_id,
+                         NULL, NULL);
+}
+
+int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
+                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                        int *ret_id, bool *ret_added) {
+        if (!algorithm)
+                return -EINVAL;
+        return provision(root, algorithm, NULL, algorithm_params, mem_limit, disksize, priority, page_size, ret_id,
+                         NULL, ret_added);
+}
+
+int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
+                             uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                             int *ret_id, char **ret_algorithm) {
+        return provision(root, NULL, preference, algorithm_params, mem_limit, disksize, priority, page_size,
+                         ret_id, ret_algorithm, NULL);
 }
 
 int zram_reset(const char *root, int id) {
@@ -575,6 +637,11 @@ int zram_teardown(const char *root, int id) {
         int r = zram_reset(root, id);
         if (r < 0)
                 return r;
+        _cleanup_free_ char *control = path_join_root(root, "/sys/class/zram-control/hot_remove");
+        if (!control)
+                return -ENOMEM;
+        if (access(control, F_OK) < 0)
+                return r;       /* an old kernel: the device stays, reset */
         int k = control_write_id(root, "hot_remove", id);
         if (k < 0)
                 return k;

@@ -54,7 +54,7 @@ int zram_find_free(const char *root, int *ret_id);
 int zram_setup(const char *root, int id, const char *algorithm, const char *algorithm_params,
                uint64_t mem_limit, uint64_t disksize);
 
-/* Provision a zram swap device: zram_find_free(), zram_setup(), open /dev/zram<id> exclusively,
+/* Provision a zram swap device: zram_take_device(), zram_setup(), open /dev/zram<id> exclusively,
  * write a swap header for page_size labelled SWAP_LABEL, check it with swap_header_probe(), and
  * swap it on at priority (0..32767). On any failure everything done is undone (swapoff, reset, and
  * hot_remove when the device was hot_add'ed) and the first error is returned; a device that
@@ -64,6 +64,17 @@ int zram_setup(const char *root, int id, const char *algorithm, const char *algo
  * returns 1 with *ret_id set: the sysfs attributes were written into the fixture, the header was
  * written into <root>/dev/zram<id> when that file exists (a regular file in a fixture; skipped
  * when absent), and swapon was skipped. -EINVAL on bad arguments, before anything is touched. */
+/* The device a new nodeswap swap area goes on: a new one from /sys/class/zram-control/hot_add (1),
+ * so nodeswap never takes a device it did not create and can always hot_remove what it made; on a
+ * kernel without zram-control, a free existing device (0, from zram_find_free()). */
+int zram_take_device(const char *root, int *ret_id);
+
+/* zram_provision() with the algorithm chosen on the device itself: the first of preference that
+ * its comp_algorithm offers (-ENOENT when none is). The choice is returned in *ret_algorithm. */
+int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
+                             uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
+                             int *ret_id, char **ret_algorithm);
+
 int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
                    uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                    int *ret_id);

@@ -355,30 +355,35 @@ static void test_setup_refuses_bad_arguments(void **state) {
 /* ---- zram_provision and zram_teardown under a fixture root ------------------------------- */
 
 static void test_provision_under_a_fixture_root(void **state) {
+        /* zram1 is free, but nodeswap takes a device of its own: hot_add answers 9 (the kernel
+         * would create zram9 on that read; the fixture has it ready). */
         const FixtureDevice devices[] = {
-                { .id = 0, .disksize = "2147483648\n", .initstate = "1\n", .in_swaps = true }, { .id = 1 }, FIXTURE_END
+                { .id = 0, .disksize = "2147483648\n", .initstate = "1\n", .in_swaps = true }, { .id = 1 }, { .id = 9 },
+                FIXTURE_END
         };
         char *root = fixture_new(devices, 9);
-        put(root, "/dev/zram1", "");            /* stands in for the block device */
+        put(root, "/dev/zram9", "");            /* stands in for the block device */
 
         int id = -1;
-        bool added = true;
+        bool added = false;
         assert_int_equal(zram_provision_full(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id, &added), 1);
-        assert_int_equal(id, 1);
-        assert_false(added);            /* found free, not hot_add'ed */
+        assert_int_equal(id, 9);
+        assert_true(added);
 
-        _cleanup_free_ char *alg = get(root, "/sys/block/zram1/comp_algorithm"),
-                            *size = get(root, "/sys/block/zram1/disksize"),
-                            *reset = get(root, "/sys/block/zram1/reset"),
+        _cleanup_free_ char *alg = get(root, "/sys/block/zram9/comp_algorithm"),
+                            *size = get(root, "/sys/block/zram9/disksize"),
+                            *reset = get(root, "/sys/block/zram9/reset"),
                             *removed = get(root, "/sys/class/zram-control/hot_remove"),
+                            *free_one = get(root, "/sys/block/zram1/disksize"),
                             *busy = get(root, "/sys/block/zram0/disksize");
         assert_string_equal(alg, "lz4");
         assert_string_equal(size, "67108864");
         assert_string_equal(reset, "");
         assert_string_equal(removed, "");
-        assert_string_equal(busy, "2147483648\n");      /* the used device is left alone */
+        assert_string_equal(free_one, "0\n");          /* a free device nodeswap did not create: untouched */
+        assert_string_equal(busy, "2147483648\n");     /* the used device is left alone */
 
-        _cleanup_free_ char *dev = path_join_root(root, "/dev/zram1");
+        _cleanup_free_ char *dev = path_join_root(root, "/dev/zram9");
         _cleanup_close_ int fd = open(dev, O_RDONLY | O_CLOEXEC);
         assert_true(fd >= 0);
         SwapHeaderInfo info;
@@ -387,11 +392,14 @@ static void test_provision_under_a_fixture_root(void **state) {
         assert_int_equal(info.last_page, 64 * MiB / 4096 - 1);
         assert_string_equal(info.label, "nodeswap");
 
-        /* without a device node in the fixture the header is skipped too */
+        /* A kernel without zram-control: a free existing device is taken (not added); without a
+         * device node in the fixture the header is skipped too. */
         const FixtureDevice devices2[] = { { .id = 0 }, FIXTURE_END };
-        char *root2 = fixture_new(devices2, 9);
-        assert_int_equal(zram_provision(root2, "lz4", "algo=lz4 level=1", 0, 64 * MiB, 100, 16384, &id), 1);
+        char *root2 = fixture_new(devices2, -1);
+        added = true;
+        assert_int_equal(zram_provision_full(root2, "lz4", "algo=lz4 level=1", 0, 64 * MiB, 100, 16384, &id, &added), 1);
         assert_int_equal(id, 0);
+        assert_false(added);
         fixture_free(root2);
         fixture_free(root);
 }
@@ -410,15 +418,15 @@ typedef struct ProvisionFailure {
 
 static void test_provision_undoes_what_it_did(void **state) {
         const ProvisionFailure cases[] = {
-                { "a free device whose setup fails is reset, not removed",
-                  { { .id = 1, .no_comp_algorithm = true }, FIXTURE_END }, 9, false,
-                  -ENOENT, 1, "0\n", "1", "" },
+                { "a hot_add'ed device whose setup fails is reset and removed",
+                  { { .id = 1 }, { .id = 9, .no_comp_algorithm = true }, FIXTURE_END }, 9, false,
+                  -ENOENT, 9, "0\n", "1", "9" },
                 { "a hot_add'ed device whose setup fails is removed",
                   { { .id = 0, .disksize = "4096\n", .initstate = "1\n" }, FIXTURE_END }, 7, false,
                   -ENOENT, 7, NULL, NULL, "7" },
-                { "a header that cannot be written: reset after disksize",
-                  { { .id = 2 }, FIXTURE_END }, 9, true,
-                  -EISDIR, 2, "67108864", "1", "" },
+                { "a header that cannot be written: reset after disksize, and removed",
+                  { { .id = 2 }, { .id = 9 }, FIXTURE_END }, 9, true,
+                  -EISDIR, 9, "67108864", "1", "9" },
         };
 
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
