@@ -111,8 +111,38 @@ static bool has_finding(json_object *o, const char *id, const char *severity) {
         return false;
 }
 
-#define POLICY_ZRAM_FILE FIXTURES "/status/zram-file-limitedswap.conf"
-#define POLICY_LIMITED FIXTURES "/status/limitedswap-only.conf"
+/* Copies of the policies in tests/fixtures/status/ with mode 0644: nodeswap refuses a policy file
+ * others may write, and a checkout's modes follow the umask. */
+static char policy_dir[] = "/tmp/test-cli-verbs.XXXXXX";
+static char POLICY_ZRAM_FILE[sizeof policy_dir + 64];
+static char POLICY_LIMITED[sizeof policy_dir + 64];
+
+static void copy_policy(const char *name, char *ret_path, size_t len) {
+        _cleanup_free_ char *src = strdup_printf("%s/status/%s", FIXTURES, name);
+        _cleanup_free_ char *text = NULL;
+        assert_true(read_full_file(src, 64 * 1024, &text) >= 0);
+        snprintf(ret_path, len, "%s/%s", policy_dir, name);
+        FILE *f = fopen(ret_path, "we");
+        assert_non_null(f);
+        fputs(text, f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(chmod(ret_path, 0644), 0);
+}
+
+static int setup_policies(void **state) {
+        if (!mkdtemp(policy_dir))
+                return -1;
+        copy_policy("zram-file-limitedswap.conf", POLICY_ZRAM_FILE, sizeof POLICY_ZRAM_FILE);
+        copy_policy("limitedswap-only.conf", POLICY_LIMITED, sizeof POLICY_LIMITED);
+        return 0;
+}
+
+static int teardown_policies(void **state) {
+        unlink(POLICY_ZRAM_FILE);
+        unlink(POLICY_LIMITED);
+        rmdir(policy_dir);
+        return 0;
+}
 
 /* --- check ---------------------------------------------------------------------------------- */
 
@@ -374,5 +404,5 @@ int main(void) {
                 cmocka_unit_test(test_allowance_none),
                 cmocka_unit_test(test_allowance_bad_usage),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return cmocka_run_group_tests(tests, setup_policies, teardown_policies);
 }
