@@ -371,6 +371,17 @@ static void test_allowance_none(void **state) {
         }
 }
 
+static void test_allowance_before_apply(void **state) {
+        /* the stock Pi has no drop-in yet: none now, and what the policy's LimitedSwap would give */
+        CliContext c = { .root = FIXTURES "/rpi-untouched", .config = POLICY_ZRAM_FILE, .request = "1Gi" };
+        _cleanup_free_ char *out = NULL;
+        assert_int_equal(run(verb_allowance, &c, &out), EXIT_OK);
+        print_message("%s", out);
+        assert_non_null(strstr(out, "Swap: 0\n  because the kubelet has no swapBehavior"));
+        /* 1 GiB × 2 GiB / 16608080 kB */
+        assert_non_null(strstr(out, "swapBehavior LimitedSwap (nodeswap apply writes it); with it and today's swap: 129.3 MiB."));
+}
+
 static void test_allowance_bad_usage(void **state) {
         static const struct {
                 const char *request, *limit, *qos;
@@ -402,6 +413,7 @@ int main(void) {
                 cmocka_unit_test(test_status_pods),
                 cmocka_unit_test(test_allowance_limitedswap),
                 cmocka_unit_test(test_allowance_none),
+                cmocka_unit_test(test_allowance_before_apply),
                 cmocka_unit_test(test_allowance_bad_usage),
         };
         return cmocka_run_group_tests(tests, setup_policies, teardown_policies);
