@@ -245,6 +245,7 @@ static void test_status_matching_json(void **state) {
         assert_string_equal(get_str(k, "swap_behavior"), "LimitedSwap");
         assert_true(json_object_get_boolean(get(k, "dropin_present")));
         assert_null(get(k, "active"));  /* no systemd asked under a fixture root */
+        assert_null(get(k, "swap_stale"));
 
         json_object *units = get(o, "units");
         assert_int_equal(json_object_array_length(units), 8);
@@ -254,6 +255,9 @@ static void test_status_matching_json(void **state) {
         assert_true(json_object_get_boolean(get(o, "psi")));
         assert_false(json_object_get_boolean(get(o, "reverted")));
         assert_false(json_object_object_get_ex(o, "pods", NULL));
+        json_object *files = get(o, "policy_files");
+        assert_int_equal(json_object_array_length(files), 1);
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(files, 0)), POLICY_ZRAM_FILE);
         json_object_put(o);
 }
 
@@ -271,6 +275,7 @@ static void test_status_text(void **state) {
         assert_non_null(strstr(out, "dev-zram0.swap"));
         assert_non_null(strstr(out, "not masked"));
         assert_non_null(strstr(out, "Reverted: no"));
+        assert_non_null(strstr(out, "Policy:   /tmp/"));
 }
 
 static void test_status_reverted(void **state) {
@@ -281,6 +286,7 @@ static void test_status_reverted(void **state) {
         assert_true(json_object_get_boolean(get(o, "reverted")));
         assert_string_equal(get_str(get(o, "kubelet"), "swap_behavior"), "NoSwap");
         assert_int_equal(json_object_array_length(get(o, "swaps")), 0);
+        assert_int_equal(json_object_array_length(get(o, "policy_files")), 0);    /* none in the tree */
         json_object_put(o);
 }
 
