@@ -21,7 +21,8 @@
  *   mem_total      node MemTotal, bytes
  *   swap_total     node SwapTotal, bytes
  *
- * Exit status: 0, or 2 for a bad SIZE, --qos, or a request above the limit.
+ * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
+ * 1 when the host cannot be read.
  */
 #include <json-c/json.h>
 
@@ -96,10 +97,22 @@ static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason 
                                format_bytes(a, sizeof a, zram));
         }
 
-        if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && p->swap_behavior != in->behavior)
-                printf("Note: the policy asks for swapBehavior %s, which nodeswap apply writes; the "
-                       "numbers above are the kubelet's as the node is now.\n",
-                       swap_behavior_to_string(p->swap_behavior));
+        if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && p->swap_behavior != in->behavior) {
+                /* what the kubelet would give once nodeswap apply has written the policy's drop-in,
+                 * with the swap as it is now */
+                AllowanceInput then = *in;
+                uint64_t then_swap;
+                AllowanceReason then_reason;
+                then.behavior = p->swap_behavior;
+                if (allowance_compute(&then, &then_swap, &then_reason) < 0)
+                        return;
+                printf("The policy asks for swapBehavior %s (nodeswap apply writes it); with it and "
+                       "today's swap: %s%s%s.\n",
+                       swap_behavior_to_string(p->swap_behavior),
+                       then_reason == ALLOWANCE_GRANTED ? format_bytes(a, sizeof a, then_swap) : "0",
+                       then_reason == ALLOWANCE_GRANTED ? "" : ", because ",
+                       strempty(allowance_reason_to_string(then_reason)));
+        }
 }
 
 int verb_allowance(const CliContext *c) {

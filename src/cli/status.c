@@ -36,11 +36,15 @@
  *     dropin_present true when that file exists
  *     swap_behavior  swapBehavior in the drop-in: "LimitedSwap" | "NoSwap" | "invalid" | null (absent:
  *                    the kubelet's default NoSwap, unless another drop-in sets it)
+ *     swap_stale     true when the unit started before nodeswap's last swap change (the kubelet
+ *                    still works with the old SwapTotal), false when after, null when unknown
  *   units            array, one per [Conflicts] unit in policy order, of
  *     name, exists, masked, masked_runtime (masked in /run by nodeswap), active (true|false|null)
  *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
  *   psi              true when /proc/pressure/memory is readable
  *   reverted         true when "nodeswap revert" ran last
+ *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap
+ *                    leaves the node alone)
  *   pods             (--pods only) array, sorted by cgroup, of
  *     cgroup         the container's cgroup below the v2 mount
  *     qos            "burstable" | "guaranteed" | "besteffort" (from the cgroup path)
@@ -54,6 +58,8 @@
 #include "check.h"
 #include "cli.h"
 #include "pods.h"
+
+#define STRV_FOREACH_CONST(i, l) for (char *const *i = (l); i && *i; i++)
 
 static double zram_ratio(const ZramDevice *z) {
         return z->compr_data_size > 0 ? (double) z->orig_data_size / (double) z->compr_data_size : 0.0;
@@ -83,6 +89,13 @@ static int dropin_behavior(const HostState *h, const char **ret_text) {
         else
                 *ret_text = swap_behavior_to_string((SwapBehavior) b);
         return b;
+}
+
+/* 1: the kubelet started before nodeswap's last swap change, 0: after (or no change), -1: unknown. */
+static int kubelet_swap_stale(const HostState *h) {
+        if (h->kubelet_started_usec == 0)
+                return -1;
+        return h->state.swap_changed_usec > h->kubelet_started_usec;
 }
 
 static uint64_t zram_mem_used(const HostState *h) {
@@ -206,6 +219,7 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(kubelet, "dropin", json_string_or_null(h->dropin_path ?: p->dropin));
         json_object_object_add(kubelet, "dropin_present", json_object_new_boolean(h->dropin != NULL));
         json_object_object_add(kubelet, "swap_behavior", json_string_or_null(behavior));
+        json_object_object_add(kubelet, "swap_stale", json_tristate(kubelet_swap_stale(h)));
 
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
@@ -223,6 +237,12 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(h->cgroup))));
         json_object_object_add(o, "psi", json_object_new_boolean(h->psi));
         json_object_object_add(o, "reverted", json_object_new_boolean(h->state.reverted));
+        json_object *files = json_object_new_array();
+        if (!files)
+                goto oom_o;
+        json_object_object_add(o, "policy_files", files);
+        STRV_FOREACH_CONST(f, p->files)
+                json_object_array_add(files, json_object_new_string(*f));
         if (with_pods) {
                 json_object *a = json_pods(pods, n_pods);
                 if (!a)
@@ -340,6 +360,8 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                 printf("  swapBehavior    %s\n", behavior ?: "not set in the drop-in (the kubelet's default is NoSwap)");
         printf("  cgroup          %s%s\n", strempty(cgroup_mode_to_string(h->cgroup)),
                cgroup_mode_is_v1(h->cgroup) ? " (LimitedSwap needs v2)" : "");
+        if (kubelet_swap_stale(h) > 0)
+                printf("  swap capacity   stale: the unit started before the last swap change; restart it\n");
         printf("  PSI             %s\n", h->psi ? "on" : "off");
 
         printf("\nConflict units:\n");
@@ -357,6 +379,12 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                 printf("  none present\n");
 
         printf("\nReverted: %s\n", h->state.reverted ? "yes (nodeswap revert ran last; nodeswap apply undoes it)" : "no");
+        if (strv_length(p->files) == 0)
+                printf("Policy:   none (nodeswap leaves this node alone)\n");
+        else {
+                _cleanup_free_ char *list = strv_join(p->files, " ");
+                printf("Policy:   %s\n", strempty(list));
+        }
 
         if (with_pods)
                 print_pods_text(pods, n_pods);

@@ -111,8 +111,38 @@ static bool has_finding(json_object *o, const char *id, const char *severity) {
         return false;
 }
 
-#define POLICY_ZRAM_FILE FIXTURES "/status/zram-file-limitedswap.conf"
-#define POLICY_LIMITED FIXTURES "/status/limitedswap-only.conf"
+/* Copies of the policies in tests/fixtures/status/ with mode 0644: nodeswap refuses a policy file
+ * others may write, and a checkout's modes follow the umask. */
+static char policy_dir[] = "/tmp/test-cli-verbs.XXXXXX";
+static char POLICY_ZRAM_FILE[sizeof policy_dir + 64];
+static char POLICY_LIMITED[sizeof policy_dir + 64];
+
+static void copy_policy(const char *name, char *ret_path, size_t len) {
+        _cleanup_free_ char *src = strdup_printf("%s/status/%s", FIXTURES, name);
+        _cleanup_free_ char *text = NULL;
+        assert_true(read_full_file(src, 64 * 1024, &text) >= 0);
+        snprintf(ret_path, len, "%s/%s", policy_dir, name);
+        FILE *f = fopen(ret_path, "we");
+        assert_non_null(f);
+        fputs(text, f);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(chmod(ret_path, 0644), 0);
+}
+
+static int setup_policies(void **state) {
+        if (!mkdtemp(policy_dir))
+                return -1;
+        copy_policy("zram-file-limitedswap.conf", POLICY_ZRAM_FILE, sizeof POLICY_ZRAM_FILE);
+        copy_policy("limitedswap-only.conf", POLICY_LIMITED, sizeof POLICY_LIMITED);
+        return 0;
+}
+
+static int teardown_policies(void **state) {
+        unlink(POLICY_ZRAM_FILE);
+        unlink(POLICY_LIMITED);
+        rmdir(policy_dir);
+        return 0;
+}
 
 /* --- check ---------------------------------------------------------------------------------- */
 
@@ -215,6 +245,7 @@ static void test_status_matching_json(void **state) {
         assert_string_equal(get_str(k, "swap_behavior"), "LimitedSwap");
         assert_true(json_object_get_boolean(get(k, "dropin_present")));
         assert_null(get(k, "active"));  /* no systemd asked under a fixture root */
+        assert_null(get(k, "swap_stale"));
 
         json_object *units = get(o, "units");
         assert_int_equal(json_object_array_length(units), 8);
@@ -224,6 +255,9 @@ static void test_status_matching_json(void **state) {
         assert_true(json_object_get_boolean(get(o, "psi")));
         assert_false(json_object_get_boolean(get(o, "reverted")));
         assert_false(json_object_object_get_ex(o, "pods", NULL));
+        json_object *files = get(o, "policy_files");
+        assert_int_equal(json_object_array_length(files), 1);
+        assert_string_equal(json_object_get_string(json_object_array_get_idx(files, 0)), POLICY_ZRAM_FILE);
         json_object_put(o);
 }
 
@@ -241,6 +275,7 @@ static void test_status_text(void **state) {
         assert_non_null(strstr(out, "dev-zram0.swap"));
         assert_non_null(strstr(out, "not masked"));
         assert_non_null(strstr(out, "Reverted: no"));
+        assert_non_null(strstr(out, "Policy:   /tmp/"));
 }
 
 static void test_status_reverted(void **state) {
@@ -251,6 +286,7 @@ static void test_status_reverted(void **state) {
         assert_true(json_object_get_boolean(get(o, "reverted")));
         assert_string_equal(get_str(get(o, "kubelet"), "swap_behavior"), "NoSwap");
         assert_int_equal(json_object_array_length(get(o, "swaps")), 0);
+        assert_int_equal(json_object_array_length(get(o, "policy_files")), 0);    /* none in the tree */
         json_object_put(o);
 }
 
@@ -341,6 +377,17 @@ static void test_allowance_none(void **state) {
         }
 }
 
+static void test_allowance_before_apply(void **state) {
+        /* the stock Pi has no drop-in yet: none now, and what the policy's LimitedSwap would give */
+        CliContext c = { .root = FIXTURES "/rpi-untouched", .config = POLICY_ZRAM_FILE, .request = "1Gi" };
+        _cleanup_free_ char *out = NULL;
+        assert_int_equal(run(verb_allowance, &c, &out), EXIT_OK);
+        print_message("%s", out);
+        assert_non_null(strstr(out, "Swap: 0\n  because the kubelet has no swapBehavior"));
+        /* 1 GiB × 2 GiB / 16608080 kB */
+        assert_non_null(strstr(out, "swapBehavior LimitedSwap (nodeswap apply writes it); with it and today's swap: 129.3 MiB."));
+}
+
 static void test_allowance_bad_usage(void **state) {
         static const struct {
                 const char *request, *limit, *qos;
@@ -372,7 +419,8 @@ int main(void) {
                 cmocka_unit_test(test_status_pods),
                 cmocka_unit_test(test_allowance_limitedswap),
                 cmocka_unit_test(test_allowance_none),
+                cmocka_unit_test(test_allowance_before_apply),
                 cmocka_unit_test(test_allowance_bad_usage),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return cmocka_run_group_tests(tests, setup_policies, teardown_policies);
 }

@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# nodeswap apply / revert on this machine's real kernel: a real zram device, a real swap file on a
+# loop-mounted ext4 image, real sysctls. Everything the test touches is saved first and restored by
+# the trap, pass or fail; it never touches a zram device, swap area, loop device or mount it did
+# not create. Exit 77 (skip) when it cannot run here.
+set -uo pipefail
+
+NODESWAP=${1:?usage: $0 path/to/nodeswap}
+NODESWAP=$(readlink -f "$NODESWAP")
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (real zram, swapon, sysctls)"; exit 77; }
+[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram in this kernel (/sys/class/zram-control)"; exit 77; }
+for t in mkfs.ext4 losetup mount blkid; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
+done
+if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
+	echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
+	exit 77
+fi
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+contains() { [[ "$1" == *"$2"* ]]; }
+
+tmp=$(mktemp -d /tmp/nodeswap-apply-test.XXXXXX)
+mnt=$(mktemp -d /mnt/nodeswap-apply-test.XXXXXX)
+saved_swappiness=$(cat /proc/sys/vm/swappiness)
+saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
+zram_before=$(ls /sys/block | grep '^zram' | sort)
+loopdev=
+
+cleanup() {
+	local dev id
+	# swap areas this test made: on our mount, or zram devices that were not there before
+	while read -r dev _; do
+		case "$dev" in
+		"$mnt"/*) swapoff "$dev" 2>/dev/null ;;
+		/dev/zram*) id=${dev#/dev/}; grep -qx "$id" <<<"$zram_before" || swapoff "$dev" 2>/dev/null ;;
+		esac
+	done < <(tail -n +2 /proc/swaps)
+	for d in /sys/block/zram*; do
+		id=${d##*/}
+		grep -qx "$id" <<<"$zram_before" && continue
+		echo 1 >"$d/reset" 2>/dev/null
+		echo "${id#zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
+	done
+	mountpoint -q "$mnt" && umount "$mnt"
+	[ -n "$loopdev" ] && losetup -d "$loopdev"
+	rmdir "$mnt" 2>/dev/null
+	rm -rf "$tmp" /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
+	echo "$saved_swappiness" >/proc/sys/vm/swappiness
+	echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+truncate -s 300M "$tmp/ext4.img"
+mkfs.ext4 -q -F "$tmp/ext4.img"
+loopdev=$(losetup --find --show "$tmp/ext4.img")
+mount "$loopdev" "$mnt"
+
+policy() {      # policy NAME <<EOF ... EOF: a root-owned 0644 policy file
+	cat >"$tmp/$1.conf"
+	chmod 0644 "$tmp/$1.conf"
+	echo "$tmp/$1.conf"
+}
+json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+swap_line() { awk -v d="$1" '$1 == d' /proc/swaps; }
+our_zram() {    # zram devices swapped on that were not there before
+	tail -n +2 /proc/swaps | awk '{print $1}' | while read -r d; do
+		case "$d" in /dev/zram*) grep -qx "${d#/dev/}" <<<"$zram_before" || echo "$d" ;; esac
+	done
+}
+
+z1=$(policy zram <<EOF
+[Swap]
+Backend=zram
+[Zram]
+Size=64M
+Algorithm=zstd lz4
+Priority=100
+[Sysctl]
+Swappiness=100
+PageCluster=0
+EOF
+)
+
+# --- a bad policy changes nothing ----------------------------------------------------------
+bad=$(policy bad <<EOF
+[Swap]
+Backend=zram
+[Zram]
+Prority=5
+Size=-1G
+EOF
+)
+swaps_before=$(cat /proc/swaps)
+"$NODESWAP" apply --config "$bad" >"$tmp/out" 2>"$tmp/err"
+check "bad policy exits 2" [ $? = 2 ]
+check "bad policy names file, line and key" grep -q "$bad:4: \[Zram\] Prority=5: unknown key 'Prority', did you mean 'Priority'?" "$tmp/err"
+check "bad policy reports every error" grep -q "$bad:5: \[Zram\] Size=-1G" "$tmp/err"
+check "bad policy touched no swap" [ "$(cat /proc/swaps)" = "$swaps_before" ]
+check "bad policy touched no sysctl" [ "$(cat /proc/sys/vm/swappiness)" = "$saved_swappiness" ]
+check "bad policy wrote no state" [ ! -e /var/lib/nodeswap ]
+
+# --- zram ------------------------------------------------------------------------------------
+"$NODESWAP" apply --json --config "$z1" >"$tmp/a1.json"
+check "zram apply exits 0" [ $? = 0 ]
+check "zram apply changed" [ "$(json "$tmp/a1.json" 'd["changed"]')" = True ]
+dev=$(our_zram)
+check "one new zram device is swapped on" [ "$(echo "$dev" | grep -c zram)" = 1 ]
+check "at priority 100" [ "$(swap_line "$dev" | awk '{print $5}')" = 100 ]
+check "with lz4 active (zstd not offered here)" grep -q '\[lz4\]' "/sys/block/${dev#/dev/}/comp_algorithm"
+check "the report says why lz4" grep -q "zstd not offered by this kernel, using lz4" "$tmp/a1.json"
+check "64 MiB" [ "$(cat "/sys/block/${dev#/dev/}/disksize")" = $((64 << 20)) ]
+check "labelled nodeswap" [ "$(blkid -o value -s LABEL "$dev")" = nodeswap ]
+check "swappiness 100" [ "$(cat /proc/sys/vm/swappiness)" = 100 ]
+check "page-cluster 0" [ "$(cat /proc/sys/vm/page-cluster)" = 0 ]
+for z in $zram_before; do
+	check "pre-existing $z untouched" [ "$(cat /sys/block/$z/disksize)" = 0 ]
+done
+
+"$NODESWAP" apply --json --config "$z1" >"$tmp/a2.json"
+check "re-apply exits 0" [ $? = 0 ]
+check "re-apply changes nothing" [ "$(json "$tmp/a2.json" 'd["changed"]')" = False ]
+check "re-apply has no actions" [ "$(json "$tmp/a2.json" 'len(d["actions"])')" = 0 ]
+check "same device still on" [ "$(our_zram)" = "$dev" ]
+
+# --- resize: make before break -----------------------------------------------------------------
+z2=$(policy zram2 < <(sed 's/^Size=64M/Size=128M/' "$z1"))
+"$NODESWAP" apply --json --config "$z2" >"$tmp/a3.json"
+check "resize exits 0" [ $? = 0 ]
+order=$(json "$tmp/a3.json" '" ".join(a["kind"] for a in d["actions"])')
+check "new device before the old goes off ($order)" contains "$order" "zram-create swapoff zram-remove"
+dev2=$(our_zram)
+check "exactly one nodeswap device after the resize" [ "$(echo "$dev2" | grep -c zram)" = 1 ]
+check "it is the new one" [ "$dev2" != "$dev" ]
+check "128 MiB" [ "$(cat "/sys/block/${dev2#/dev/}/disksize")" = $((128 << 20)) ]
+check "the old device is gone" [ ! -e "/sys/block/${dev#/dev/}" ]
+
+# --- add a swap file: zram and file together --------------------------------------------------
+zf=$(policy zramfile <<EOF
+[Swap]
+Backend=zram file
+[Zram]
+Size=128M
+Priority=100
+Algorithm=zstd lz4
+[File]
+Path=$mnt/swap/swapfile
+Size=64M
+Priority=10
+[Sysctl]
+Swappiness=100
+PageCluster=0
+EOF
+)
+"$NODESWAP" apply --json --config "$zf" >"$tmp/a4.json"
+check "zram+file apply exits 0" [ $? = 0 ]
+check "file swapped on at priority 10" [ "$(swap_line "$mnt/swap/swapfile" | awk '{print $5}')" = 10 ]
+check "file is 0600 root" [ "$(stat -c '%a %u' "$mnt/swap/swapfile")" = "600 0" ]
+check "file has no holes" [ $(( $(stat -c '%b' "$mnt/swap/swapfile") * 512 )) -ge $((64 << 20)) ]
+check "zram untouched" [ "$(our_zram)" = "$dev2" ]
+"$NODESWAP" apply --json --config "$zf" >"$tmp/a5.json"
+check "zram+file re-apply changes nothing" [ "$(json "$tmp/a5.json" 'd["changed"]')" = False ]
+
+# --- revert -------------------------------------------------------------------------------------
+"$NODESWAP" revert --json --config "$zf" >"$tmp/r1.json"
+check "revert exits 0" [ $? = 0 ]
+check "no nodeswap zram device left" [ -z "$(our_zram)" ]
+check "the zram device is removed" [ ! -e "/sys/block/${dev2#/dev/}" ]
+check "file swapped off" [ -z "$(swap_line "$mnt/swap/swapfile")" ]
+check "file kept without --purge" [ -f "$mnt/swap/swapfile" ]
+check "swappiness restored" [ "$(cat /proc/sys/vm/swappiness)" = "$saved_swappiness" ]
+check "page-cluster restored" [ "$(cat /proc/sys/vm/page-cluster)" = "$saved_page_cluster" ]
+check "state says reverted" grep -qx 'reverted=yes' /var/lib/nodeswap/state
+"$NODESWAP" revert --json --config "$zf" >"$tmp/r2.json"
+check "second revert changes nothing" [ "$(json "$tmp/r2.json" 'd["changed"]')" = False ]
+"$NODESWAP" revert --purge --json --config "$zf" >"$tmp/r3.json"
+check "revert --purge deletes the file" [ ! -e "$mnt/swap/swapfile" ]
+
+echo "$fails check(s) failed"
+[ "$fails" = 0 ]

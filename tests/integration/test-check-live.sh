@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeswap check on this very machine (--root /) with a LimitedSwap policy: on cgroup v1 or hybrid
+# it must report cgroup-v1-limitedswap as an error and exit 1; on cgroup v2 it must not.
+# Reads only; writes nothing but its temporary policy file.
+# Usage: test-check-live.sh NODESWAP
+set -uo pipefail
+
+ns=$1
+if [ "$(id -u)" != 0 ]; then
+        echo "SKIP: needs root (probe reads the host as root would)"
+        exit 77
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '[Kubelet]\nSwapBehavior=LimitedSwap\n' >"$tmp/limited.conf"
+chmod 0644 "$tmp/limited.conf"
+
+"$ns" check --json --root / --config "$tmp/limited.conf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/out" "$tmp/err"
+
+fstype=$(stat -fc %T /sys/fs/cgroup)
+if [ "$fstype" = cgroup2fs ]; then
+        echo "cgroup v2 here: LimitedSwap is possible"
+        if grep -q '"cgroup-v1-limitedswap"' "$tmp/out"; then
+                echo "FAIL: cgroup-v1-limitedswap reported on a cgroup v2 host"
+                exit 1
+        fi
+        exit 0
+fi
+
+echo "cgroup v1 or hybrid here ($fstype on /sys/fs/cgroup)"
+if [ "$rc" != 1 ]; then
+        echo "FAIL: exit $rc, expected 1"
+        exit 1
+fi
+if ! grep -Eq '"severity": *"error"' "$tmp/out" ||
+   ! tr -d '\n' <"$tmp/out" | grep -Eq '"severity": *"error", *"id": *"cgroup-v1-limitedswap"'; then
+        echo "FAIL: no error-level cgroup-v1-limitedswap finding"
+        exit 1
+fi
+echo "PASS"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeswap status, check and allowance, the built binary on the fixture trees.
+# Usage: test-cli-status.sh NODESWAP FIXTURES
+set -uo pipefail
+
+ns=$1
+fx=$2
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out
+# nodeswap refuses policy files others may write; a checkout's modes follow the umask
+limited=$tmp/limitedswap-only.conf
+zramfile=$tmp/zram-file-limitedswap.conf
+install -m 0644 "$fx/status/limitedswap-only.conf" "$limited"
+install -m 0644 "$fx/status/zram-file-limitedswap.conf" "$zramfile"
+
+# run EXPECTED_EXIT ARGS...: run nodeswap, output into $out, check the exit status
+run() {
+        local want=$1 rc
+        shift
+        "$ns" "$@" >"$out" 2>&1
+        rc=$?
+        if [ "$rc" != "$want" ]; then
+                echo "FAIL: nodeswap $* exited $rc, expected $want"
+                sed 's/^/    /' "$out"
+                failed=1
+                return 1
+        fi
+}
+
+# has PATTERN (extended regex) in the last output
+has() {
+        if ! grep -Eq -- "$1" "$out"; then
+                echo "FAIL: no /$1/ in:"
+                sed 's/^/    /' "$out"
+                failed=1
+        fi
+}
+lacks() {
+        if grep -Eq -- "$1" "$out"; then
+                echo "FAIL: /$1/ should not be in:"
+                sed 's/^/    /' "$out"
+                failed=1
+        fi
+}
+
+# check: LimitedSwap on the hybrid VPS is an error (exit 1), with options before or after the command
+run 1 --root "$fx/vps-cgroupv1" --config "$limited" check --json && {
+        has '"id": *"cgroup-v1-limitedswap"'
+        has '"severity": *"error"'
+        has '"errors": *1'
+}
+run 1 check --root "$fx/vps-cgroupv1" --config "$limited" && {
+        has '^error +cgroup-v1-limitedswap: LimitedSwap needs cgroup v2'
+        has 'hint: '
+}
+# check: the stock Pi under a zram + file LimitedSwap policy has warnings only (exit 0)
+run 0 check --json --root "$fx/rpi-untouched" --config "$zramfile" && {
+        has '"errors": *0'
+        has '"warnings": *3'
+        has '"id": *"conflict-unit-unmasked"'
+        has '"id": *"limitedswap-little-swap"'
+        has '"id": *"psi-off"'
+        lacks 'cgroup-v1-limitedswap'
+}
+# check: a swap header made for 4 KiB pages on a 16 KiB kernel
+run 1 check --json --root "$fx/stale-file" --config "$zramfile" && has '"id": *"swapfile-pagesize"'
+
+# status: the node nodeswap made
+run 0 status --json --root "$fx/matching" --config "$zramfile" && {
+        has '"path": *"/dev/zram1"'
+        has '"algorithm": *"lz4"'
+        has '"mem_used_total": *65536'
+        has '"storage": *"nvme"'
+        has '"swap_behavior": *"LimitedSwap"'
+        has '"reverted": *false'
+        lacks '"pods"'
+}
+run 0 status --root "$fx/rpi-untouched" --config "$zramfile" && {
+        has '^  /dev/zram0 .* owner distro \(conflict\)'
+        has 'no pod.s memory limit accounts for it'
+        has 'vm.swappiness +60'
+        has 'dev-zram0.swap +not masked'
+        has '^Reverted: no'
+}
+run 0 status --json --root "$fx/stale-file" && {
+        has '"reverted": *true'
+        has '"swap_behavior": *"NoSwap"'
+}
+run 0 status --pods --root "$fx/pods/systemd" --config "$limited" && {
+        has 'SWAP.MAX'
+        has '^  burstable +1.0 GiB +256.0 MiB +258.6 MiB +50.0 MiB +kubepods.slice/.*/cri-containerd-aaaa1111.scope$'
+}
+
+# allowance: 256Mi / 16608080 kB x 8388640 kB on the matching node
+run 0 allowance --json --root "$fx/matching" --config "$zramfile" --request 256Mi --limit 1Gi && {
+        has '"swap": *135585113'
+        has '"request": *268435456'
+        has '"reason": *null'
+}
+run 0 --root "$fx/matching" --config "$zramfile" allowance --request 256Mi && {
+        has '^Swap: 129.3 MiB'
+        has '256.0 MiB request / 15.8 GiB MemTotal'
+}
+run 0 allowance --json --root "$fx/matching" --config "$zramfile" --request 512Mi --limit 512Mi && {
+        has '"swap": *0'
+        has '"reason": *"the memory request equals the limit'
+}
+run 0 allowance --root "$fx/vps-cgroupv1" --config "$limited" --request 256Mi && has '^Swap: 0'
+run 2 allowance --root "$fx/matching" --config "$zramfile" --request lots && has 'Invalid --request'
+run 2 allowance --root "$fx/matching" --config "$zramfile" --request 256Mi --qos platinum && has 'Invalid --qos'
+
+exit $failed
