@@ -40,52 +40,6 @@ static void help(void) {
                NODESWAP_VERSION);
 }
 
-int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
-        PolicyContext ctx;
-        Policy p = {};
-        PolicyErrors errors = {};
-        int r;
-
-        r = probe_context(c->root, &ctx);
-        if (r < 0) {
-                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
-                return EXIT_FAIL;
-        }
-        r = policy_load(c->root, c->config, &ctx, &p, &errors);
-        if (r == -EINVAL) {
-                for (size_t i = 0; i < errors.n; i++) {
-                        _cleanup_free_ char *s = policy_error_format(&errors.errors[i]);
-                        fprintf(stderr, "%s\n", s ?: "(out of memory)");
-                }
-                policy_errors_clear(&errors);
-                policy_done(&p);
-                if (!revert)
-                        return EXIT_USAGE;
-                /* A broken policy must not stand in the way of going back: use the defaults. */
-                fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
-                r = policy_revert(&p, &ctx);
-        } else if (r >= 0 && revert) {
-                /* Keep the policy's paths and conflict units; drop what it wants. */
-                p.backend_set = true;
-                p.backends = 0;
-                p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
-        }
-        if (r < 0) {
-                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
-                policy_done(&p);
-                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
-        }
-
-        r = probe(c->root, &p, ret_host);
-        if (r < 0) {
-                fprintf(stderr, "Failed to probe the host below '%s': %s\n", c->root, strerror(-r));
-                policy_done(&p);
-                return EXIT_FAIL;
-        }
-        *ret_policy = p;
-        return EXIT_OK;
-}
-
 static int print_json(json_object *o) {
         printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(o);

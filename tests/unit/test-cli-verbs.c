@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The status, check and allowance commands on the fixture trees, output captured and parsed.
- * cli_load() is main.c's; here it is a stand-in doing the same (probe for the RAM, read the
- * policy, probe for the policy) so the verbs are tested without the rest of the CLI. */
+ * They run with the real cli_load() (src/cli/load.c), as the nodeswap binary does. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,32 +15,6 @@
 #ifndef FIXTURES
 #error "FIXTURES must point at tests/fixtures"
 #endif
-
-int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
-        HostState pre;
-        if (probe(c->root, NULL, &pre) < 0)
-                return EXIT_FAIL;
-        PolicyContext ctx = { .ram = pre.mem_total, .page_size = pre.page_size };
-        host_state_done(&pre);
-
-        Policy p = {};
-        PolicyErrors e = {};
-        int r = policy_load(c->root, c->config, &ctx, &p, &e);
-        for (size_t i = 0; i < e.n; i++) {
-                _cleanup_free_ char *s = policy_error_format(&e.errors[i]);
-                fprintf(stderr, "%s\n", strempty(s));
-        }
-        policy_errors_clear(&e);
-        if (r < 0)
-                return EXIT_USAGE;
-
-        if (probe(c->root, &p, ret_host) < 0) {
-                policy_done(&p);
-                return EXIT_FAIL;
-        }
-        *ret_policy = p;
-        return EXIT_OK;
-}
 
 /* Run a verb with stdout going to a buffer. */
 static int run(int (*verb)(const CliContext *), const CliContext *c, char **ret_out) {

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli_load(): the policy and the host state every command starts from. */
+#include "cli.h"
+#include "systemd.h"
+
+/* On the host, ask systemd what the files cannot say: which units are active, and when the kubelet
+ * last started (its swap capacity is read then). Without systemd the values stay unknown (-1, 0). */
+static void host_fill_from_systemd(const char *root, HostState *h) {
+        sd_bus *b = NULL;
+        if (!h->systemd_booted || systemd_open(root, &b) < 0)
+                return;
+        for (size_t i = 0; i < h->n_units; i++) {
+                _cleanup_free_ char *state = NULL;
+                if (systemd_unit_active(b, h->units[i].name, &state) >= 0)
+                        h->units[i].active = streq(state, "active") || streq(state, "activating") ||
+                                             streq(state, "reloading");
+        }
+        if (h->kubelet_unit) {
+                _cleanup_free_ char *state = NULL;
+                uint64_t t;
+                if (systemd_unit_active(b, h->kubelet_unit, &state) >= 0)
+                        h->kubelet_active = streq(state, "active") || streq(state, "activating") ||
+                                            streq(state, "reloading");
+                if (systemd_unit_timestamp(b, h->kubelet_unit, "ActiveEnterTimestamp", &t) >= 0)
+                        h->kubelet_started_usec = t;
+        }
+        sd_bus_flush_close_unref(b);
+}
+
+int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
+        PolicyContext ctx;
+        Policy p = {};
+        PolicyErrors errors = {};
+        int r;
+
+        r = probe_context(c->root, &ctx);
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
+                return EXIT_FAIL;
+        }
+        r = policy_load(c->root, c->config, &ctx, &p, &errors);
+        if (r == -EINVAL) {
+                for (size_t i = 0; i < errors.n; i++) {
+                        _cleanup_free_ char *s = policy_error_format(&errors.errors[i]);
+                        fprintf(stderr, "%s\n", s ?: "(out of memory)");
+                }
+                policy_errors_clear(&errors);
+                policy_done(&p);
+                if (!revert)
+                        return EXIT_USAGE;
+                /* A broken policy must not stand in the way of going back: use the defaults. */
+                fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
+                r = policy_revert(&p, &ctx);
+        } else if (r >= 0 && revert) {
+                /* Keep the policy's paths and conflict units; drop what it wants. */
+                p.backend_set = true;
+                p.backends = 0;
+                p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+        }
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
+                policy_done(&p);
+                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
+        }
+
+        r = probe(c->root, &p, ret_host);
+        if (r < 0) {
+                fprintf(stderr, "Failed to probe the host below '%s': %s\n", c->root, strerror(-r));
+                policy_done(&p);
+                return EXIT_FAIL;
+        }
+        host_fill_from_systemd(c->root, ret_host);
+        *ret_policy = p;
+        return EXIT_OK;
+}
