@@ -105,6 +105,13 @@ typedef struct Ctx {
         bool swap_changed;
 } Ctx;
 
+static int find_action(const Plan *p, ActionKind kind, const char *target) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                if (p->actions[i].kind == kind && streq_ptr(p->actions[i].target, target))
+                        return (int) i;
+        return -1;
+}
+
 static bool unit_is_swap(const char *u) {
         return endswith(u, ".swap");
 }
@@ -537,10 +544,27 @@ static int plan_masks(Ctx *c) {
                                             "[Conflicts] Units=: the distro's swap must not come back"))
                         return -ENOMEM;
         }
-        /* Timers and services stop now; .swap units stop after the new swap is up. */
+        /* Timers stop now, so nothing triggers the distro's swap again. Swap units and services
+         * (stopping systemd-zram-setup@zram0.service stops dev-zram0.swap, which requires it) only
+         * after the new swap is up: see plan_stop_services(). */
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
-                if (u->active == 1 && !unit_is_swap(u->name) &&
+                if (u->active == 1 && endswith(u->name, ".timer") &&
+                    !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
+                              "[Conflicts] Units=: it could bring the distro's swap back"))
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+static int plan_stop_services(Ctx *c) {
+        const HostState *h = c->h;
+        if (c->o->revert || !c->p->backend_set || !h->systemd_booted)
+                return 0;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (u->active == 1 && !unit_is_swap(u->name) && !endswith(u->name, ".timer") &&
+                    find_action(c->plan, ACTION_STOP_UNIT, u->name) < 0 &&
                     !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
                               "[Conflicts] Units=: it could bring the distro's swap back"))
                         return -ENOMEM;
@@ -577,6 +601,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 }
         }
         r = plan_swapoff(&c);
+        if (r >= 0)
+                r = plan_stop_services(&c);
         if (r < 0)
                 goto fail;
 

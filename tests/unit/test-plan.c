@@ -127,6 +127,26 @@ static void test_rpi_to_file(void **state) {
         done(&c);
 }
 
+/* With systemd telling which units run: the writeback timer stops first, the zram setup service
+ * only after the new swap is up (stopping it would stop dev-zram0.swap, which requires it). */
+static void test_rpi_stop_order(void **state) {
+        Case c = {};
+        load(&c, "rpi-untouched", FILE_POLICY);
+        for (size_t i = 0; i < c.host.n_units; i++)
+                c.host.units[i].active = streq(c.host.units[i].name, "rpi-zram-writeback.timer") ||
+                                         streq(c.host.units[i].name, "systemd-zram-setup@zram0.service") ||
+                                         streq(c.host.units[i].name, "dev-zram0.swap");
+        run(&c, NULL);
+        int timer = find(&c.plan, ACTION_STOP_UNIT, "rpi-zram-writeback.timer");
+        int create = find(&c.plan, ACTION_FILE_CREATE, NULL);
+        int swap = find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap");
+        int setup = find(&c.plan, ACTION_STOP_UNIT, "systemd-zram-setup@zram0.service");
+        assert_true(find(&c.plan, ACTION_MASK_UNIT, "rpi-zram-writeback.timer") < timer);
+        assert_true(timer >= 0 && timer < create && create < swap && swap < setup);
+        assert_int_equal(count(&c.plan, ACTION_STOP_UNIT), 3);
+        done(&c);
+}
+
 /* At boot the kubelet has not started: it is never restarted. */
 static void test_boot_never_restarts(void **state) {
         Case c = {};
@@ -397,6 +417,7 @@ static int teardown(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_rpi_to_file),
+                cmocka_unit_test(test_rpi_stop_order),
                 cmocka_unit_test(test_boot_never_restarts),
                 cmocka_unit_test(test_inactive_kubelet_not_restarted),
                 cmocka_unit_test(test_matching_is_empty),
