@@ -764,6 +764,24 @@ static int check_header(int fd, const char *shown, uint64_t size, uint64_t page_
         return 1;
 }
 
+/* 1: fd is not on btrfs, or carries the No_COW attribute there (the kernel refuses copy-on-write
+ * swap files); 0: not (*ret_problem says why); -errno. */
+static int check_nocow(int fd, const char *shown, char **ret_problem) {
+        struct statfs sfs;
+        if (fstatfs(fd, &sfs) < 0)
+                return -errno;
+        if (sfs.f_type != BTRFS_SUPER_MAGIC)
+                return 1;
+        int attr = 0;
+        if (ioctl(fd, FS_IOC_GETFLAGS, &attr) < 0)
+                return -errno;
+        if (!(attr & FS_NOCOW_FL))
+                return fail(ret_problem, 0, "%s is on btrfs without the No_COW attribute (chattr +C)", shown);
+        if (attr & FS_COMPR_FL)
+                return fail(ret_problem, 0, "%s is marked for compression (chattr +c)", shown);
+        return 1;
+}
+
 /* ---- creation -------------------------------------------------------------------------------- */
 
 static int set_nocow(int fd) {
@@ -1093,6 +1111,11 @@ int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t 
                 goto not_reusable;
         }
         r = check_allocation(fd, path, size, &problem);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                goto not_reusable;
+        r = check_nocow(fd, path, &problem);
         if (r < 0)
                 return r;
         if (r == 0)

@@ -107,7 +107,8 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
 /* Whether the existing file at path can be used as it is for a swap area of size bytes on a
  * kernel with page_size: no symlink on the path (lstat, nothing followed), parents owned by root
  * and not writable by group or others, a regular file owned by root with mode exactly 0600, of
- * exactly size bytes, without holes or shared/compressed extents, with a swap header made for
+ * exactly size bytes, without holes or shared/compressed extents, on btrfs with the No_COW
+ * attribute and without the compression one, with a swap header made for
  * page_size, labelled "nodeswap", covering the whole file. Reads only (O_NOATIME: not even the
  * access time is written).
  * Returns 1 reusable, 0 not (*ret_problem set to the first problem found, in words, e.g.
