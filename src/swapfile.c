@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <libmount.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -818,7 +817,7 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
 
         if (fallocate(fd, 0, 0, (off_t) size) < 0) {
                 r = -errno;
-                return fail(ret_reason, r, "cannot allocate %s for %s: %m", fmt_bytes(a, size), shown);
+                return fail(ret_reason, r, "cannot allocate %s for %s: %s", fmt_bytes(a, size), shown, strerror(-r));
         }
 
         r = check_allocation(fd, shown, size, &problem);
@@ -897,14 +896,14 @@ static int rename_noreplace(int dirfd, const char *from, const char *to) {
 }
 
 static int check_room(const SwapFileFs *fs, uint64_t size, char **ret_reason) {
-        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
         uint64_t need = size + swapfile_margin(size);
         if (fs->free >= need)
                 return 0;
         return fail(ret_reason, -ENOSPC,
                     "not enough room on %s for a %s swap file: need %s (with %s to spare), have %s",
                     fs->mount_point, fmt_bytes(a, size), fmt_bytes(b, need), fmt_bytes(c, swapfile_margin(size)),
-                    fmt_bytes(c, fs->free));
+                    fmt_bytes(d, fs->free));
 }
 
 static int check_args(const char *path, uint64_t size, uint64_t page_size, int priority, char **ret_reason) {
