@@ -17,7 +17,8 @@
  *  - An active swap file can be neither renamed nor unlinked (EPERM: the inode carries S_SWAPFILE),
  *    neither as the source of a rename nor as the file a rename would replace. A hard link to it
  *    can be made, and swapoff(2) by any name of the inode works (the kernel matches the inode).
- *  - /proc/swaps shows the name the area was swapped on with.
+ *  - /proc/swaps shows the name the area was swapped on with; a hard link made later does not
+ *    change it, and swapoff by that link takes the area off all the same.
  * So a new file cannot be swapped on under a temporary name and then renamed into place: it
  * would stay under the temporary name until it is swapped off. swapfile_resize() therefore goes
  * through a small "bridge" area, see there. */

@@ -199,6 +199,12 @@ check "too small: nothing left in the directory" [ -z "$(ls -A "$T/ext4/small")"
 out=$("$DRIVER" create / "$T/ext4/new/dirs/swapfile" $((256 * MiB)) "$PAGE" 10 virtual 2>&1)
 check "too small: no directories created either" [ ! -e "$T/ext4/new" ]
 
+# ---- fallocate fails after the checks passed (here: RLIMIT_FSIZE): the temporary file goes ----
+mkdir -m 0700 "$T/ext4/limited"
+out=$( (ulimit -f 8192; trap '' XFSZ; "$DRIVER" create / "$T/ext4/limited/swapfile" $((16 * MiB)) "$PAGE" 10 virtual) 2>&1)
+check "fallocate fails: reported ($out)" like "$out" "EFBIG:*cannot allocate 16.0 MiB*"
+check "fallocate fails: no temporary file left" [ -z "$(ls -A "$T/ext4/limited")" ]
+
 # ---- storage kinds: a loop device is virtual; without virtual in Storage= it is refused ----
 out=$("$DRIVER" create / "$T/ext4/small/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,ssd 2>&1)
 check "storage: virtual disk refused when not listed ($out)" \
