@@ -1293,8 +1293,11 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                                 return fail(ret_reason, -errno, "cannot delete the old %s: %m", path);
                         (void) fsync_dir(dirfd);
                         r = create_at(dirfd, path, name, size, page_size, ret_reason);
-                        if (r < 0)
-                                return r;
+                        if (r < 0) {
+                                _cleanup_free_ char *first = ret_reason && *ret_reason ? strdup(*ret_reason) : NULL;
+                                return fail(ret_reason, r, "%s; the old file (off) had been deleted to make room",
+                                            first ? first : "cannot create the new swap file");
+                        }
                 } else
                         return no_room(&fs, size + m - old_alloc, ret_reason);
 
