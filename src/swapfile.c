@@ -1298,8 +1298,14 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                                 return fail(ret_reason, r, "%s; the old file (off) had been deleted to make room",
                                             first ? first : "cannot create the new swap file");
                         }
-                } else
-                        return no_room(&fs, size + m - old_alloc, ret_reason);
+                } else {
+                        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+                        return fail(ret_reason, -ENOSPC,
+                                    "not enough room on %s for a %s swap file even without the old one "
+                                    "(need %s, have %s with its space): free space or choose a smaller Size=",
+                                    fs.mount_point, fmt_bytes(a, size), fmt_bytes(b, size + m),
+                                    fmt_bytes((char[FORMAT_BYTES_MAX]) {}, fs.free + old_alloc));
+                }
 
                 r = swap_on(root, path, priority);
                 if (r == -EOPNOTSUPP)

@@ -90,7 +90,7 @@ no_temp_files() { ! ls -A "$1" | grep -q '^\.#'; }
 sectors_written() { awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"; }
 allocated() { echo $(($(stat -c '%b * %B' "$1"))); }
 
-image ext4 128M mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0
+image ext4 128M mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0
 image xfs 300M mkfs.xfs -q -f
 image btrfs 256M mkfs.btrfs -q -f
 mkdir "$T/tmpfs"
@@ -351,6 +351,18 @@ check "foreign root: the file is there" [ "$(stat -c '%a %u' "$R/var/lib/nodeswa
 check "foreign root: nothing swapped on" [ -z "$(swaps_line "$R/var/lib/nodeswap/swapfile")" ]
 out=$("$DRIVER" verify "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE")
 check "foreign root: verify says reusable ($out)" [ "$out" = reusable ]
+
+# ---- resize of an inactive file without room for both: the old one goes first ----
+# A size that fits once the old 16 MiB are freed, but not next to them: size + margin > free,
+# size + margin <= free + 16 MiB (margin = 16 MiB + size / 64).
+swapoff "$F"
+avail=$(df -B1 --output=avail "$T/ext4" | tail -n 1)
+want=$(((avail - 8 * MiB) / MiB * MiB))
+out=$("$DRIVER" resize / "$F" "$want" "$PAGE" 124 virtual 2>&1)
+check "ext4: resize of an inactive file with room for one only ($out)" [ $? = 0 ]
+check "ext4: ... on at the new size and priority ($(swaps_line "$F"))" \
+        [ "$(size_kib_of "$F") $(prio_of "$F")" = "$((want / 1024 - PAGE / 1024)) 124" ]
+check "ext4: ... no temporary file left" no_temp_files "$T/ext4/var/lib/nodeswap"
 
 # ---- remove an active file on ext4 ----
 out=$("$DRIVER" remove / "$F")
