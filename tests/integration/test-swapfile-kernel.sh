@@ -231,6 +231,18 @@ check "xfs: swapped on at priority 7" [ "$(prio_of "$X")" = 7 ]
 out=$("$DRIVER" verify / "$X" $((32 * MiB)) "$PAGE")
 check "xfs: verify says reusable ($out)" [ "$out" = reusable ]
 
+# a reflinked copy shares its blocks: the kernel refuses it, so verify must too (written blocks:
+# unwritten extents are not shared by a reflink)
+head -c $((16 * MiB)) /dev/zero >"$T/xfs/r1" && chmod 0600 "$T/xfs/r1" && "$DRIVER" header "$T/xfs/r1" "$PAGE"
+if cp --reflink=always -p "$T/xfs/r1" "$T/xfs/r2" 2>/dev/null; then
+        out=$("$DRIVER" verify / "$T/xfs/r2" $((16 * MiB)) "$PAGE")
+        check "xfs: verify finds shared blocks in a reflinked copy ($out)" like "$out" "*shares blocks with another file*"
+        check "xfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/xfs/r2' 2>/dev/null"
+else
+        echo "note: this xfs has no reflink: shared extents not tested"
+fi
+rm -f "$T/xfs/r1" "$T/xfs/r2"
+
 # resize of an active file: a bridge carries it; /proc/swaps ends up naming the path
 out=$("$DRIVER" resize / "$X" $((48 * MiB)) "$PAGE" 8 virtual 2>&1)
 check "xfs: resize of the active file succeeds ($out)" [ $? = 0 ]
