@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <libmount.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
@@ -764,6 +763,24 @@ static int check_header(int fd, const char *shown, uint64_t size, uint64_t page_
         return 1;
 }
 
+/* 1: fd is not on btrfs, or carries the No_COW attribute there (the kernel refuses copy-on-write
+ * swap files); 0: not (*ret_problem says why); -errno. */
+static int check_nocow(int fd, const char *shown, char **ret_problem) {
+        struct statfs sfs;
+        if (fstatfs(fd, &sfs) < 0)
+                return -errno;
+        if (sfs.f_type != BTRFS_SUPER_MAGIC)
+                return 1;
+        int attr = 0;
+        if (ioctl(fd, FS_IOC_GETFLAGS, &attr) < 0)
+                return -errno;
+        if (!(attr & FS_NOCOW_FL))
+                return fail(ret_problem, 0, "%s is on btrfs without the No_COW attribute (chattr +C)", shown);
+        if (attr & FS_COMPR_FL)
+                return fail(ret_problem, 0, "%s is marked for compression (chattr +c)", shown);
+        return 1;
+}
+
 /* ---- creation -------------------------------------------------------------------------------- */
 
 static int set_nocow(int fd) {
@@ -800,7 +817,7 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
 
         if (fallocate(fd, 0, 0, (off_t) size) < 0) {
                 r = -errno;
-                return fail(ret_reason, r, "cannot allocate %s for %s: %m", fmt_bytes(a, size), shown);
+                return fail(ret_reason, r, "cannot allocate %s for %s: %s", fmt_bytes(a, size), shown, strerror(-r));
         }
 
         r = check_allocation(fd, shown, size, &problem);
@@ -879,14 +896,14 @@ static int rename_noreplace(int dirfd, const char *from, const char *to) {
 }
 
 static int check_room(const SwapFileFs *fs, uint64_t size, char **ret_reason) {
-        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
         uint64_t need = size + swapfile_margin(size);
         if (fs->free >= need)
                 return 0;
         return fail(ret_reason, -ENOSPC,
                     "not enough room on %s for a %s swap file: need %s (with %s to spare), have %s",
                     fs->mount_point, fmt_bytes(a, size), fmt_bytes(b, need), fmt_bytes(c, swapfile_margin(size)),
-                    fmt_bytes(c, fs->free));
+                    fmt_bytes(d, fs->free));
 }
 
 static int check_args(const char *path, uint64_t size, uint64_t page_size, int priority, char **ret_reason) {
@@ -1097,6 +1114,11 @@ int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t 
                 return r;
         if (r == 0)
                 goto not_reusable;
+        r = check_nocow(fd, path, &problem);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                goto not_reusable;
         r = check_header(fd, path, size, page_size, &problem);
         if (r < 0)
                 return r;
@@ -1271,10 +1293,19 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                                 return fail(ret_reason, -errno, "cannot delete the old %s: %m", path);
                         (void) fsync_dir(dirfd);
                         r = create_at(dirfd, path, name, size, page_size, ret_reason);
-                        if (r < 0)
-                                return r;
-                } else
-                        return no_room(&fs, size + m - old_alloc, ret_reason);
+                        if (r < 0) {
+                                _cleanup_free_ char *first = ret_reason && *ret_reason ? strdup(*ret_reason) : NULL;
+                                return fail(ret_reason, r, "%s; the old file (off) had been deleted to make room",
+                                            first ? first : "cannot create the new swap file");
+                        }
+                } else {
+                        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+                        return fail(ret_reason, -ENOSPC,
+                                    "not enough room on %s for a %s swap file even without the old one "
+                                    "(need %s, have %s with its space): free space or choose a smaller Size=",
+                                    fs.mount_point, fmt_bytes(a, size), fmt_bytes(b, size + m),
+                                    fmt_bytes((char[FORMAT_BYTES_MAX]) {}, fs.free + old_alloc));
+                }
 
                 r = swap_on(root, path, priority);
                 if (r == -EOPNOTSUPP)

@@ -17,7 +17,8 @@
  *  - An active swap file can be neither renamed nor unlinked (EPERM: the inode carries S_SWAPFILE),
  *    neither as the source of a rename nor as the file a rename would replace. A hard link to it
  *    can be made, and swapoff(2) by any name of the inode works (the kernel matches the inode).
- *  - /proc/swaps shows the name the area was swapped on with.
+ *  - /proc/swaps shows the name the area was swapped on with; a hard link made later does not
+ *    change it, and swapoff by that link takes the area off all the same.
  * So a new file cannot be swapped on under a temporary name and then renamed into place: it
  * would stay under the temporary name until it is swapped off. swapfile_resize() therefore goes
  * through a small "bridge" area, see there. */
@@ -107,7 +108,8 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
 /* Whether the existing file at path can be used as it is for a swap area of size bytes on a
  * kernel with page_size: no symlink on the path (lstat, nothing followed), parents owned by root
  * and not writable by group or others, a regular file owned by root with mode exactly 0600, of
- * exactly size bytes, without holes or shared/compressed extents, with a swap header made for
+ * exactly size bytes, without holes or shared/compressed extents, on btrfs with the No_COW
+ * attribute and without the compression one, with a swap header made for
  * page_size, labelled "nodeswap", covering the whole file. Reads only (O_NOATIME: not even the
  * access time is written).
  * Returns 1 reusable, 0 not (*ret_problem set to the first problem found, in words, e.g.

@@ -29,9 +29,17 @@ MiB=$((1024 * 1024))
 T=$(mktemp -d -p /run nodeswap-swapfile-test.XXXXXX) || exit 1
 LOOPS=()
 MOUNTS=()
+HOG=
+CG=
 
 cleanup() {
         local name rest m l
+        if [ -n "$HOG" ]; then
+                kill "$HOG" 2>/dev/null
+                wait "$HOG" 2>/dev/null
+                HOG=
+        fi
+        [ -n "$CG" ] && [ -d "$CG" ] && { rmdir "$CG" || echo "cleanup: rmdir $CG failed" >&2; }
         while read -r name rest; do
                 case $name in "$T"/*) swapoff "$name" || echo "cleanup: swapoff $name failed" >&2 ;; esac
         done < <(tail -n +2 /proc/swaps)
@@ -82,7 +90,7 @@ no_temp_files() { ! ls -A "$1" | grep -q '^\.#'; }
 sectors_written() { awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"; }
 allocated() { echo $(($(stat -c '%b * %B' "$1"))); }
 
-image ext4 128M mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0
+image ext4 128M mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0
 image xfs 300M mkfs.xfs -q -f
 image btrfs 256M mkfs.btrfs -q -f
 mkdir "$T/tmpfs"
@@ -191,6 +199,12 @@ check "too small: nothing left in the directory" [ -z "$(ls -A "$T/ext4/small")"
 out=$("$DRIVER" create / "$T/ext4/new/dirs/swapfile" $((256 * MiB)) "$PAGE" 10 virtual 2>&1)
 check "too small: no directories created either" [ ! -e "$T/ext4/new" ]
 
+# ---- fallocate fails after the checks passed (here: RLIMIT_FSIZE): the temporary file goes ----
+mkdir -m 0700 "$T/ext4/limited"
+out=$( (ulimit -f 8192; trap '' XFSZ; "$DRIVER" create / "$T/ext4/limited/swapfile" $((16 * MiB)) "$PAGE" 10 virtual) 2>&1)
+check "fallocate fails: reported ($out)" like "$out" "EFBIG:*cannot allocate 16.0 MiB*"
+check "fallocate fails: no temporary file left" [ -z "$(ls -A "$T/ext4/limited")" ]
+
 # ---- storage kinds: a loop device is virtual; without virtual in Storage= it is refused ----
 out=$("$DRIVER" create / "$T/ext4/small/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,ssd 2>&1)
 check "storage: virtual disk refused when not listed ($out)" \
@@ -216,6 +230,18 @@ check "xfs: no holes" [ "$(allocated "$X")" -ge $((32 * MiB)) ]
 check "xfs: swapped on at priority 7" [ "$(prio_of "$X")" = 7 ]
 out=$("$DRIVER" verify / "$X" $((32 * MiB)) "$PAGE")
 check "xfs: verify says reusable ($out)" [ "$out" = reusable ]
+
+# a reflinked copy shares its blocks: the kernel refuses it, so verify must too (written blocks:
+# unwritten extents are not shared by a reflink)
+head -c $((16 * MiB)) /dev/zero >"$T/xfs/r1" && chmod 0600 "$T/xfs/r1" && "$DRIVER" header "$T/xfs/r1" "$PAGE"
+if cp --reflink=always -p "$T/xfs/r1" "$T/xfs/r2" 2>/dev/null; then
+        out=$("$DRIVER" verify / "$T/xfs/r2" $((16 * MiB)) "$PAGE")
+        check "xfs: verify finds shared blocks in a reflinked copy ($out)" like "$out" "*shares blocks with another file*"
+        check "xfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/xfs/r2' 2>/dev/null"
+else
+        echo "note: this xfs has no reflink: shared extents not tested"
+fi
+rm -f "$T/xfs/r1" "$T/xfs/r2"
 
 # resize of an active file: a bridge carries it; /proc/swaps ends up naming the path
 out=$("$DRIVER" resize / "$X" $((48 * MiB)) "$PAGE" 8 virtual 2>&1)
@@ -247,6 +273,45 @@ out=$("$DRIVER" remove / "$T/xfs/notswap" 2>&1)
 check "remove refuses a file without a swap signature ($out)" like "$out" "EMEDIUMTYPE:*"
 check "... and keeps it" [ "$(cat "$T/xfs/notswap")" = data ]
 
+# resize of an active file that holds pages: a process in a memory cgroup of our own is pushed
+# into swap, the file is resized under it, and its memory must come through intact.
+CGROOT=/sys/fs/cgroup/memory
+if [ -w "$CGROOT/cgroup.procs" ] && command -v perl >/dev/null; then
+        CG=$CGROOT/$(basename "$T")
+        mkdir "$CG" && echo $((16 * MiB)) >"$CG/memory.limit_in_bytes"
+        Y=$T/xfs/busy
+        out=$("$DRIVER" create / "$Y" $((64 * MiB)) "$PAGE" 32000 virtual 2>&1)
+        check "busy: create succeeds ($out)" [ $? = 0 ]
+        sh -c 'echo $$ >"$1/cgroup.procs" && exec perl -e "$2" "$3" "$4"' sh "$CG" '
+                use Digest::MD5 qw(md5_hex);
+                my $n = 6 << 20, $s = "";       # 24 MiB of 32-bit words, grown in place
+                vec($s, $n - 1, 32) = 0;
+                vec($s, $_, 32) = ($_ * 2654435761) & 0xffffffff for 0 .. $n - 1;
+                my $sum = md5_hex($s);
+                open(my $f, ">", $ARGV[0]) or die; print $f "$sum\n"; close $f;
+                sleep 1 until -e $ARGV[1];
+                exit(md5_hex($s) eq $sum ? 0 : 1);' "$T/hog.ready" "$T/hog.go" &
+        HOG=$!
+        for _ in $(seq 100); do [ -s "$T/hog.ready" ] && break; sleep 0.2; done
+        used=$(swaps_line "$Y" | awk '{ print $4 }')
+        check "busy: the process was pushed into the swap file (${used:-0} KiB used)" [ "${used:-0}" -gt 0 ]
+        out=$("$DRIVER" resize / "$Y" $((96 * MiB)) "$PAGE" 32000 virtual 2>&1)
+        check "busy: resize of a file holding pages succeeds ($out)" [ $? = 0 ]
+        check "busy: /proc/swaps shows the path at the new size" [ "$(size_kib_of "$Y")" = $((96 * 1024 - PAGE / 1024)) ]
+        check "busy: no bridge left on or on disk" [ -z "$(ls -A "$T/xfs" | grep '^\.#')" ]
+        check "busy: nothing else below $T/xfs is swap" [ "$(grep -c "^$T/xfs/" /proc/swaps)" = 1 ]
+        touch "$T/hog.go"
+        wait "$HOG"
+        rc=$?
+        HOG=
+        check "busy: the process's memory came through intact (exit $rc)" [ "$rc" = 0 ]
+        rmdir "$CG" && CG=
+        out=$("$DRIVER" remove / "$Y")
+        check "busy: removed ($out)" [ "$out" = removed ]
+else
+        echo "note: no writable v1 memory cgroup or no perl: resize of a file holding pages not tested"
+fi
+
 # ---- btrfs: NOCOW, single device only, no compression ----
 B=$T/btrfs/swap/swapfile
 out=$("$DRIVER" create / "$B" $((32 * MiB)) "$PAGE" 11 virtual 2>&1)
@@ -257,6 +322,11 @@ check "btrfs: swapped on at priority 11" [ "$(prio_of "$B")" = 11 ]
 out=$("$DRIVER" verify / "$B" $((32 * MiB)) "$PAGE")
 check "btrfs: verify says reusable ($out)" [ "$out" = reusable ]
 swapoff "$B"
+touch "$T/btrfs/swap/cow" && chmod 0600 "$T/btrfs/swap/cow" && fallocate -l $((32 * MiB)) "$T/btrfs/swap/cow" &&
+        "$DRIVER" header "$T/btrfs/swap/cow" "$PAGE"
+out=$("$DRIVER" verify / "$T/btrfs/swap/cow" $((32 * MiB)) "$PAGE")
+check "btrfs: verify finds a file without No_COW ($out)" like "$out" "*without the No_COW attribute*"
+check "btrfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/btrfs/swap/cow' 2>/dev/null"
 
 truncate -s 256M "$T/btrfsc.img"
 attach "$T/btrfsc.img"; LC=$ATTACHED
@@ -286,13 +356,25 @@ ln -s "../../$D/sda1" "$R/sys/class/block/sda1"
 ln -s "../../$D" "$R/sys/class/block/sda"
 ln -s "../../$D/sda1" "$R/sys/dev/block/8:1"
 out=$("$DRIVER" inspect "$R" /var/lib/nodeswap/swapfile)
-check "foreign root: a rotational disk on virtio (sda1) counts as virtual ($out)" like "$out" "*device=sda"$'\n'"kind=virtual*"
+check "foreign root: a rotational disk on virtio (sda1) counts as virtual" like "$out" "*device=sda"$'\n'"kind=virtual*"
 out=$("$DRIVER" create "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE" 10 virtual)
 check "foreign root: created, swapon skipped ($out)" [ $? = 2 ]
 check "foreign root: the file is there" [ "$(stat -c '%a %u' "$R/var/lib/nodeswap/swapfile")" = "600 0" ]
 check "foreign root: nothing swapped on" [ -z "$(swaps_line "$R/var/lib/nodeswap/swapfile")" ]
 out=$("$DRIVER" verify "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE")
 check "foreign root: verify says reusable ($out)" [ "$out" = reusable ]
+
+# ---- resize of an inactive file without room for both: the old one goes first ----
+# A size that fits once the old 16 MiB are freed, but not next to them: size + margin > free,
+# size + margin <= free + 16 MiB (margin = 16 MiB + size / 64).
+swapoff "$F"
+avail=$(df -B1 --output=avail "$T/ext4" | tail -n 1)
+want=$(((avail - 8 * MiB) / MiB * MiB))
+out=$("$DRIVER" resize / "$F" "$want" "$PAGE" 124 virtual 2>&1)
+check "ext4: resize of an inactive file with room for one only ($out)" [ $? = 0 ]
+check "ext4: ... on at the new size and priority ($(swaps_line "$F"))" \
+        [ "$(size_kib_of "$F") $(prio_of "$F")" = "$((want / 1024 - PAGE / 1024)) 124" ]
+check "ext4: ... no temporary file left" no_temp_files "$T/ext4/var/lib/nodeswap"
 
 # ---- remove an active file on ext4 ----
 out=$("$DRIVER" remove / "$F")

@@ -542,7 +542,7 @@ static void test_resize_inactive(void **state) {
         free(reason);
         reason = NULL;
         assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
-        assert_non_null(strstr(reason, "run 'nodeswap apply --force' to swap the old file off first, or free space"));
+        assert_non_null(strstr(reason, "swap file even without the old one"));
         free(reason);
         assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
 }
