@@ -59,6 +59,8 @@ typedef struct SwapFileState {
         char *fstype;           /* file system under the path (or its nearest existing parent) */
         uint64_t fs_free;       /* bytes available to root */
         StorageKind storage;    /* the block device kind under it; 0 = unknown */
+        char *fs_mount_point;   /* the mount holding it (NULL: none found) */
+        bool fs_read_only, fs_btrfs_multi_device, fs_compressed;
         char *storage_device;   /* e.g. nvme0n1, vda, loop3 */
 } SwapFileState;
 

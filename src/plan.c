@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #include "kubelet.h"
+#include "swapfile.h"
 #include "zram.h"
 
 static const char *const action_kind_names[_ACTION_KIND_MAX] = {
@@ -221,17 +222,31 @@ static int plan_file(Ctx *c) {
         Plan *plan = c->plan;
         const char *path = p->file.path;
 
-        if (f->storage && !(f->storage & p->file.storage))
-                return plan_addf(&plan->errors,
-                                 "%s: the swap file would be on %s storage (%s), which [File] Storage= does not "
-                                 "allow; add '%s' to Storage= to accept it",
-                                 path, storage_kind_to_string(f->storage), strempty(f->storage_device),
-                                 storage_kind_to_string(f->storage));
+        /* The file system and the storage under it, decided as the swap file backend decides. */
+        if (!f->fstype || !f->fs_mount_point)
+                return plan_addf(&plan->errors, "%s: no mounted file system found for it", path);
+        const SwapFileFs fs = {
+                .mount_point = f->fs_mount_point,
+                .fstype = f->fstype,
+                .device = f->storage_device,
+                .kind = f->storage,
+                .free = f->fs_free,
+                .read_only = f->fs_read_only,
+                .btrfs_multi_device = f->fs_btrfs_multi_device,
+                .compressed = f->fs_compressed,
+        };
+        _cleanup_free_ char *refused = NULL;
+        int r = swapfile_check_fs(&fs, p->file.storage, &refused);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return plan_addf(&plan->errors, "%s: %s", path, refused);
 
         if (!f->exists) {
-                if (f->fs_free > 0 && f->fs_free < p->file.size)
-                        return plan_addf(&plan->errors, "%s: needs %s but the file system has %s free", path,
-                                         B(p->file.size), B(f->fs_free));
+                if (f->fs_free < p->file.size + swapfile_margin(p->file.size))
+                        return plan_addf(&plan->errors, "%s: needs %s (and %s to spare) but %s has %s free", path,
+                                         B(p->file.size), B(swapfile_margin(p->file.size)), f->fs_mount_point,
+                                         B(f->fs_free));
                 _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
                 if (!want)
                         return -ENOMEM;

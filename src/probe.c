@@ -2,6 +2,8 @@
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
 #include "host.h"
 #include "state.h"
+#include "swap.h"
+#include "swapfile.h"
 
 #include <blkid.h>
 #include <ctype.h>
@@ -406,36 +408,9 @@ static struct libmnt_table *load_mountinfo(const char *root) {
         return tb;
 }
 
-static bool path_under(const char *path, const char *target) {
-        if (streq(target, "/"))
-                return path[0] == '/';
-        size_t l = strlen(target);
-        return strncmp(path, target, l) == 0 && (path[l] == 0 || path[l] == '/');
-}
 
 /* The mount holding path: the longest target that is a prefix of path; of equal ones the last
  * mounted (mounted over the others). */
-static struct libmnt_fs *find_mount(struct libmnt_table *tb, const char *path) {
-        if (!tb)
-                return NULL;
-        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!itr)
-                return NULL;
-        struct libmnt_fs *fs, *best = NULL;
-        size_t best_len = 0;
-        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
-                const char *t = mnt_fs_get_target(fs);
-                if (!t || !path_under(path, t))
-                        continue;
-                size_t l = strlen(t);
-                if (!best || l >= best_len) {
-                        best = fs;
-                        best_len = l;
-                }
-        }
-        return best;
-}
-
 static struct libmnt_fs *find_mount_at(struct libmnt_table *tb, const char *target) {
         if (!tb)
                 return NULL;
@@ -464,162 +439,10 @@ static CgroupMode probe_cgroup(struct libmnt_table *tb) {
         return CGROUP_V1;
 }
 
-/* --- storage under a mount --- */
-
 static bool root_is_dir(const char *root, const char *path) {
         _cleanup_free_ char *p = root_path(root, path);
         struct stat st;
-        if (!p)
-                return false;
-        /* Follows symlinks: /sys/block/<disk> is one on a real sysfs (and may be one, relative,
-         * in a fixture that copies that layout). */
-        if (stat(p, &st) < 0)
-                return false;
-        return S_ISDIR(st.st_mode);
-}
-
-/* The whole disk for a block device name: the name itself when /sys/block/<name> exists, else the
- * disk whose /sys/block/<disk>/<name> exists (a partition; this holds for real sysfs and for plain
- * fixture directories alike). */
-static int resolve_disk(const char *root, const char *name, char **ret) {
-        char rel[PATH_MAX];
-        snprintf(rel, sizeof rel, "/sys/block/%s", name);
-        if (root_is_dir(root, rel)) {
-                char *d = strdup(name);
-                if (!d)
-                        return -ENOMEM;
-                *ret = d;
-                return 0;
-        }
-        _cleanup_free_ char *p = root_path(root, "/sys/block");
-        if (!p)
-                return -ENOMEM;
-        _cleanup_(closedirp) DIR *dir = opendir(p);
-        if (!dir)
-                return -ENOENT;
-        struct dirent *de;
-        while ((de = readdir(dir))) {
-                if (de->d_name[0] == '.')
-                        continue;
-                snprintf(rel, sizeof rel, "/sys/block/%s/%s", de->d_name, name);
-                if (root_is_dir(root, rel)) {
-                        char *d = strdup(de->d_name);
-                        if (!d)
-                                return -ENOMEM;
-                        *ret = d;
-                        return 0;
-                }
-        }
-        return -ENOENT;
-}
-
-static bool line_startswith_file(const char *root, const char *rel, const char *prefix) {
-        _cleanup_free_ char *p = root_path(root, rel);
-        _cleanup_free_ char *l = NULL;
-        if (!p || read_one_line(p, &l) < 0)
-                return false;
-        const char *s = l;
-        while (*s == ' ')
-                s++;
-        return startswith(s, prefix);
-}
-
-static StorageKind classify_disk(const char *root, const char *disk) {
-        if (startswith(disk, "nvme"))
-                return STORAGE_NVME;
-        if (startswith(disk, "mmcblk"))
-                return STORAGE_MMC;
-        if (startswith(disk, "vd") || startswith(disk, "xvd") || startswith(disk, "loop"))
-                return STORAGE_VIRTUAL;
-
-        char rel[PATH_MAX];
-        snprintf(rel, sizeof rel, "/sys/block/%s/device/driver", disk);
-        _cleanup_free_ char *drv = root_path(root, rel);
-        if (!drv)
-                return 0;
-        char target[PATH_MAX];
-        ssize_t k = readlink(drv, target, sizeof target - 1);
-        if (k > 0) {
-                target[k] = 0;
-                const char *base = strrchr(target, '/');
-                base = base ? base + 1 : target;
-                if (strstr(base, "virtio") || strstr(base, "xen") || strstr(base, "vbd"))
-                        return STORAGE_VIRTUAL;
-        }
-        /* SCSI/SATA disks emulated by a hypervisor */
-        static const char *const virtual_vendors[] = { "QEMU", "VMware", "Msft", "VBOX", "Xen" };
-        for (size_t i = 0; i < ELEMENTSOF(virtual_vendors); i++) {
-                snprintf(rel, sizeof rel, "/sys/block/%s/device/vendor", disk);
-                if (line_startswith_file(root, rel, virtual_vendors[i]))
-                        return STORAGE_VIRTUAL;
-                snprintf(rel, sizeof rel, "/sys/block/%s/device/model", disk);
-                if (line_startswith_file(root, rel, virtual_vendors[i]))
-                        return STORAGE_VIRTUAL;
-        }
-
-        snprintf(rel, sizeof rel, "/sys/block/%s/queue/rotational", disk);
-        _cleanup_free_ char *rot = root_path(root, rel);
-        int v;
-        if (!rot || read_int_file(rot, &v) < 0)
-                return 0;
-        return v == 1 ? STORAGE_ROTATIONAL : STORAGE_SSD;
-}
-
-static int probe_storage(const char *root, const char *source, SwapFileState *f) {
-        if (!source || !startswith(source, "/dev/"))
-                return 0;
-        _cleanup_free_ char *resolved = NULL;
-        if (root_is_host(root)) {
-                resolved = realpath(source, NULL);      /* /dev/disk/by-uuid/..., /dev/mapper/... */
-                if (resolved && startswith(resolved, "/dev/"))
-                        source = resolved;
-        }
-        const char *name = strrchr(source, '/') + 1;
-        if (!*name)
-                return 0;
-        _cleanup_free_ char *disk = NULL;
-        int r = resolve_disk(root, name, &disk);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return 0;
-        f->storage = classify_disk(root, disk);
-        f->storage_device = disk;
-        disk = NULL;
-        return 0;
-}
-
-/* --- the swap file --- */
-
-static int probe_swap_signature(int fd, SwapFileState *f) {
-        _cleanup_(blkid_free_probep) blkid_probe pr = blkid_new_probe();
-        if (!pr)
-                return -ENOMEM;
-        if (blkid_probe_set_device(pr, fd, 0, 0) < 0)
-                return -EIO;
-        blkid_probe_enable_superblocks(pr, 1);
-        blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID |
-                                                  BLKID_SUBLKS_TYPE | BLKID_SUBLKS_MAGIC);
-        int r = blkid_do_safeprobe(pr);
-        if (r < 0 && r != -2)
-                return -EIO;
-        if (r != 0)
-                return 0;       /* nothing found, or ambivalent: no usable swap header */
-
-        const char *type = NULL, *off = NULL, *label = NULL;
-        if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) < 0 || !streq(type, "swap"))
-                return 0;
-        uint64_t o;
-        if (blkid_probe_lookup_value(pr, "SBMAGIC_OFFSET", &off, NULL) < 0 || safe_atou64(off, &o) < 0)
-                return 0;
-        f->has_header = true;
-        f->header_page_size = o + 10;   /* "SWAPSPACE2" sits at PAGE_SIZE - 10 */
-        if (blkid_probe_lookup_value(pr, "LABEL", &label, NULL) >= 0 && label) {
-                f->label = strdup(label);
-                if (!f->label)
-                        return -ENOMEM;
-        }
-        return 0;
+        return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 /* The nearest existing directory at or above dirname(path), as a host path. */
@@ -643,7 +466,7 @@ static int nearest_existing_dir(const char *root, const char *path, char **ret) 
         }
 }
 
-static int probe_file(const char *root, const char *path, struct libmnt_table *mounts, HostState *h) {
+static int probe_file(const char *root, const char *path, HostState *h) {
         SwapFileState *f = &h->file;
         _cleanup_free_ char *p = root_path(root, path);
         if (!p)
@@ -665,11 +488,13 @@ static int probe_file(const char *root, const char *path, struct libmnt_table *m
         if (f->is_regular) {
                 _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
                 struct stat fst;
-                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) &&
-                    fst.st_dev == st.st_dev && fst.st_ino == st.st_ino) {
-                        int r = probe_swap_signature(fd, f);
-                        if (r == -ENOMEM)
-                                return r;
+                SwapHeaderInfo info;
+                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_dev == st.st_dev &&
+                    fst.st_ino == st.st_ino && swap_header_probe(fd, &info) > 0) {
+                        f->has_header = true;
+                        f->header_page_size = info.page_size;
+                        if (info.label[0] && !(f->label = strdup(info.label)))
+                                return -ENOMEM;
                 }
         }
 
@@ -679,31 +504,28 @@ static int probe_file(const char *root, const char *path, struct libmnt_table *m
                 f->priority = sw->priority;
         }
 
+        /* The file system and the disk under it, as the swap file backend sees them. */
         _cleanup_free_ char *dir = NULL;
         int r = nearest_existing_dir(root, path, &dir);
         if (r < 0)
                 return r;
-
-        _cleanup_free_ char *dir_on_host = root_path(root, dir);
-        if (!dir_on_host)
-                return -ENOMEM;
-        struct statvfs sv;
-        if (statvfs(dir_on_host, &sv) == 0)
-                f->fs_free = (uint64_t) sv.f_bfree * sv.f_frsize;
-
-        /* On the host resolve symlinked parents (/var -> /data/var) before matching mounts. */
-        _cleanup_free_ char *real = root_is_host(root) ? realpath(dir, NULL) : NULL;
-        struct libmnt_fs *fs = find_mount(mounts, real ?: dir);
-        if (fs) {
-                if (mnt_fs_get_fstype(fs)) {
-                        f->fstype = strdup(mnt_fs_get_fstype(fs));
-                        if (!f->fstype)
-                                return -ENOMEM;
-                }
-                r = probe_storage(root, mnt_fs_get_source(fs), f);
-                if (r < 0)
-                        return r;
-        }
+        _cleanup_(swapfile_fs_done) SwapFileFs fs = {};
+        r = swapfile_inspect_fs(root, dir, &fs);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;       /* unknown: plan() says so */
+        f->fstype = fs.fstype;
+        fs.fstype = NULL;
+        f->fs_mount_point = fs.mount_point;
+        fs.mount_point = NULL;
+        f->storage_device = fs.device;
+        fs.device = NULL;
+        f->storage = fs.kind;
+        f->fs_free = fs.free;
+        f->fs_read_only = fs.read_only;
+        f->fs_btrfs_multi_device = fs.btrfs_multi_device;
+        f->fs_compressed = fs.compressed;
         return 0;
 }
 
@@ -901,7 +723,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
 
         /* Only a policy that names a file gets it probed (Backend=file without Path= has none). */
         if (policy->file.path) {
-                r = probe_file(root, policy->file.path, mounts, &h);
+                r = probe_file(root, policy->file.path, &h);
                 if (r < 0)
                         goto fail;
         }
@@ -959,6 +781,7 @@ void host_state_done(HostState *h) {
         free(h->zrams);
         free(h->file.label);
         free(h->file.fstype);
+        free(h->file.fs_mount_point);
         free(h->file.storage_device);
         free(h->dropin_path);
         free(h->dropin);

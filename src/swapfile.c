@@ -177,6 +177,102 @@ static StorageKind classify_disk(const char *disk, const char *sysfs_link, int r
         return STORAGE_SSD;
 }
 
+/* The /sys/block/<disk>/<part> layout (real sysfs has it too): the fallback when
+ * /sys/class/block does not know the device, and the hypervisor checks for SCSI/SATA disks. */
+static bool root_is_dir(const char *root, const char *path) {
+        _cleanup_free_ char *p = path_join_root(root, path);
+        struct stat st;
+        /* Follows symlinks: /sys/block/<disk> is one on a real sysfs. */
+        return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The whole disk for a block device name: the name itself when /sys/block/<name> exists, else the
+ * disk whose /sys/block/<disk>/<name> exists (a partition; this holds for real sysfs and for plain
+ * fixture directories alike). */
+static int resolve_disk(const char *root, const char *name, char **ret) {
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "/sys/block/%s", name);
+        if (root_is_dir(root, rel)) {
+                char *d = strdup(name);
+                if (!d)
+                        return -ENOMEM;
+                *ret = d;
+                return 0;
+        }
+        _cleanup_free_ char *p = path_join_root(root, "/sys/block");
+        if (!p)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *dir = opendir(p);
+        if (!dir)
+                return -ENOENT;
+        struct dirent *de;
+        while ((de = readdir(dir))) {
+                if (de->d_name[0] == '.')
+                        continue;
+                snprintf(rel, sizeof rel, "/sys/block/%s/%s", de->d_name, name);
+                if (root_is_dir(root, rel)) {
+                        char *d = strdup(de->d_name);
+                        if (!d)
+                                return -ENOMEM;
+                        *ret = d;
+                        return 0;
+                }
+        }
+        return -ENOENT;
+}
+
+static bool line_startswith_file(const char *root, const char *rel, const char *prefix) {
+        _cleanup_free_ char *p = path_join_root(root, rel);
+        _cleanup_free_ char *l = NULL;
+        if (!p || read_one_line(p, &l) < 0)
+                return false;
+        const char *s = l;
+        while (*s == ' ')
+                s++;
+        return startswith(s, prefix);
+}
+
+static StorageKind classify_sys_block_disk(const char *root, const char *disk) {
+        if (startswith(disk, "nvme"))
+                return STORAGE_NVME;
+        if (startswith(disk, "mmcblk"))
+                return STORAGE_MMC;
+        if (startswith(disk, "vd") || startswith(disk, "xvd") || startswith(disk, "loop"))
+                return STORAGE_VIRTUAL;
+
+        char rel[PATH_MAX];
+        snprintf(rel, sizeof rel, "/sys/block/%s/device/driver", disk);
+        _cleanup_free_ char *drv = path_join_root(root, rel);
+        if (!drv)
+                return 0;
+        char target[PATH_MAX];
+        ssize_t k = readlink(drv, target, sizeof target - 1);
+        if (k > 0) {
+                target[k] = 0;
+                const char *base = strrchr(target, '/');
+                base = base ? base + 1 : target;
+                if (strstr(base, "virtio") || strstr(base, "xen") || strstr(base, "vbd"))
+                        return STORAGE_VIRTUAL;
+        }
+        /* SCSI/SATA disks emulated by a hypervisor */
+        static const char *const virtual_vendors[] = { "QEMU", "VMware", "Msft", "VBOX", "Xen" };
+        for (size_t i = 0; i < ELEMENTSOF(virtual_vendors); i++) {
+                snprintf(rel, sizeof rel, "/sys/block/%s/device/vendor", disk);
+                if (line_startswith_file(root, rel, virtual_vendors[i]))
+                        return STORAGE_VIRTUAL;
+                snprintf(rel, sizeof rel, "/sys/block/%s/device/model", disk);
+                if (line_startswith_file(root, rel, virtual_vendors[i]))
+                        return STORAGE_VIRTUAL;
+        }
+
+        snprintf(rel, sizeof rel, "/sys/block/%s/queue/rotational", disk);
+        _cleanup_free_ char *rot = path_join_root(root, rel);
+        int v;
+        if (!rot || read_int_file(rot, &v) < 0)
+                return 0;
+        return v == 1 ? STORAGE_ROTATIONAL : STORAGE_SSD;
+}
+
 int swapfile_storage_of_device(const char *root, const char *name, char **ret_disk, StorageKind *ret_kind) {
         _cleanup_free_ char *cur = NULL;
         int r;
@@ -196,8 +292,21 @@ int swapfile_storage_of_device(const char *root, const char *name, char **ret_di
                 _cleanup_free_ char *p = path_join_root(root, dir);
                 if (!p)
                         return -ENOMEM;
-                if (access(p, F_OK) < 0)
-                        return -errno;
+                if (access(p, F_OK) < 0) {
+                        if (errno != ENOENT || depth > 0)
+                                return -errno;
+                        _cleanup_free_ char *disk = NULL;
+                        r = resolve_disk(root, cur, &disk);
+                        if (r < 0)
+                                return r;
+                        if (ret_kind)
+                                *ret_kind = classify_sys_block_disk(root, disk);
+                        if (ret_disk) {
+                                *ret_disk = disk;
+                                disk = NULL;
+                        }
+                        return 0;
+                }
                 if (!startswith(cur, "dm-"))
                         break;
                 _cleanup_free_ char *slaves = strdup_printf("%s/slaves", p), *first = NULL;
@@ -260,6 +369,12 @@ int swapfile_storage_of_device(const char *root, const char *name, char **ret_di
                 rotational = -1;
 
         StorageKind kind = classify_disk(disk, link, rotational);
+        if (kind == STORAGE_ROTATIONAL || kind == STORAGE_SSD) {
+                /* A SCSI/SATA disk may still be a hypervisor's (QEMU, VMware, Hyper-V, virtio-scsi). */
+                StorageKind k = classify_sys_block_disk(root, disk);
+                if (k == STORAGE_VIRTUAL)
+                        kind = k;
+        }
         if (ret_disk) {
                 *ret_disk = disk;
                 disk = NULL;
@@ -294,19 +409,30 @@ static int mount_device_name(const char *root, struct libmnt_fs *fs, char **ret)
                 if (stat(s, &st) >= 0 && S_ISBLK(st.st_mode))
                         devno = st.st_rdev;
         }
-        if (major(devno) == 0)
+        if (major(devno) != 0) {
+                _cleanup_free_ char *d = strdup_printf("/sys/dev/block/%u:%u", major(devno), minor(devno));
+                _cleanup_free_ char *p = d ? path_join_root(root, d) : NULL;
+                if (!p)
+                        return -ENOMEM;
+                _cleanup_free_ char *link = NULL;
+                r = readlink_alloc(p, &link);
+                if (r == -ENOMEM)
+                        return r;
+                if (r >= 0) {
+                        const char *s = strrchr(link, '/');
+                        *ret = strdup(s ? s + 1 : link);
+                        return *ret ? 0 : -ENOMEM;
+                }
+        }
+        /* No /sys/dev/block entry (a fixture tree): go by the source's name, on the host through its
+         * symlinks (/dev/mapper/x, /dev/disk/by-uuid/...). */
+        if (!source || !startswith(source, "/dev/"))
                 return 0;
-
-        _cleanup_free_ char *d = strdup_printf("/sys/dev/block/%u:%u", major(devno), minor(devno));
-        _cleanup_free_ char *p = d ? path_join_root(root, d) : NULL;
-        if (!p)
-                return -ENOMEM;
-        _cleanup_free_ char *link = NULL;
-        r = readlink_alloc(p, &link);
-        if (r < 0)
-                return r == -ENOMEM ? r : 0;
-        const char *s = strrchr(link, '/');
-        *ret = strdup(s ? s + 1 : link);
+        _cleanup_free_ char *real = root_is_host(root) ? realpath(source, NULL) : NULL;
+        const char *name = strrchr(real && startswith(real, "/dev/") ? real : source, '/') + 1;
+        if (!*name)
+                return 0;
+        *ret = strdup(name);
         return *ret ? 0 : -ENOMEM;
 }
 
@@ -380,7 +506,7 @@ int swapfile_inspect_fs(const char *root, const char *path, SwapFileFs *ret) {
         size_t best_len = 0;
         int r;
 
-        if (!ret || !path_is_normal_file_path(path))
+        if (!ret || (!path_is_normal_file_path(path) && !streq_ptr(path, "/")))
                 return -EINVAL;
 
         _cleanup_free_ char *mountinfo = path_join_root(root, "/proc/self/mountinfo");

@@ -52,7 +52,7 @@ void swapfile_fs_done(SwapFileFs *fs);
  * probe.c can fill SwapFileState.fstype/fs_free/storage/storage_device from this.
  * Returns 0, -EINVAL for a path that is not absolute and normalised, -ENOENT when no mount holds
  * it, other -errno on failure to read. */
-int swapfile_inspect_fs(const char *root, const char *path, SwapFileFs *ret);
+int swapfile_inspect_fs(const char *root, const char *path, SwapFileFs *ret);  /* path may also be "/" */
 
 /* The disk name and kind behind a block device name as found in ROOT/sys/class/block (for
  * example "nvme0n1p2" -> "nvme0n1", STORAGE_NVME). Used by swapfile_inspect_fs(); exposed for

@@ -379,6 +379,40 @@ static void test_vps_file(void **state) {
         done(&c);
 }
 
+/* The storage and file system under the file are the swap file backend's decision. */
+static void test_file_storage_and_fs_refused(void **state) {
+        Case c = {};
+        load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\nStorage=nvme ssd\n");
+        run(&c, NULL);
+        assert_true(strv_has_substring(c.plan.errors, "vda"));
+        assert_true(strv_has_substring(c.plan.errors, "Storage="));
+        assert_int_equal(find(&c.plan, ACTION_FILE_CREATE, NULL), -1);
+        done(&c);
+
+        /* /var/lib/nodeswap on a tmpfs */
+        Case t = {};
+        fixture_copy(&t, "rpi-untouched");
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/proc/self/mountinfo", t.root);
+        FILE *f = fopen(path, "ae");
+        assert_non_null(f);
+        fputs("90 28 0:50 / /var/lib/nodeswap rw,relatime shared:40 - tmpfs tmpfs rw,size=1048576k\n", f);
+        fclose(f);
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap", t.root);
+        assert_int_equal(mkdir(path, 0700), 0);
+        load(&t, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=1G\n");
+        run(&t, NULL);
+        assert_true(strv_has_substring(t.plan.errors, "tmpfs"));
+        done(&t);
+
+        /* more than the file system has */
+        Case big = {};
+        load(&big, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=64T\n");
+        run(&big, NULL);
+        assert_true(strv_has_substring(big.plan.errors, "free"));
+        done(&big);
+}
+
 /* No zram in the kernel: an error that says what to do. */
 static void test_vps_no_zram(void **state) {
         Case c = {};
@@ -431,6 +465,7 @@ int main(void) {
                 cmocka_unit_test(test_vps_backend_none),
                 cmocka_unit_test(test_vps_file),
                 cmocka_unit_test(test_vps_no_zram),
+                cmocka_unit_test(test_file_storage_and_fs_refused),
                 cmocka_unit_test(test_plan_is_pure),
         };
         return cmocka_run_group_tests(tests, setup, teardown);

@@ -262,7 +262,8 @@ static void test_inspect_fs(void **state) {
         assert_true(fs.read_only);
         swapfile_fs_done(&fs);
 
-        static const char *const bad_paths[] = { "swapfile", "/", "/var/../swapfile", "/var/./x", "/var//x", "/var/x/", "" };
+        /* "/" itself is fine: the nearest existing directory of a swap file may be the root. */
+        static const char *const bad_paths[] = { "swapfile", "/var/../swapfile", "/var/./x", "/var//x", "/var/x/", "" };
         for (size_t i = 0; i < ELEMENTSOF(bad_paths); i++)
                 assert_int_equal(swapfile_inspect_fs(tmpdir, bad_paths[i], &fs), -EINVAL);
 }
