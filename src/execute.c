@@ -4,6 +4,7 @@
  * break), and a rerun converges because plan() starts again from what the host shows. */
 #include "execute.h"
 
+#include <signal.h>
 #include <time.h>
 
 #include "kubelet.h"
@@ -476,10 +477,21 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         if (!c->json && c->verbosity >= 0 && pl->n_actions == 0)
                 printf("Nothing to do: the node matches the policy.\n");
 
+        /* Fault-injection hook for the robustness tests: die by SIGKILL right after action N (1-based)
+         * has run, the way a power cut or the OOM killer would stop apply. */
+        const char *kill_after = getenv("NODESWAP_TEST_KILL_AFTER");
+        int kill_n = -1;
+        if (kill_after && safe_atoi(kill_after, &kill_n) < 0)
+                kill_n = -1;
+
         for (size_t i = 0; i < pl->n_actions; i++) {
                 if (e.results[i] != RESULT_PENDING)
                         continue;
                 r = do_action(&e, i);
+                if (kill_n >= 0 && (size_t) kill_n == i + 1) {
+                        fflush(NULL);
+                        raise(SIGKILL);
+                }
                 if (r < 0) {
                         ret = EXIT_FAIL;
                         break;
