@@ -47,7 +47,10 @@ for c in "${cases[@]}"; do
         dir=$fixtures/$c
         out=$tmp/$c
         mkdir -p "$out/normal" "$out/early" "$out/late"
-        [ -d "$dir/before" ] && cp -a "$dir/before/." "$out/"
+        if [ -d "$dir/before" ]; then
+                cp -a "$dir/before/." "$out/"
+                chmod -R go-w "$out"    # modes as under umask 022, whatever the checkout did
+        fi
 
         # A copy, so that a checkout made under umask 002 still passes the policy's check that
         # no one but its owner may write it.
