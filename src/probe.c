@@ -336,22 +336,30 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
         z->has_algorithm_params = access(attr, F_OK) == 0;
 
-        snprintf(attr, sizeof attr, "%s/mem_limit", dir);
-        if (read_u64_file(attr, &z->mem_limit) < 0)   /* write-only on most kernels */
-                z->mem_limit = 0;
-
+        /* mem_limit itself is write-only; mm_stat's fourth field reports it, in bytes. */
         free(line);
         line = NULL;
         snprintf(attr, sizeof attr, "%s/mm_stat", dir);
         if (read_one_line(attr, &line) >= 0 &&
-            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64,
-                   &z->orig_data_size, &z->compr_data_size, &z->mem_used_total) != 3)
-                z->orig_data_size = z->compr_data_size = z->mem_used_total = 0;
+            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &z->orig_data_size, &z->compr_data_size,
+                   &z->mem_used_total, &z->mem_limit) < 3)
+                z->orig_data_size = z->compr_data_size = z->mem_used_total = z->mem_limit = 0;
 
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id == id)
                         z->swap_on = true;
         z->ours = state_has_zram_id(&h->state, id);
+        if (!z->ours && z->disksize > 0) {
+                /* An apply killed between swapon and saving its state: the header still says whose
+                 * device it is (nodeswap only ever writes its label on devices it hot_add'ed). */
+                char dev[64];
+                snprintf(dev, sizeof dev, "/dev/zram%d", id);
+                _cleanup_free_ char *p = root_path(root, dev);
+                _cleanup_close_ int fd = p ? open(p, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) : -1;
+                SwapHeaderInfo info;
+                if (fd >= 0 && swap_header_probe(fd, &info) > 0 && streq(info.label, SWAP_LABEL))
+                        z->ours = true;
+        }
         return 0;
 }
 
@@ -673,7 +681,9 @@ static int probe_dropin(const char *root, const Policy *policy, HostState *h) {
 static void assign_owners(const Policy *policy, HostState *h) {
         for (size_t i = 0; i < h->n_swaps; i++) {
                 SwapDevice *d = &h->swaps[i];
-                if (d->kind == SWAP_KIND_ZRAM && state_has_zram_id(&h->state, d->zram_id))
+                const ZramDevice *z = d->kind == SWAP_KIND_ZRAM ? host_find_zram(h, d->zram_id) : NULL;
+                if (d->kind == SWAP_KIND_ZRAM &&
+                    (state_has_zram_id(&h->state, d->zram_id) || (z && z->ours)))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (policy->file.path && streq(d->path, policy->file.path) &&
                          streq_ptr(h->file.label, "nodeswap"))
