@@ -14,14 +14,14 @@ for t in mkfs.ext4 losetup mount blkid; do
 	command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
 done
 mkdir -p /run/lock
+# One real-kernel test at a time on this machine (the benchmarks and other suites take it too).
+exec 9>/run/lock/nodeswap-kernel.lock
+flock 9
+
 if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
 	echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
 	exit 77
 fi
-
-# One real-kernel test at a time on this machine (the benchmarks and other suites take it too).
-exec 9>/run/lock/nodeswap-kernel.lock
-flock 9
 
 fails=0
 pass() { echo "PASS: $*"; }
