@@ -5,9 +5,11 @@
 #include "execute.h"
 
 #include <signal.h>
+#include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include "kubelet.h"
+#include "log.h"
 #include "report.h"
 #include "state.h"
 #include "swap.h"
@@ -51,26 +53,7 @@ static uint64_t now_usec(void) {
 static void say(Exec *e, size_t i) {
         if (e->c->json || e->c->verbosity < 0)
                 return;
-        _cleanup_free_ char *s = action_format(&e->pl->actions[i]);
-        bool tty = isatty(STDOUT_FILENO);
-        const char *col = "";
-        switch (e->results[i]) {
-        case RESULT_DONE:
-                col = tty ? "\033[32m" : "";
-                break;
-        case RESULT_FAILED:
-                col = tty ? "\033[31m" : "";
-                break;
-        case RESULT_NOT_DONE:
-        case RESULT_SKIPPED:
-                col = tty ? "\033[33m" : "";
-                break;
-        default:
-                break;
-        }
-        printf("%s%s%s %s%s%s\n", col, result_names[e->results[i]], tty ? "\033[0m" : "", s ?: "",
-               e->messages[i] ? ": " : "", strempty(e->messages[i]));
-        fflush(stdout);
+        log_action(&e->pl->actions[i], result_names[e->results[i]], e->messages[i]);
 }
 
 static void set_result(Exec *e, size_t i, Result r, char *message) {
@@ -509,6 +492,27 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
 
         for (char **w = pl->warnings; w && *w && !c->json; w++)
                 fprintf(stderr, "warning: %s\n", *w);
+
+        /* Under systemd (NotifyAccess=main), the unit's status line says what was applied. */
+        if (getenv("NOTIFY_SOCKET")) {
+                size_t done = 0, failed = SIZE_MAX;
+                for (size_t i = 0; i < pl->n_actions; i++) {
+                        done += e.results[i] == RESULT_DONE;
+                        if (e.results[i] == RESULT_FAILED && failed == SIZE_MAX)
+                                failed = i;
+                }
+                char now[FORMAT_BYTES_MAX], after[FORMAT_BYTES_MAX];
+                format_bytes(now, sizeof now, pl->swap_total_now);
+                format_bytes(after, sizeof after, pl->swap_total_after);
+                if (failed != SIZE_MAX)
+                        sd_notifyf(false, "STATUS=Failed: %s %s: %s", action_kind_to_string(pl->actions[failed].kind),
+                                   strempty(pl->actions[failed].target), strempty(e.messages[failed]));
+                else if (pl->n_actions == 0)
+                        sd_notifyf(false, "STATUS=Node matches the policy; swap %s", now);
+                else
+                        sd_notifyf(false, "STATUS=%s: %zu change(s) done; swap %s -> %s",
+                                   e.reverting ? "Reverted" : "Applied", done, now, after);
+        }
 
         if (c->json) {
                 json_object *o = plan_to_json(pl);

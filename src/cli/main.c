@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <sys/file.h>
 #include <fcntl.h>
+#include <systemd/sd-daemon.h>
 
 #include "cli.h"
 #include "execute.h"
@@ -55,11 +56,15 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 return ret;
 
         if (!revert && !p.found && !c->config) {
-                if (c->json)
-                        print_json(json_object_new_object());
-                else if (c->verbosity >= 0)
+                /* Installing nodeswap changes nothing until an operator writes a policy. */
+                if (c->json) {
+                        Plan empty = {};
+                        print_json(plan_to_json(&empty));
+                } else if (c->verbosity >= 0)
                         printf("No policy in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or "
                                "/usr/lib/nodeswap: nothing to do.\n");
+                if (getenv("NOTIFY_SOCKET"))
+                        sd_notify(false, "STATUS=No policy: nothing to do");
                 host_state_done(&h);
                 policy_done(&p);
                 return EXIT_OK;

@@ -1,0 +1,53 @@
+# bash completion for nodeswap(8)                                   -*- shell-script -*-
+# SPDX-License-Identifier: GPL-2.0-or-later
+
+_nodeswap() {
+	local cur prev words cword
+	_init_completion || return
+
+	local commands='plan apply revert status check allowance'
+	local common='--config --root --json --quiet --verbose --help --version'
+	local -A per=(
+		[plan]=''
+		[apply]='--boot --force --dry-run'
+		[revert]='--force --purge --dry-run'
+		[status]='--pods'
+		[check]=''
+		[allowance]='--request --limit --qos --critical'
+	)
+
+	case $prev in
+	--config | -c)
+		_filedir conf
+		return
+		;;
+	--root)
+		_filedir -d
+		return
+		;;
+	--qos)
+		COMPREPLY=($(compgen -W 'burstable guaranteed besteffort' -- "$cur"))
+		return
+		;;
+	--request | --limit)
+		COMPREPLY=($(compgen -W '128Mi 256Mi 512Mi 1Gi 2Gi' -- "$cur"))
+		return
+		;;
+	esac
+
+	local i verb=
+	for ((i = 1; i < cword; i++)); do
+		case ${words[i]} in
+		--config | -c | --root | --qos | --request | --limit) ((i++)) ;;
+		-*) ;;
+		*) verb=${words[i]}; break ;;
+		esac
+	done
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$common ${verb:+${per[$verb]}}" -- "$cur"))
+	elif [[ -z $verb ]]; then
+		COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+	fi
+}
+complete -F _nodeswap nodeswap
