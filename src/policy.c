@@ -1070,36 +1070,7 @@ static int record_read_error(ParseState *st, const char *path, const char *what,
 }
 
 static int read_fd(int fd, char **ret, size_t *ret_len) {
-        size_t len = 0, cap = 4096;
-        _cleanup_free_ char *buf = malloc(cap);
-        if (!buf)
-                return -ENOMEM;
-        for (;;) {
-                if (len == cap) {
-                        if (cap > POLICY_FILE_MAX)
-                                return -EFBIG;
-                        char *n = realloc(buf, cap * 2);
-                        if (!n)
-                                return -ENOMEM;
-                        buf = n;
-                        cap *= 2;
-                }
-                ssize_t k = read(fd, buf + len, cap - len);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (k == 0)
-                        break;
-                len += (size_t) k;
-        }
-        if (len > POLICY_FILE_MAX)
-                return -EFBIG;
-        *ret = buf;
-        *ret_len = len;
-        buf = NULL;
-        return 0;
+        return read_fd_full(fd, POLICY_FILE_MAX, false, ret, ret_len);
 }
 
 /* Reads and parses one policy file (name relative to dirfd). Returns 1 when the file exists (read,

@@ -639,26 +639,7 @@ static int read_prefix(const char *path, size_t max, char **ret) {
                 return -errno;
         if (!S_ISREG(st.st_mode))
                 return -EBADFD;
-        _cleanup_free_ char *buf = malloc(max + 1);
-        if (!buf)
-                return -ENOMEM;
-        size_t len = 0;
-        while (len < max) {
-                ssize_t k = read(fd, buf + len, max - len);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (k == 0)
-                        break;
-                len += (size_t) k;
-        }
-        buf[len] = 0;
-        char *shrunk = realloc(buf, len + 1);
-        *ret = shrunk ?: buf;
-        buf = NULL;
-        return 0;
+        return read_fd_full(fd, max, true, ret, NULL);
 }
 
 static int probe_dropin(const char *root, const Policy *policy, HostState *h) {

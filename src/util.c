@@ -132,25 +132,34 @@ char *path_join_root(const char *root, const char *path) {
         return strdup_printf("%.*s%s%s", (int) rl, root, path[0] == '/' ? "" : "/", path);
 }
 
-int read_full_file(const char *path, size_t max, char **ret) {
-        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0)
-                return -errno;
-        size_t sz = 0, cap = 4096;
+int read_fd_full(int fd, size_t max, bool truncate, char **ret, size_t *ret_len) {
+        size_t len = 0, cap = max < 4096 ? max : 4096;
         _cleanup_free_ char *buf = malloc(cap + 1);
         if (!buf)
                 return -ENOMEM;
         for (;;) {
-                if (sz == cap) {
-                        if (cap >= max)
-                                return -EFBIG;
+                if (len == cap) {
+                        if (cap >= max) {
+                                if (truncate)
+                                        break;
+                                /* one more byte tells a file of exactly max bytes from a longer one */
+                                char c;
+                                ssize_t k = read(fd, &c, 1);
+                                if (k < 0 && errno == EINTR)
+                                        continue;
+                                if (k < 0)
+                                        return -errno;
+                                if (k > 0)
+                                        return -EFBIG;
+                                break;
+                        }
                         cap = cap * 2 > max ? max : cap * 2;
                         char *n = realloc(buf, cap + 1);
                         if (!n)
                                 return -ENOMEM;
                         buf = n;
                 }
-                ssize_t k = read(fd, buf + sz, cap - sz);
+                ssize_t k = read(fd, buf + len, cap - len);
                 if (k < 0) {
                         if (errno == EINTR)
                                 continue;
@@ -158,12 +167,25 @@ int read_full_file(const char *path, size_t max, char **ret) {
                 }
                 if (k == 0)
                         break;
-                sz += (size_t) k;
+                len += (size_t) k;
         }
-        buf[sz] = 0;
+        buf[len] = 0;
         *ret = buf;
         buf = NULL;
-        return (int) (sz > INT32_MAX ? INT32_MAX : sz);
+        if (ret_len)
+                *ret_len = len;
+        return 0;
+}
+
+int read_full_file(const char *path, size_t max, char **ret) {
+        _cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        size_t len;
+        int r = read_fd_full(fd, max, false, ret, &len);
+        if (r < 0)
+                return r;
+        return (int) (len > INT32_MAX ? INT32_MAX : len);
 }
 
 int read_one_line(const char *path, char **ret) {
@@ -223,7 +245,9 @@ int read_int_file(const char *path, int *ret) {
 }
 
 int write_string_file(const char *path, const char *value) {
-        _cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+        /* O_TRUNC is what a shell's "echo >" does: a no-op on sysfs and procfs, and in a fixture tree
+         * it leaves the file holding just the value written. */
+        _cleanup_close_ int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
         if (fd < 0)
                 return -errno;
         size_t len = strlen(value);

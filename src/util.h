@@ -76,6 +76,9 @@ static inline bool root_is_host(const char *root) {
         return !root || !*root || streq(root, "/");
 }
 
+/* Read fd to its end into a NUL-terminated buffer. More than max bytes: -EFBIG, or with truncate
+ * the first max bytes. ret_len may be NULL. */
+int read_fd_full(int fd, size_t max, bool truncate, char **ret, size_t *ret_len);
 /* Read a whole (small) file below root into a NUL-terminated buffer. Trailing newline kept.
  * -errno on failure, -EFBIG if larger than max bytes. */
 int read_full_file(const char *path, size_t max, char **ret);
@@ -84,7 +87,8 @@ int read_one_line(const char *path, char **ret);
 int read_u64_file(const char *path, uint64_t *ret);
 int read_int_file(const char *path, int *ret);
 
-/* Write value (no newline appended) to an existing file such as a sysfs or procfs attribute. */
+/* Write value (no newline appended) to an existing file such as a sysfs or procfs attribute
+ * (O_TRUNC, O_NOFOLLOW). */
 int write_string_file(const char *path, const char *value);
 
 /* Parse a plain unsigned decimal number (no sign, no suffix, whole string). errno reset first. */

@@ -22,30 +22,13 @@ static char *zram_attr_path(const char *root, int id, const char *attr) {
         return path_join_root(root, p);
 }
 
-/* Write value to a sysfs attribute. O_TRUNC is what a shell's "echo >" does too; on sysfs it is
- * a no-op, in a fixture tree it leaves the file holding just the value written. */
-static int attr_write(const char *path, const char *value) {
-        _cleanup_close_ int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-        if (fd < 0)
-                return -errno;
-        size_t len = strlen(value);
-        ssize_t k;
-        do
-                k = write(fd, value, len);
-        while (k < 0 && errno == EINTR);
-        if (k < 0)
-                return -errno;
-        if ((size_t) k != len)
-                return -EIO;
-        return 0;
-}
 
 static int zram_attr_write(const char *root, int id, const char *attr, const char *value, bool retry_busy) {
         _cleanup_free_ char *p = zram_attr_path(root, id, attr);
         if (!p)
                 return -ENOMEM;
         for (unsigned i = 0;; i++) {
-                int r = attr_write(p, value);
+                int r = write_string_file(p, value);
                 if (r != -EBUSY || !retry_busy || i + 1 >= ZRAM_BUSY_TRIES)
                         return r;
                 usleep(ZRAM_BUSY_DELAY_USEC);
@@ -68,7 +51,7 @@ static int control_write_id(const char *root, const char *attr, int id) {
         char buf[16];
         snprintf(buf, sizeof(buf), "%d", id);
         for (unsigned i = 0;; i++) {
-                int r = attr_write(p, buf);
+                int r = write_string_file(p, buf);
                 if (r != -EBUSY || i + 1 >= ZRAM_BUSY_TRIES)
                         return r;
                 usleep(ZRAM_BUSY_DELAY_USEC);
