@@ -38,8 +38,8 @@
  * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
  *                                    does not start)
  * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
- * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set) and a [Conflicts] unit
- *                                    exists unmasked
+ * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, and a
+ *                                    [Conflicts] unit exists unmasked
  */
 
 #define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
@@ -444,7 +444,8 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
 }
 
 static int check_conflict_units(const Policy *p, const HostState *h, Findings *fs) {
-        if (!p->backend_set)
+        /* Without systemd as PID 1 nothing starts those units (and nodeswap masks nothing). */
+        if (!p->backend_set || !h->systemd_booted)
                 return 0;
         _cleanup_strv_free_ char **names = NULL;
         for (size_t i = 0; i < h->n_units; i++) {

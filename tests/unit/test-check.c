@@ -75,6 +75,7 @@ static void healthy_node(void) {
                 .units = units, .n_units = 2,
                 .cgroup = CGROUP_V2,
                 .psi = true,
+                .systemd_booted = true,
                 .state = { .saved_swappiness = -1, .saved_page_cluster = -1,
                            .swap_changed_usec = 1000000 },
         };
@@ -209,6 +210,7 @@ static void dropin_left_alone(void) {
 
 static void unit_unmasked(void) { units[1].exists = true; }
 static void unit_unmasked_unmanaged(void) { units[1].exists = true; policy.backend_set = false; }
+static void unit_unmasked_no_systemd(void) { units[1].exists = true; host.systemd_booted = false; }
 
 typedef struct Case {
         const char *name;
@@ -272,6 +274,7 @@ static const Case rule_cases[] = {
         { "kubelet left alone",                 dropin_left_alone,              NULL, 0 },
 
         { "distro unit unmasked",               unit_unmasked,                  "conflict-unit-unmasked", SEVERITY_WARNING },
+        { "distro unit unmasked, no systemd",   unit_unmasked_no_systemd,       NULL, 0 },
         { "unmasked, swap not managed",         unit_unmasked_unmanaged,        NULL, 0 },
 };
 
