@@ -23,7 +23,7 @@ static bool action_is_unit(ActionKind k) {
 }
 
 void log_action(const Action *a, const char *result, const char *message) {
-        _cleanup_free_ char *s = action_format(a);
+        _cleanup_free_ char *s = action_describe(a);
         bool failed = streq(result, "failed"), partial = streq(result, "not-done") || streq(result, "skipped");
 
         if (log_stdout_is_journal()) {
@@ -31,7 +31,7 @@ void log_action(const Action *a, const char *result, const char *message) {
                 bool dev = a->kind == ACTION_SWAPON || a->kind == ACTION_SWAPOFF || a->kind == ACTION_ZRAM_REMOVE ||
                            a->kind == ACTION_FILE_CREATE || a->kind == ACTION_FILE_MKSWAP ||
                            a->kind == ACTION_FILE_REMOVE;
-                sd_journal_send("MESSAGE=%s %s%s%s", result, strempty(s), message ? ": " : "", strempty(message),
+                sd_journal_send("MESSAGE=%s ... %s%s%s", strempty(s), result, message ? ": " : "", strempty(message),
                                 "PRIORITY=%i", failed ? LOG_ERR : partial ? LOG_WARNING : LOG_NOTICE,
                                 "NODESWAP_ACTION=%s", action_kind_to_string(a->kind), "NODESWAP_TARGET=%s", target,
                                 "NODESWAP_RESULT=%s", result, action_is_unit(a->kind) ? "NODESWAP_UNIT=%s" : dev ? "NODESWAP_DEVICE=%s" : "NODESWAP_OTHER=%s",
@@ -41,7 +41,7 @@ void log_action(const Action *a, const char *result, const char *message) {
 
         bool tty = isatty(STDOUT_FILENO);
         const char *col = !tty ? "" : failed ? "\033[31m" : partial ? "\033[33m" : "\033[32m";
-        printf("%s%s%s %s%s%s\n", col, result, tty ? "\033[0m" : "", strempty(s), message ? ": " : "",
+        printf("%s ... %s%s%s%s%s\n", strempty(s), col, result, tty ? "\033[0m" : "", message ? ": " : "",
                strempty(message));
         fflush(stdout);
 }

@@ -5,7 +5,10 @@
 
 #include "plan.h"
 
-/* One action as a line for people: "mask-unit dev-zram0.swap: unmasked -> masked (runtime) (why)". */
+/* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
+char *action_describe(const Action *a);
+
+/* One action as a compact line: "mask-unit dev-zram0.swap: unmasked -> masked (runtime) (why)". */
 char *action_format(const Action *a);
 
 /* The plan as JSON: {"changed": bool, "actions": [...], "warnings": [...], "errors": [...],
