@@ -9,7 +9,7 @@
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
-#                       for smoke alone, 420 for the first boot with product scenarios, 200 for
+#                       for smoke alone, 450 for the first boot with product scenarios, 200 for
 #                       each reboot of scenario e)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
@@ -18,7 +18,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ALL_SCENARIOS=smoke,a,b,c,d,f,e
-BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 420 s with the product, 200 s for reboots
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
@@ -126,7 +126,6 @@ if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/s
                 log "systemctl enable nodeswap.service: $(cat "$TMP/enable.log") (left to the generator)"
 fi
 
-# The root is found by label: the order of the two virtio disks is not fixed.
 printf 'LABEL=e2e-root / ext4 rw,errors=remount-ro 0 1\n' >"$ROOT/etc/fstab"
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$ROOT/etc/machine-id"
 echo >>"$ROOT/etc/machine-id"
@@ -170,17 +169,19 @@ boot() {
         truncate -s 4M "$results"
         [[ $KEEP == 1 ]] && timeout=${E2E_TIMEOUT:-86400}
 
-        # rootdelay: how long the initramfs waits for the root disk; emulation on a busy machine is slow
-        local append="root=LABEL=e2e-root rootdelay=120 rw console=ttyS0,115200 quiet net.ifnames=0 panic=1"
+        # The root disk sits in the lower PCI slot, so it is vda. (root=LABEL= would wait for
+        # the initramfs to see a by-label link, which it did not until its timeout.)
+        local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
         append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP"
         log "boot $phase: scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
         timeout -k 10 "$timeout" qemu-system-x86_64 \
-                -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
+                -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
                 -kernel "$TMP/vmlinuz" -initrd "$TMP/initrd.img" -append "$append" \
-                -drive file="$IMG",if=virtio,format=raw,cache=unsafe \
+                -drive file="$IMG",if=none,id=root,format=raw,cache=unsafe \
+                -device virtio-blk-pci,drive=root,addr=0x4 \
                 -drive file="$results",if=none,id=results,format=raw \
-                -device virtio-blk-pci,drive=results,serial=e2e-results \
+                -device virtio-blk-pci,drive=results,serial=e2e-results,addr=0x5 \
                 -nic user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:$port-:22 \
                 -device virtio-rng-pci \
                 -display none -monitor none -serial file:"$serial" \
@@ -253,7 +254,8 @@ if ! flock -n 8; then
         flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
 fi
 
-if [[ $SCENARIOS == smoke ]]; then boot 1 "$SCENARIOS" 300; else boot 1 "$SCENARIOS" 420; fi
+# Default timeouts fit meson's 900 s for the whole test: 450 + 2 x 200 plus the image.
+if [[ $SCENARIOS == smoke ]]; then boot 1 "$SCENARIOS" 300; else boot 1 "$SCENARIOS" 450; fi
 if want e && [[ -n $NODESWAP ]]; then
         boot 2 e 200
         boot 3 e 200
