@@ -15,6 +15,8 @@
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
 set -euo pipefail
+# The whole script is one block, read before it runs: editing it during a run cannot break that run.
+{
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ALL_SCENARIOS=smoke,a,b,c,d,f,e
@@ -268,4 +270,6 @@ if (( FAILED > 0 )); then
         printf '  %s\n' "${FAILURES[@]}"
 fi
 echo "e2e: $PASSED passed, $FAILED failed, $SKIPPED skipped"
-(( FAILED == 0 ))
+(( FAILED == 0 )) && exit 0
+exit 1
+}
