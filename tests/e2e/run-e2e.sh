@@ -67,8 +67,8 @@ kill_qemu() {
                 kill "$QPID" 2>/dev/null || true        # timeout(1) passes TERM on to qemu
                 QPID=
         fi
-        [[ -s $QEMU_PIDFILE ]] || return 0
-        pid=$(cat "$QEMU_PIDFILE")
+        # qemu removes its pid file when it exits: it may be gone by now
+        pid=$(cat "$QEMU_PIDFILE" 2>/dev/null) || return 0
         if [[ -n $pid && $(cat "/proc/$pid/comm" 2>/dev/null) == qemu-system-x86* ]]; then
                 kill "$pid" 2>/dev/null || true
                 for _ in $(seq 50); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
@@ -78,6 +78,7 @@ kill_qemu() {
 }
 cleanup() {
         local rc=$?
+        set +e          # clean up as much as possible, whatever fails
         kill_qemu
         if [[ $KEEP == 1 ]]; then
                 log "kept $TMP (E2E_KEEP=1); remove it with: rm -rf $TMP"
