@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Builds (once) the Debian 12 root file system the e2e VM boots, and prints the path of the
+# cached tarball. The cache key is a hash of the package list and RECIPE_VERSION below: change
+# either and a new root is built; anything else reuses the cache. The build is atomic: it
+# happens in a temporary directory next to the cache and the tarball is renamed into place
+# only when complete, so an interrupted build leaves no half cache.
+#
+# usage: build-root.sh            prints the cached tarball path (builds it when missing)
+#        build-root.sh --key      prints the cache key only
+# env:   E2E_CACHE_DIR  (default /var/cache/nodeswap-e2e)
+#        E2E_MIRROR     (default: the bookworm mirror apt uses on this machine)
+# exit:  0 ok, 77 when the root cannot be built here (not root, no debootstrap, no mirror), 1 error
+set -euo pipefail
+
+# Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
+RECIPE_VERSION=3
+
+PACKAGES=(
+        systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools kmod
+        systemd-zram-generator openssh-server python3 iproute2 util-linux procps e2fsprogs
+        # runtime libraries of nodeswap (libsystemd0, libmount1, libblkid1 come with the above)
+        libinih1 libjson-c5
+)
+
+CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
+SUITE=bookworm
+
+cache_key() {
+        printf 'recipe %s\nsuite %s\n%s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" |
+                sha256sum | cut -c1-16
+}
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+# The mirror apt uses for bookworm on this machine (deb822 or one-line sources).
+find_mirror() {
+        local f uri
+        for f in /etc/apt/sources.list.d/*.sources; do
+                [[ -r $f ]] || continue
+                # one stanza at a time: URIs: + Suites: containing bookworm
+                uri=$(awk -v suite="$SUITE" '
+                        BEGIN { RS=""; FS="\n" }
+                        {
+                                u=""; s=0
+                                for (i = 1; i <= NF; i++) {
+                                        if ($i ~ /^URIs:/)   { sub(/^URIs:[ \t]*/, "", $i); split($i, a, /[ \t]+/); u=a[1] }
+                                        if ($i ~ /^Suites:/) { n=split($i, b, /[ \t]+/); for (j = 2; j <= n; j++) if (b[j] == suite) s=1 }
+                                }
+                                if (u != "" && s) { print u; exit }
+                        }' "$f")
+                [[ -n $uri ]] && { echo "$uri"; return 0; }
+        done
+        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+                [[ -r $f ]] || continue
+                uri=$(awk -v suite="$SUITE" '
+                        $1 == "deb" {
+                                i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+                                if ($(i + 1) == suite) { print $i; exit }
+                        }' "$f")
+                [[ -n $uri ]] && { echo "$uri"; return 0; }
+        done
+        return 1
+}
+
+KEY=$(cache_key)
+TARBALL=$CACHE_DIR/root-$KEY.tar
+
+if [[ ${1:-} == --key ]]; then
+        echo "$KEY"
+        exit 0
+fi
+
+if [[ -f $TARBALL ]]; then
+        echo "$TARBALL"
+        exit 0
+fi
+
+[[ $(id -u) == 0 ]] || skip "building the VM root needs root"
+command -v debootstrap >/dev/null || skip "debootstrap not installed"
+MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
+[[ -n $MIRROR ]] || skip "no $SUITE mirror found in /etc/apt/sources.list* (set E2E_MIRROR)"
+if command -v curl >/dev/null; then
+        curl -fsS -m 20 -o /dev/null "$MIRROR/dists/$SUITE/Release" ||
+                skip "mirror $MIRROR cannot be reached for the first build of the VM root"
+elif command -v wget >/dev/null; then
+        wget -q -T 20 -O /dev/null "$MIRROR/dists/$SUITE/Release" ||
+                skip "mirror $MIRROR cannot be reached for the first build of the VM root"
+fi
+
+mkdir -p "$CACHE_DIR"
+exec 9>"$CACHE_DIR/.lock"
+echo "Waiting for the root build lock $CACHE_DIR/.lock ..." >&2
+flock 9
+# Someone else may have built it while we waited.
+if [[ -f $TARBALL ]]; then
+        echo "$TARBALL"
+        exit 0
+fi
+
+WORK=$(mktemp -d "$CACHE_DIR/.build-$KEY.XXXXXX")
+ROOT=$WORK/root
+
+cleanup() {
+        local m
+        # debootstrap and update-initramfs mount things inside the root: never rm -rf through them
+        while read -r m; do
+                umount -l "$m" 2>/dev/null || true
+        done < <(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+        rm -rf --one-file-system "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+echo "Building the e2e VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
+
+include=$(IFS=,; echo "${PACKAGES[*]}")
+debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 || {
+        tail -n 40 "$WORK/debootstrap.log" >&2
+        echo "debootstrap failed (log above)" >&2
+        exit 1
+}
+
+# --- configuration that every run shares -------------------------------------------------
+echo nodeswap-e2e >"$ROOT/etc/hostname"
+printf '127.0.0.1 localhost\n127.0.1.1 nodeswap-e2e\n' >"$ROOT/etc/hosts"
+printf 'LABEL=e2e-root / ext4 rw,errors=remount-ro 0 1\n' >"$ROOT/etc/fstab"
+# The guest must never reach out: no apt sources, no time sync, no resolver.
+: >"$ROOT/etc/apt/sources.list"
+: >"$ROOT/etc/resolv.conf"
+
+# A static address on the user-mode NIC, so the host's port forward reaches sshd.
+mkdir -p "$ROOT/etc/systemd/network"
+cat >"$ROOT/etc/systemd/network/10-e2e.network" <<'NET'
+[Match]
+Name=eth0 en*
+
+[Network]
+Address=10.0.2.15/24
+Gateway=10.0.2.2
+LinkLocalAddressing=no
+IPv6AcceptRA=no
+NET
+chroot "$ROOT" systemctl enable systemd-networkd.service >/dev/null 2>&1
+chroot "$ROOT" systemctl enable ssh.service >/dev/null 2>&1 || true
+
+# Key-based root login only (the key is made per run and put in by run-e2e.sh).
+mkdir -p "$ROOT/etc/ssh/sshd_config.d"
+cat >"$ROOT/etc/ssh/sshd_config.d/10-e2e.conf" <<'SSH'
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+UseDNS no
+SSH
+
+# Small initramfs: only what is needed to mount /dev/vda (faster to load under emulation).
+sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
+printf 'virtio_pci\nvirtio_blk\next4\n' >>"$ROOT/etc/initramfs-tools/modules"
+mount -t proc proc "$ROOT/proc"
+chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
+        cat "$WORK/initramfs.log" >&2
+        exit 1
+}
+umount "$ROOT/proc"
+
+# machine-id is written per run; an empty one here means "first boot" semantics we do not want.
+: >"$ROOT/etc/machine-id"
+chroot "$ROOT" apt-get clean
+rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin
+
+ls "$ROOT"/boot/vmlinuz-* "$ROOT"/boot/initrd.img-* >/dev/null
+
+tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+sync -f "$WORK/root.tar"
+mv -f "$WORK/root.tar" "$TARBALL"
+echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2
+echo "$TARBALL"

@@ -1,0 +1,574 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
+#
+# The kernel command line says what to run:
+#   e2e.phase=1|2|3        which boot of the image this is (2 and 3 only for scenario e)
+#   e2e.scenarios=LIST     comma-separated: smoke,a,b,c,d,f,e
+#   e2e.keep=1             do not power off at the end (debugging)
+# Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
+# every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
+# END line, so the host can tell a finished run from a crashed or hung one. LOG lines carry
+# journal excerpts for failed scenarios.
+set -u
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LC_ALL=C
+
+RUN=/run/nodeswap-e2e
+STATE=/var/lib/nodeswap-e2e             # survives reboots (scenario e)
+RESULTS=$RUN/results
+OUTDEV=/dev/disk/by-id/virtio-e2e-results
+DROPIN_DIR=/var/lib/rancher/k3s/agent/etc/kubelet.conf.d
+DROPIN=$DROPIN_DIR/90-nodeswap.conf
+POLICY=/etc/nodeswap/nodeswap.conf
+SWAPFILE=/var/lib/nodeswap/swapfile
+K3S_STATE=/var/lib/fake-k3s
+mkdir -p "$RUN" "$STATE"
+
+phase=1 scenarios=smoke keep=0
+for w in $(cat /proc/cmdline); do
+        case $w in
+        e2e.phase=*) phase=${w#*=} ;;
+        e2e.scenarios=*) scenarios=${w#*=} ;;
+        e2e.keep=*) keep=${w#*=} ;;
+        esac
+done
+BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
+
+# ---------------------------------------------------------------------------------------------
+# results
+
+flush() {
+        [[ -b $OUTDEV ]] || OUTDEV=/dev/vdb
+        [[ -b $OUTDEV ]] || return 0
+        dd if="$RESULTS" of="$OUTDEV" bs=64k conv=notrunc,fsync status=none 2>/dev/null || true
+}
+
+declare -A SCENARIO_FAILED=()
+CUR=setup
+
+line() {        # line STATUS NAME DETAILS...
+        local status=$1 name=$2 details=${3:-}
+        details=${details//$'\n'/ | }
+        printf '%s %s: %s%s\n' "$status" "$CUR" "$name" "${details:+: $details}" >>"$RESULTS"
+        printf '%s %s: %s%s\n' "$status" "$CUR" "$name" "${details:+: $details}"
+        [[ $status == FAIL ]] && SCENARIO_FAILED[$CUR]=1
+        flush
+}
+pass() { line PASS "$@"; }
+fail() { line FAIL "$@"; }
+info() { line INFO "$@"; }
+
+# expect NAME GOT WANT [DETAILS]
+expect() {
+        if [[ $2 == "$3" ]]; then pass "$1" "$2${4:+; $4}"; else fail "$1" "got '$2', want '$3'${4:+; $4}"; fi
+}
+# check NAME DETAILS CMD...: PASS when CMD succeeds
+check() {
+        local name=$1 details=$2
+        shift 2
+        if "$@"; then pass "$name" "$details"; else fail "$name" "$details"; fi
+}
+
+# ---------------------------------------------------------------------------------------------
+# facts about the node
+
+prop() { systemctl show -P "$2" "$1" 2>/dev/null; }
+swaps() { awk 'NR > 1 { print $1, $5 }' /proc/swaps; }           # "DEV PRIO" lines
+swap_count() { awk 'NR > 1' /proc/swaps | wc -l; }
+swap_total_kb() { awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo; }
+swap_prio() { awk -v d="$1" 'NR > 1 && $1 == d { print $5 }' /proc/swaps; }
+swap_on() { [[ -n $(swap_prio "$1") ]]; }
+zram_alg() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/${1#/dev/}/comp_algorithm" 2>/dev/null; }
+zram_swaps() { awk 'NR > 1 && $1 ~ /^\/dev\/zram/ { print $1 }' /proc/swaps; }
+zram_swaps_with_alg() { local d; for d in $(zram_swaps); do [[ $(zram_alg "$d") == "$1" ]] && echo "$d"; done; }
+# the distro's zram: /dev/zram0, lz4, priority 100
+distro_zram_on() { swap_on /dev/zram0 && [[ $(zram_alg /dev/zram0) == lz4 && $(swap_prio /dev/zram0) == 100 ]]; }
+sysctl_get() { cat "/proc/sys/vm/$1"; }
+count_boot_lines() { local n; n=$(grep -c " $BOOT_ID" "$1" 2>/dev/null); echo "${n:-0}"; }
+k3s_starts() { count_boot_lines "$K3S_STATE/starts"; }
+k3s_failures() { count_boot_lines "$K3S_STATE/failures"; }
+k3s_seen() { sed -n "s/^$1=//p" "$K3S_STATE/last-start" 2>/dev/null; }
+dropin_behavior() { sed -n 's/^[[:space:]]*swapBehavior:[[:space:]]*\([A-Za-z]*\).*/\1/p' "$DROPIN" 2>/dev/null | tail -n 1; }
+swaps_summary() { swaps | while read -r d p; do
+        if [[ $d == /dev/zram* ]]; then echo -n "$d($p,$(zram_alg "$d")) "; else echo -n "$d($p) "; fi
+done; }
+
+# wait_for SECONDS CMD...: poll every 0.5 s
+wait_for() {
+        local deadline=$(( $(date +%s) + $1 ))
+        shift
+        while ! "$@"; do
+                (( $(date +%s) >= deadline )) && return 1
+                sleep 0.5
+        done
+}
+
+# ---------------------------------------------------------------------------------------------
+# running nodeswap: output kept under $STATE/log for debugging, rc in $NS_RC, JSON in $NS_OUT
+
+NS_N=0 NS_RC=0 NS_OUT= NS_ERR=
+ns() {
+        NS_N=$((NS_N + 1))
+        NS_OUT=$STATE/log/$phase-$NS_N.out NS_ERR=$STATE/log/$phase-$NS_N.err
+        mkdir -p "$STATE/log"
+        local t0=$(date +%s.%N)
+        timeout 180 nodeswap "$@" >"$NS_OUT" 2>"$NS_ERR"
+        NS_RC=$?
+        info "ran nodeswap $*" "rc=$NS_RC in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'); stderr: $(tail -c 600 "$NS_ERR")"
+}
+ns_expect_rc() {  # ns_expect_rc NAME WANT
+        if [[ $NS_RC == "$2" ]]; then
+                pass "$1" "rc=$NS_RC"
+        else
+                fail "$1" "rc=$NS_RC, want $2; stdout: $(tail -c 800 "$NS_OUT"); stderr: $(tail -c 800 "$NS_ERR")"
+        fi
+}
+# json FIELD-EXPR: evaluates a Python expression over the JSON document `j` in $NS_OUT
+json() {
+        python3 - "$NS_OUT" "$1" <<'PY' 2>/dev/null
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("invalid-json:", str(e)[:80]); sys.exit(0)
+v = eval(sys.argv[2], {"j": j, "json": json})
+print(json.dumps(v) if not isinstance(v, str) else v)
+PY
+}
+# The index of the first action whose JSON text matches all the given words (case-insensitive),
+# -1 when none. Actions may be objects or strings; this does not depend on their exact shape.
+action_index() {
+        python3 - "$NS_OUT" "$@" <<'PY' 2>/dev/null
+import json, sys
+try:
+    acts = json.load(open(sys.argv[1])).get("actions", [])
+except Exception:
+    print(-2); sys.exit(0)
+words = [w.lower() for w in sys.argv[2:]]
+for i, a in enumerate(acts):
+    t = json.dumps(a).lower()
+    if all(w in t for w in words):
+        print(i); sys.exit(0)
+print(-1)
+PY
+}
+
+write_policy() {  # write_policy NAME: one of the policies below
+        mkdir -p /etc/nodeswap
+        case $1 in
+        file) cat >"$POLICY" <<EOF
+[Swap]
+Backend=file
+
+[File]
+Path=$SWAPFILE
+Size=256M
+Priority=10
+
+[Sysctl]
+Swappiness=100
+PageCluster=0
+
+[Kubelet]
+SwapBehavior=LimitedSwap
+EOF
+        ;;
+        # 512M, not the file's 256M: the kubelet is restarted when the node's SwapTotal changes
+        # (DESIGN.md), and an equal size would leave nothing for the restart check to see.
+        zram) cat >"$POLICY" <<EOF
+[Swap]
+Backend=zram
+
+[Zram]
+Algorithm=zstd
+Size=512M
+Priority=100
+
+[Sysctl]
+Swappiness=100
+PageCluster=0
+
+[Kubelet]
+SwapBehavior=LimitedSwap
+EOF
+        ;;
+        kubelet-noswap|kubelet-limited) cat >"$POLICY" <<EOF
+# Scenario f: the kubelet only, no swap managed.
+[Kubelet]
+SwapBehavior=$([[ $1 == kubelet-noswap ]] && echo NoSwap || echo LimitedSwap)
+EOF
+        ;;
+        esac
+        chmod 0644 "$POLICY"
+}
+
+# The node is in the state policy "file" leaves / "zram" leaves.
+in_file_state() { swap_on "$SWAPFILE" && [[ -z $(zram_swaps) && $(dropin_behavior) == LimitedSwap ]]; }
+in_zram_state() { [[ -n $(zram_swaps_with_alg zstd) ]] && ! swap_on "$SWAPFILE" && ! distro_zram_on; }
+
+setup_policy() {  # setup_policy NAME: apply a policy as a precondition (not a check)
+        write_policy "$1"
+        ns apply --json
+        [[ $NS_RC == 0 ]] || fail "setup: apply policy '$1'" "rc=$NS_RC; $(tail -c 600 "$NS_ERR")"
+}
+
+# k3s is back and saw the node's swap as it is now
+k3s_saw_current() {  # k3s_saw_current NAME WANT_BEHAVIOR
+        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        expect "$1: k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
+        expect "$1: kubelet saw swapBehavior" "$(k3s_seen swap_behavior)" "$2"
+        expect "$1: kubelet saw the node's SwapTotal (kB)" "$(k3s_seen swap_total_kb)" "$(swap_total_kb)"
+}
+
+baseline() {
+        if [[ ! -e $STATE/baseline ]]; then
+                printf 'swappiness=%s\npage_cluster=%s\n' "$(sysctl_get swappiness)" "$(sysctl_get page-cluster)" >"$STATE/baseline"
+        fi
+        BASE_SWAPPINESS=$(sed -n 's/^swappiness=//p' "$STATE/baseline")
+        BASE_PAGE_CLUSTER=$(sed -n 's/^page_cluster=//p' "$STATE/baseline")
+}
+
+writeback_runs() { count_boot_lines /var/lib/fake-rpi-swap/writeback-runs; }
+
+# The distro's zram stays off: wait until the writeback timer (period 10 s) has fired (or one
+# period when it is not running), and try the writeback service by hand as the timer would.
+zram_stays_off_through_writeback() {
+        local name=$1 before
+        before=$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)
+        if [[ $(prop rpi-zram-writeback.timer ActiveState) == active ]]; then
+                if wait_for 15 test "$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)" != "$before"; then
+                        sleep 2
+                        info "$name: writeback timer fired" "LastTrigger $before -> $(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)"
+                else
+                        info "$name: writeback timer is active but did not fire in 15 s"
+                fi
+        else
+                info "$name: writeback timer is not active ($(prop rpi-zram-writeback.timer ActiveState), $(prop rpi-zram-writeback.timer LoadState)); waited one period (11 s) instead"
+                sleep 11
+        fi
+        check "$name: distro zram0 still off after the writeback timer" "$(swaps_summary)" \
+                test -z "$(zram_swaps_with_alg lz4)"
+        systemctl start rpi-zram-writeback.service >/dev/null 2>&1
+        local rc=$?
+        sleep 1
+        check "$name: starting rpi-zram-writeback.service by hand does not bring zram0 back" \
+                "systemctl start rc=$rc; $(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+}
+
+# ---------------------------------------------------------------------------------------------
+# scenarios
+
+scenario_smoke() {
+        wait_for 60 test "$(prop dev-zram0.swap ActiveState)" = active
+        expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
+        expect "systemd-zram-setup@zram0.service active" "$(prop systemd-zram-setup@zram0.service ActiveState)" active
+        expect "/dev/zram0 in /proc/swaps at priority 100" "$(swap_prio /dev/zram0)" 100 "$(swaps_summary)"
+        expect "zram0 compresses with lz4" "$(zram_alg /dev/zram0)" lz4
+        check "zram is a loaded module" "$(grep '^zram ' /proc/modules | cut -d' ' -f1-3)" grep -q '^zram ' /proc/modules
+        check "the guest kernel offers zstd for zram" "$(cat /sys/block/zram0/comp_algorithm)" \
+                grep -qw zstd /sys/block/zram0/comp_algorithm
+        expect "cgroup v2" "$(stat -fc %T /sys/fs/cgroup)" cgroup2fs
+
+        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        expect "k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
+        expect "k3s-agent started once this boot" "$(k3s_starts)" 1
+        expect "kubelet saw swapBehavior NoSwap" "$(k3s_seen swap_behavior)" NoSwap
+        expect "kubelet saw the node's SwapTotal (kB)" "$(k3s_seen swap_total_kb)" "$(swap_total_kb)"
+        check "k3s wrote 00-k3s-defaults.conf" "" test -s "$DROPIN_DIR/00-k3s-defaults.conf"
+
+        expect "rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
+        wait_for 25 test "$(writeback_runs)" -ge 1
+        check "the writeback timer ran its service" "runs this boot: $(writeback_runs)" test "$(writeback_runs)" -ge 1
+
+        if wait_for 120 test -e "$RUN/host-ssh-ok"; then
+                pass "sshd reachable from the host through the port forward"
+        else
+                fail "sshd reachable from the host through the port forward" "no login from the host in 120 s; ssh: $(prop ssh.service ActiveState); $(ip -br addr 2>&1)"
+        fi
+
+        local failed
+        failed=$(systemctl list-units --failed --plain --no-legend 2>&1 | awk '{ print $1 }' | tr '\n' ' ')
+        check "no failed units" "${failed:-none}" test -z "$failed"
+        local u t timing=""
+        for u in systemd-udev-settle.service systemd-networkd-wait-online.service network-online.target \
+                 dev-zram0.swap ssh.service k3s-agent.service multi-user.target; do
+                t=$(prop "$u" ActiveEnterTimestampMonotonic)
+                [[ -n $t && $t != 0 ]] && timing+="$u $((t / 1000000)).$(( (t / 100000) % 10 ))s, "
+        done
+        info "boot timing (since kernel start)" "${timing}runner at $(cut -d' ' -f1 /proc/uptime)s"
+}
+
+scenario_a() {
+        if distro_zram_on; then info "start state: distro zram0 on" "$(swaps_summary)"
+        else info "start state: distro zram0 is NOT on (not a fresh node)" "$(swaps_summary)"; fi
+        local s0
+        s0=$(k3s_starts)
+        write_policy file
+        ns apply --json
+        ns_expect_rc "apply exits 0" 0
+        expect "JSON changed" "$(json 'j["changed"]')" true
+
+        expect "swap file on at priority 10" "$(swap_prio "$SWAPFILE")" 10 "$(swaps_summary)"
+        check "no zram swap on" "$(swaps_summary)" test -z "$(zram_swaps)"
+        expect "dev-zram0.swap masked" "$(prop dev-zram0.swap LoadState)" masked
+        check "dev-zram0.swap not active" "$(prop dev-zram0.swap ActiveState)" test "$(prop dev-zram0.swap ActiveState)" != active
+        sleep 5
+        check "zram still off 5 s later" "$(swaps_summary)" test -z "$(zram_swaps)"
+        systemctl daemon-reload
+        sleep 2
+        check "zram still off after daemon-reload" "$(swaps_summary)" test -z "$(zram_swaps)"
+        expect "dev-zram0.swap still masked after daemon-reload" "$(prop dev-zram0.swap LoadState)" masked
+        zram_stays_off_through_writeback "writeback"
+        check "only nodeswap's swap file is on" "$(swaps_summary)" test "$(swaps)" = "$SWAPFILE 10"
+
+        expect "vm.swappiness" "$(sysctl_get swappiness)" 100
+        expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
+        check "drop-in present" "$DROPIN" test -f "$DROPIN"
+        check "drop-in is a kubelet config" "$(tr '\n' ' ' <"$DROPIN" 2>/dev/null)" \
+                grep -qx 'kind: KubeletConfiguration' "$DROPIN"
+        expect "drop-in swapBehavior" "$(dropin_behavior)" LimitedSwap
+        expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
+        k3s_saw_current "after apply" LimitedSwap
+}
+
+scenario_b() {
+        in_file_state || setup_policy file
+        write_policy file
+        local s0 m0 swaps0
+        s0=$(k3s_starts)
+        m0=$(stat -c %Y.%i "$DROPIN" 2>/dev/null)
+        swaps0=$(swaps)
+        ns apply --json
+        ns_expect_rc "second apply exits 0" 0
+        expect "JSON changed" "$(json 'j["changed"]')" false
+        expect "JSON actions" "$(json 'len(j["actions"])')" 0 "$(json 'j["actions"]' | head -c 300)"
+        expect "k3s-agent not restarted" "$(( $(k3s_starts) - s0 ))" 0
+        expect "drop-in not rewritten (mtime.inode)" "$(stat -c %Y.%i "$DROPIN" 2>/dev/null)" "$m0"
+        expect "swaps unchanged" "$(swaps | tr '\n' ' ')" "$(echo "$swaps0" | tr '\n' ' ')"
+}
+
+scenario_c() {
+        in_file_state || setup_policy file
+        local s0
+        s0=$(k3s_starts)
+        write_policy zram
+        # sample the number of active swap areas while apply runs: make before break means
+        # it never drops to zero
+        rm -f "$RUN/samples"
+        ( while :; do swap_count >>"$RUN/samples"; sleep 0.02; done ) &
+        local sampler=$!
+        ns apply --json
+        kill "$sampler" 2>/dev/null
+        wait "$sampler" 2>/dev/null
+        ns_expect_rc "apply exits 0" 0
+        expect "JSON changed" "$(json 'j["changed"]')" true
+
+        local up off
+        up=$(action_index zram create)
+        [[ $up == -1 ]] && up=$(action_index zram swapon)
+        off=$(action_index swapoff "$SWAPFILE")
+        [[ $off == -1 ]] && off=$(action_index swapoff swapfile)
+        check "make before break: zram up (action $up) before the file goes off (action $off)" \
+                "$(json '[a if isinstance(a, str) else (a.get("kind") or a.get("action") or a.get("type")) for a in j["actions"]]' | head -c 400)" \
+                test "$up" -ge 0 -a "$off" -ge 0 -a "$up" -lt "$off"
+        check "never without swap during apply" \
+                "$(wc -l <"$RUN/samples") samples, min $(sort -n "$RUN/samples" | head -n 1), max $(sort -n "$RUN/samples" | tail -n 1)" \
+                test "$(sort -n "$RUN/samples" | head -n 1)" -ge 1
+
+        local z
+        z=$(zram_swaps_with_alg zstd)
+        expect "one zstd zram swap on" "$(echo "$z" | grep -c .)" 1 "$(swaps_summary)"
+        [[ -n $z ]] && expect "its priority" "$(swap_prio "$(echo "$z" | head -n 1)")" 100
+        [[ -n $z ]] && check "its size is 512M" "$(cat "/sys/block/${z#/dev/}/disksize" 2>/dev/null) bytes" \
+                test "$(cat "/sys/block/${z#/dev/}/disksize" 2>/dev/null)" = 536870912
+        check "swap file off" "$(swaps_summary)" bash -c "! awk '{print \$1}' /proc/swaps | grep -qx '$SWAPFILE'"
+        check "distro zram0 (lz4) still off" "$(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+        expect "dev-zram0.swap still masked" "$(prop dev-zram0.swap LoadState)" masked
+        expect "vm.swappiness" "$(sysctl_get swappiness)" 100
+        expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
+        expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
+        k3s_saw_current "after switch" LimitedSwap
+}
+
+scenario_d() {
+        in_zram_state || setup_policy zram
+        local s0
+        s0=$(k3s_starts)
+        ns revert --json
+        ns_expect_rc "revert exits 0" 0
+        if [[ -e $DROPIN ]]; then
+                expect "drop-in says NoSwap" "$(dropin_behavior)" NoSwap
+        else
+                pass "drop-in removed"
+        fi
+        wait_for 15 distro_zram_on
+        check "distro zram0 back on at priority 100 with lz4" "$(swaps_summary)" distro_zram_on
+        check "no nodeswap swap left" "$(swaps_summary)" test "$(swaps)" = "/dev/zram0 100"
+        expect "dev-zram0.swap no longer masked" "$(prop dev-zram0.swap LoadState)" loaded
+        expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
+        expect "rpi-zram-writeback.timer no longer masked" "$(prop rpi-zram-writeback.timer LoadState)" loaded
+        expect "rpi-zram-writeback.timer active again" "$(prop rpi-zram-writeback.timer ActiveState)" active
+        expect "vm.swappiness restored" "$(sysctl_get swappiness)" "$BASE_SWAPPINESS"
+        expect "vm.page-cluster restored" "$(sysctl_get page-cluster)" "$BASE_PAGE_CLUSTER"
+        expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
+        k3s_saw_current "after revert" NoSwap
+}
+
+# f: the kubelet refuses nodeswap's new drop-in. The fake k3s stands for a kubelet that refuses
+# swapBehavior LimitedSwap (as kubelet >= 1.35 does on cgroup v1) while
+# /etc/fake-k3s/reject-limited-swap exists. Only nodeswap's own change (NoSwap -> LimitedSwap)
+# makes the start fail, so nodeswap's rollback is what brings the kubelet back.
+scenario_f() {
+        setup_policy kubelet-noswap
+        local s0 f0
+        expect "setup: drop-in says NoSwap" "$(dropin_behavior)" NoSwap
+        cp -p "$DROPIN" "$RUN/dropin.before" 2>/dev/null
+        s0=$(k3s_starts) f0=$(k3s_failures)
+        mkdir -p /etc/fake-k3s
+        touch /etc/fake-k3s/reject-limited-swap
+        write_policy kubelet-limited
+        ns apply --json
+        rm -f /etc/fake-k3s/reject-limited-swap
+        ns_expect_rc "apply exits 1" 1
+        check "the error names the kubelet unit" "$(tail -c 400 "$NS_ERR")" \
+                grep -q 'k3s-agent' "$NS_ERR" "$NS_OUT"
+        check "the previous drop-in is back, byte for byte" "$(dropin_behavior)" cmp -s "$DROPIN" "$RUN/dropin.before"
+        expect "the kubelet refused the new drop-in once" "$(( $(k3s_failures) - f0 ))" 1 \
+                "$(tail -n 1 "$K3S_STATE/failures" 2>/dev/null | cut -d' ' -f3-)"
+        expect "k3s-agent started twice (refused, then with the old drop-in)" "$(( $(k3s_starts) - s0 ))" 2
+        k3s_saw_current "after rollback" NoSwap
+        check "no temporary files left in the drop-in dir" "$(ls -A "$DROPIN_DIR" | tr '\n' ' ')" \
+                test -z "$(ls -A "$DROPIN_DIR" | grep -v -e '^00-k3s-defaults.conf$' -e '^90-nodeswap.conf$')"
+}
+
+# e, first boot: leave the zram policy applied for the reboot
+scenario_e_prepare() {
+        write_policy zram
+        ns apply --json
+        ns_expect_rc "apply the zram policy before the reboot" 0
+        echo applied >"$STATE/e-phase"
+}
+
+# e, second boot: the policy holds at boot; then revert for the third boot
+scenario_e_boot2() {
+        if [[ $(cat "$STATE/e-phase" 2>/dev/null) != applied ]]; then
+                fail "the zram policy was applied before the reboot"
+                return
+        fi
+        expect "nodeswap.service active" "$(prop nodeswap.service ActiveState)" active
+        expect "nodeswap.service succeeded" "$(prop nodeswap.service Result)" success
+        local ns_done k3s_start
+        ns_done=$(prop nodeswap.service ActiveEnterTimestampMonotonic)
+        k3s_start=$(prop k3s-agent.service ExecMainStartTimestampMonotonic)
+        check "nodeswap.service finished before k3s-agent started" \
+                "nodeswap active at ${ns_done} us, k3s-agent main process at ${k3s_start} us" \
+                test "${ns_done:-0}" -gt 0 -a "${ns_done:-0}" -le "${k3s_start:-0}"
+        expect "generator masked dev-zram0.swap early" \
+                "$(readlink /run/systemd/generator.early/dev-zram0.swap 2>/dev/null)" /dev/null
+        local z
+        z=$(zram_swaps_with_alg zstd)
+        expect "one zstd zram swap on at boot" "$(echo "$z" | grep -c .)" 1 "$(swaps_summary)"
+        [[ -n $z ]] && expect "its priority" "$(swap_prio "$(echo "$z" | head -n 1)")" 100
+        check "distro zram0 (lz4) off" "$(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+        expect "dev-zram0.swap masked" "$(prop dev-zram0.swap LoadState)" masked
+        expect "vm.swappiness" "$(sysctl_get swappiness)" 100
+        expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
+        expect "drop-in swapBehavior" "$(dropin_behavior)" LimitedSwap
+        expect "k3s-agent started once this boot" "$(k3s_starts)" 1
+        expect "k3s-agent never restarted (NRestarts)" "$(prop k3s-agent.service NRestarts)" 0
+        k3s_saw_current "at boot" LimitedSwap
+        zram_stays_off_through_writeback "writeback at boot"
+        expect "k3s-agent still started once this boot" "$(k3s_starts)" 1
+
+        ns revert --json
+        ns_expect_rc "revert before the third boot" 0
+        echo reverted >"$STATE/e-phase"
+}
+
+# e, third boot: the node stays reverted
+scenario_e_boot3() {
+        if [[ $(cat "$STATE/e-phase" 2>/dev/null) != reverted ]]; then
+                fail "the node was reverted before the reboot"
+                return
+        fi
+        wait_for 30 distro_zram_on
+        check "distro zram0 on at priority 100 with lz4" "$(swaps_summary)" distro_zram_on
+        check "no nodeswap swap" "$(swaps_summary)" test "$(swaps)" = "/dev/zram0 100"
+        check "the generator masks nothing" \
+                "$(find /run/systemd/generator.early -lname /dev/null 2>/dev/null | tr '\n' ' ')" \
+                test -z "$(find /run/systemd/generator.early -lname /dev/null 2>/dev/null)"
+        expect "dev-zram0.swap not masked" "$(prop dev-zram0.swap LoadState)" loaded
+        expect "rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
+        if [[ -e $DROPIN ]]; then
+                expect "drop-in says NoSwap" "$(dropin_behavior)" NoSwap
+        else
+                pass "no drop-in"
+        fi
+        expect "vm.swappiness as before nodeswap" "$(sysctl_get swappiness)" "$BASE_SWAPPINESS"
+        expect "vm.page-cluster as before nodeswap" "$(sysctl_get page-cluster)" "$BASE_PAGE_CLUSTER"
+        check "nodeswap.service did not fail" "$(prop nodeswap.service ActiveState)/$(prop nodeswap.service Result)" \
+                test "$(prop nodeswap.service ActiveState)" != failed
+        expect "k3s-agent started once this boot" "$(k3s_starts)" 1
+        k3s_saw_current "at boot" NoSwap
+}
+
+# ---------------------------------------------------------------------------------------------
+
+journal_excerpt() {
+        journalctl -b --no-pager -o short-monotonic \
+                -u nodeswap.service -u k3s-agent.service -u dev-zram0.swap \
+                -u systemd-zram-setup@zram0.service -u rpi-zram-writeback.service \
+                -u rpi-zram-writeback.timer 2>/dev/null | tail -n 80 | sed 's/^/LOG /' >>"$RESULTS"
+        local f
+        for f in $(ls "$STATE"/log/"$phase"-*.err 2>/dev/null | tail -n 4); do
+                echo "LOG --- $f" >>"$RESULTS"
+                tail -n 20 "$f" | sed 's/^/LOG /' >>"$RESULTS"
+        done
+        flush
+}
+
+finish() {
+        local rc=$?
+        CUR=runner
+        if (( ${#SCENARIO_FAILED[@]} > 0 )); then
+                echo "LOG failed scenarios: ${!SCENARIO_FAILED[*]}" >>"$RESULTS"
+                journal_excerpt
+        fi
+        echo "END rc=$rc" >>"$RESULTS"
+        flush
+        sync
+        if [[ $keep != 1 ]]; then
+                systemctl poweroff --no-block
+        fi
+}
+
+echo "BEGIN phase=$phase scenarios=$scenarios boot_id=$BOOT_ID" >"$RESULTS"
+flush
+trap finish EXIT
+
+want() { [[ ,$scenarios, == *,$1,* ]]; }
+have_nodeswap() { command -v nodeswap >/dev/null; }
+
+baseline
+case $phase in
+1)
+        for s in smoke a b c d f; do
+                want "$s" || continue
+                CUR=$s
+                if [[ $s != smoke ]] && ! have_nodeswap; then
+                        line SKIP "nodeswap not installed"
+                        continue
+                fi
+                "scenario_$s"
+        done
+        if want e; then
+                CUR=e
+                if have_nodeswap; then scenario_e_prepare; else line SKIP "nodeswap not installed"; fi
+        fi
+        ;;
+2) CUR=e; scenario_e_boot2 ;;
+3) CUR=e; scenario_e_boot3 ;;
+*) CUR=runner; fail "unknown phase '$phase'" ;;
+esac
+exit 0

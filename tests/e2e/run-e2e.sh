@@ -1,0 +1,276 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeswap end-to-end test: boots a Debian 12 VM under qemu with a real systemd, a Raspberry Pi
+# OS-like zram swap (systemd-zram-generator + rpi-swap's writeback timer) and a fake k3s agent,
+# installs nodeswap from a meson build dir into it, runs the scenarios inside and reports.
+#
+# usage: run-e2e.sh BUILD_DIR
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,a,b,c,d,f,e (default: all)
+#        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
+#                       the temporary directory; power the VM off from inside to end the run
+#        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
+#                       for smoke alone, 450 for the first boot with product scenarios, 200 for
+#                       each reboot of scenario e)
+#        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
+# exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
+# See tests/e2e/README.md.
+set -euo pipefail
+# The whole script is one block, read before it runs: editing it during a run cannot break that run.
+{
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ALL_SCENARIOS=smoke,a,b,c,d,f,e
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
+KEEP=${E2E_KEEP:-0}
+
+skip() { echo "SKIP e2e: $*"; exit 77; }
+log() { echo "e2e: $*"; }
+
+(( $# >= 1 )) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+BUILD=$(cd "$1" && pwd)
+
+[[ $(id -u) == 0 ]] || skip "needs root (debootstrap, chroot, mkfs.ext4 -d with ownership)"
+for tool in qemu-system-x86_64 debootstrap mkfs.ext4 ssh ssh-keygen timeout meson; do
+        command -v "$tool" >/dev/null || skip "$tool not installed"
+done
+
+SCENARIOS=${E2E_SCENARIOS:-$ALL_SCENARIOS}
+SCENARIOS=${SCENARIOS// /}
+IFS=, read -ra list <<<"$SCENARIOS"
+for s in "${list[@]}"; do
+        [[ ,$ALL_SCENARIOS, == *,$s,* ]] || { echo "unknown scenario '$s' (known: $ALL_SCENARIOS)" >&2; exit 2; }
+done
+
+t_start=$(date +%s)
+
+# --- the cached root ----------------------------------------------------------------------
+rc=0
+TARBALL=$("$HERE/build-root.sh") || rc=$?
+(( rc == 77 )) && exit 77
+(( rc == 0 )) || { echo "FAIL e2e: building the VM root failed"; exit 1; }
+t_root=$(date +%s)
+
+# --- per-run temporary directory, always cleaned up -----------------------------------------
+TMP=$(mktemp -d /var/tmp/nodeswap-e2e.XXXXXX)
+QEMU_PIDFILE=$TMP/qemu.pid
+QPID=           # the timeout(1) process around qemu
+SSH_LOOP_PID=
+
+kill_qemu() {
+        local pid
+        if [[ -n $SSH_LOOP_PID ]]; then
+                kill "$SSH_LOOP_PID" 2>/dev/null || true
+                wait "$SSH_LOOP_PID" 2>/dev/null || true
+                SSH_LOOP_PID=
+        fi
+        if [[ -n $QPID ]]; then
+                kill "$QPID" 2>/dev/null || true        # timeout(1) passes TERM on to qemu
+                QPID=
+        fi
+        # qemu removes its pid file when it exits: it may be gone by now
+        pid=$(cat "$QEMU_PIDFILE" 2>/dev/null) || return 0
+        if [[ -n $pid && $(cat "/proc/$pid/comm" 2>/dev/null) == qemu-system-x86* ]]; then
+                kill "$pid" 2>/dev/null || true
+                for _ in $(seq 50); do [[ -e /proc/$pid ]] || break; sleep 0.1; done
+                kill -9 "$pid" 2>/dev/null || true
+        fi
+        rm -f "$QEMU_PIDFILE"
+}
+cleanup() {
+        local rc=$?
+        set +e          # clean up as much as possible, whatever fails
+        kill_qemu
+        if [[ $KEEP == 1 ]]; then
+                log "kept $TMP (E2E_KEEP=1); remove it with: rm -rf $TMP"
+        else
+                rm -rf --one-file-system "$TMP"
+        fi
+        exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM HUP
+
+ROOT=$TMP/root
+mkdir "$ROOT"
+tar --numeric-owner --xattrs --acls -C "$ROOT" -xf "$TARBALL"
+
+# --- the project ----------------------------------------------------------------------------
+log "installing $BUILD into the VM root"
+meson install -C "$BUILD" --destdir "$ROOT" --no-rebuild --quiet >"$TMP/install.log" 2>&1 || {
+        cat "$TMP/install.log"
+        echo "FAIL e2e: meson install failed"
+        exit 1
+}
+NODESWAP=
+for p in /usr/sbin/nodeswap /usr/local/sbin/nodeswap; do
+        [[ -x $ROOT$p ]] && { NODESWAP=$p; break; }
+done
+if [[ -z $NODESWAP ]]; then
+        echo "SKIP product scenarios: nodeswap not installed"
+        [[ ,$SCENARIOS, == *,smoke,* ]] || { echo "nothing left to run"; exit 77; }
+        SCENARIOS=smoke
+else
+        log "nodeswap installed as $NODESWAP"
+fi
+
+# --- fakes and the scenario runner ------------------------------------------------------------
+G=$HERE/guest
+install -m 0644 "$G/zram-generator.conf" "$ROOT/etc/systemd/zram-generator.conf"
+install -m 0644 "$G/rpi-zram-writeback.service" "$G/rpi-zram-writeback.timer" "$ROOT/lib/systemd/system/"
+install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
+install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
+install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
+install -m 0644 "$G/nodeswap-e2e.service" "$ROOT/etc/systemd/system/"
+chroot "$ROOT" systemctl enable k3s-agent.service rpi-zram-writeback.timer nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
+        cat "$TMP/enable.log"; echo "FAIL e2e: cannot enable the fake units"; exit 1; }
+if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/system/nodeswap.service ]]; then
+        chroot "$ROOT" systemctl enable nodeswap.service >"$TMP/enable.log" 2>&1 ||
+                log "systemctl enable nodeswap.service: $(cat "$TMP/enable.log") (left to the generator)"
+fi
+
+printf 'LABEL=e2e-root / ext4 rw,errors=remount-ro 0 1\n' >"$ROOT/etc/fstab"
+od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$ROOT/etc/machine-id"
+echo >>"$ROOT/etc/machine-id"
+ssh-keygen -q -t ed25519 -N '' -C nodeswap-e2e -f "$TMP/id_ed25519"
+install -d -m 0700 "$ROOT/root/.ssh"
+install -m 0600 "$TMP/id_ed25519.pub" "$ROOT/root/.ssh/authorized_keys"
+
+cp "$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -n 1)" "$TMP/vmlinuz"
+cp "$(ls "$ROOT"/boot/initrd.img-* | sort -V | tail -n 1)" "$TMP/initrd.img"
+
+IMG=$TMP/disk.img
+truncate -s 1536M "$IMG"
+mkfs.ext4 -q -F -L e2e-root -d "$ROOT" "$IMG"
+rm -rf --one-file-system "$ROOT"
+t_image=$(date +%s)
+log "image ready in $(( t_image - t_root )) s (root from $TARBALL)"
+
+# --- booting ----------------------------------------------------------------------------------
+free_port() {
+        local p
+        for _ in $(seq 50); do
+                p=$(( 20000 + RANDOM % 30000 ))
+                ss -Hltn "sport = :$p" 2>/dev/null | grep -q . || { echo "$p"; return 0; }
+        done
+        return 1
+}
+
+SSH_OPTS=(-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes
+          -o ConnectTimeout=5 -o LogLevel=ERROR -i "$TMP/id_ed25519")
+
+PASSED=0 FAILED=0 SKIPPED=0
+declare -a FAILURES=()
+
+# boot PHASE SCENARIOS TIMEOUT: one boot of the image; prints the results; counts them
+boot() {
+        local phase=$1 scen=$2 port results serial t0 rc=0 timeout=${BOOT_TIMEOUT:-$3}
+        port=$(free_port) || { echo "FAIL e2e: no free port"; FAILED=$((FAILED + 1)); return; }
+        results=$TMP/results-$phase.img
+        serial=$TMP/serial-$phase.log
+        rm -f "$results"
+        truncate -s 4M "$results"
+        [[ $KEEP == 1 ]] && timeout=${E2E_TIMEOUT:-86400}
+
+        # The root disk sits in the lower PCI slot, so it is vda. (root=LABEL= would wait for
+        # the initramfs to see a by-label link, which it did not until its timeout.)
+        local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
+        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP"
+        log "boot $phase: scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
+        t0=$(date +%s)
+        timeout -k 10 "$timeout" qemu-system-x86_64 \
+                -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
+                -kernel "$TMP/vmlinuz" -initrd "$TMP/initrd.img" -append "$append" \
+                -drive file="$IMG",if=none,id=root,format=raw,cache=unsafe \
+                -device virtio-blk-pci,drive=root,addr=0x4 \
+                -drive file="$results",if=none,id=results,format=raw \
+                -device virtio-blk-pci,drive=results,serial=e2e-results,addr=0x5 \
+                -nic user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:$port-:22 \
+                -device virtio-rng-pci \
+                -display none -monitor none -serial file:"$serial" \
+                -no-reboot -pidfile "$QEMU_PIDFILE" </dev/null >"$TMP/qemu-$phase.log" 2>&1 &
+        QPID=$!
+        local qpid=$QPID
+
+        # Log in from the host as soon as sshd answers; the smoke scenario waits for the mark.
+        (
+                while kill -0 "$qpid" 2>/dev/null; do
+                        if ssh "${SSH_OPTS[@]}" -p "$port" root@127.0.0.1 \
+                                'mkdir -p /run/nodeswap-e2e && touch /run/nodeswap-e2e/host-ssh-ok' </dev/null 2>/dev/null; then
+                                log "boot $phase: ssh login from the host works after $(( $(date +%s) - t0 )) s"
+                                if [[ $KEEP == 1 ]]; then
+                                        log "VM kept: ssh ${SSH_OPTS[*]} -p $port root@127.0.0.1"
+                                        log "power it off from inside (poweroff) to end the run"
+                                fi
+                                exit 0
+                        fi
+                        sleep 2
+                done
+        ) &
+        SSH_LOOP_PID=$!
+
+        wait "$qpid" || rc=$?
+        QPID=
+        kill_qemu
+        local took=$(( $(date +%s) - t0 ))
+
+        local text
+        text=$(tr -d '\000' <"$results")
+        if (( rc == 124 || rc == 137 )); then
+                echo "FAIL boot $phase: the VM did not power off within ${timeout}s"
+                FAILED=$((FAILED + 1)); FAILURES+=("boot $phase timed out")
+        elif (( rc != 0 )); then
+                echo "FAIL boot $phase: qemu exited with $rc: $(tail -n 5 "$TMP/qemu-$phase.log")"
+                FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: qemu rc $rc")
+        fi
+        if ! grep -q '^BEGIN ' <<<"$text"; then
+                echo "FAIL boot $phase: the scenario runner never started (no results)"
+                FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: no results")
+        elif ! grep -q '^END ' <<<"$text"; then
+                echo "FAIL boot $phase: the scenario runner did not finish"
+                FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: runner did not finish")
+        fi
+
+        local l failed_here=0
+        while IFS= read -r l; do
+                case $l in
+                PASS\ *) PASSED=$((PASSED + 1)); echo "  $l" ;;
+                FAIL\ *) FAILED=$((FAILED + 1)); failed_here=1; FAILURES+=("${l#FAIL }"); echo "  $l" ;;
+                SKIP\ *) SKIPPED=$((SKIPPED + 1)); echo "  $l" ;;
+                INFO\ *) echo "  $l" ;;
+                esac
+        done <<<"$text"
+        if (( failed_here || rc != 0 )) || ! grep -q '^END ' <<<"$text"; then
+                grep '^LOG ' <<<"$text" | sed 's/^LOG /  | /' || true
+                echo "  --- last lines of the serial console ($serial):"
+                tail -n 40 "$serial" | sed 's/^/  | /'
+        fi
+        log "boot $phase took ${took} s"
+}
+
+want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
+
+# One VM at a time on this machine: 2 cores, and software emulation.
+exec 8>/run/lock/nodeswap-e2e-vm.lock
+if ! flock -n 8; then
+        log "another e2e VM is running; waiting for /run/lock/nodeswap-e2e-vm.lock"
+        flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
+fi
+
+# Default timeouts fit meson's 900 s for the whole test: 450 + 2 x 200 plus the image.
+if [[ $SCENARIOS == smoke ]]; then boot 1 "$SCENARIOS" 300; else boot 1 "$SCENARIOS" 450; fi
+if want e && [[ -n $NODESWAP ]]; then
+        boot 2 e 200
+        boot 3 e 200
+fi
+
+t_end=$(date +%s)
+log "times: root $(( t_root - t_start )) s (cached: ~0), image $(( t_image - t_root )) s, total $(( t_end - t_start )) s"
+if (( FAILED > 0 )); then
+        echo "Failed checks:"
+        printf '  %s\n' "${FAILURES[@]}"
+fi
+echo "e2e: $PASSED passed, $FAILED failed, $SKIPPED skipped"
+(( FAILED == 0 )) && exit 0
+exit 1
+}
