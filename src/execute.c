@@ -114,41 +114,47 @@ static void do_mask_group(Exec *e, ActionKind kind) {
         free(why);
 }
 
+/* Stop a conflict unit. A swap unit's device is swapped off directly, after the mask: that is what
+ * keeps Raspberry Pi OS's zram off (DOMAIN.md), while a stop job of a masked .swap unit fails in
+ * systemd 252. systemd sees the swap go from /proc/swaps and marks the unit inactive. */
 static int do_stop_unit(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         const SwapDevice *s = swap_of_unit(e->h, a->target);
-        char *why = NULL;
-        sd_bus *b = bus_get(e, &why);
-        if (b) {
+        _cleanup_free_ char *why = NULL;
+        int r;
+
+        if (s && endswith(a->target, ".swap")) {
+                r = swap_off(e->c->root, s->path);
+                if (r < 0 && r != -EOPNOTSUPP) {
+                        set_result(e, i, RESULT_FAILED,
+                                   strdup_printf("Failed to swap off '%s': %s", s->path, strerror(-r)));
+                        return r;
+                }
+                if (r == -EOPNOTSUPP)
+                        why = strdup("swapoff skipped under --root");
+        } else {
+                sd_bus *b = bus_get(e, &why);
+                if (!b) {
+                        set_result(e, i, RESULT_NOT_DONE, TAKE_PTR(why));
+                        return 0;
+                }
                 _cleanup_free_ char *result = NULL;
-                int r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
+                r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
                 if (r < 0 || !streq_ptr(result, "done")) {
                         set_result(e, i, RESULT_FAILED,
                                    strdup_printf("Failed to stop %s: %s", a->target,
                                                  r < 0 ? strerror(-r) : strempty(result)));
-                        free(why);
                         return -EIO;
                 }
-        } else if (s && root_is_host(e->c->root)) {
-                /* No systemd: swap the device off ourselves so the policy still holds. */
-                int r = swap_off(e->c->root, s->path);
-                if (r < 0) {
-                        set_result(e, i, RESULT_FAILED,
-                                   strdup_printf("%s; Failed to swap off '%s': %s", why, s->path, strerror(-r)));
-                        free(why);
-                        return r;
-                }
-                char *m = strdup_printf("%s; swapped '%s' off directly", why, s->path);
-                free(why);
-                why = m;
         }
+        /* revert starts it again */
         if (!strv_contains(e->state.stopped_units, a->target)) {
                 strv_extend(&e->state.stopped_units, a->target);
                 save_state(e);
         }
         if (s)
                 e->swap_changed = true;
-        set_result(e, i, b ? RESULT_DONE : (s && root_is_host(e->c->root)) ? RESULT_DONE : RESULT_NOT_DONE, why);
+        set_result(e, i, RESULT_DONE, TAKE_PTR(why));
         return 0;
 }
 

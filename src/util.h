@@ -20,6 +20,14 @@
 #define GiB (UINT64_C(1024) * MiB)
 #define TiB (UINT64_C(1024) * GiB)
 
+/* Hand over a pointer and forget it: "return TAKE_PTR(buf);" with buf freed by a cleanup. */
+#define TAKE_PTR(p)                              \
+        ({                                       \
+                __typeof__(p) _taken_ = (p);     \
+                (p) = NULL;                      \
+                _taken_;                         \
+        })
+
 static inline void freep(void *p) {
         free(*(void **) p);
 }
