@@ -19,7 +19,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,a,b,c,d,f,e
+ALL_SCENARIOS=smoke,a,b,c,d,f,e,ansible
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
@@ -198,6 +198,20 @@ boot() {
                         if ssh "${SSH_OPTS[@]}" -p "$port" root@127.0.0.1 \
                                 'mkdir -p /run/nodeswap-e2e && touch /run/nodeswap-e2e/host-ssh-ok' </dev/null 2>/dev/null; then
                                 log "boot $phase: ssh login from the host works after $(( $(date +%s) - t0 )) s"
+                                if [[ ,$scen, == *,ansible,* ]]; then
+                                        # wait for the guest's scenarios of this boot, then play
+                                        until ssh "${SSH_OPTS[@]}" -p "$port" root@127.0.0.1 \
+                                                test -e /run/nodeswap-e2e/ansible-ready </dev/null 2>/dev/null; do
+                                                kill -0 "$qpid" 2>/dev/null || exit 0
+                                                sleep 3
+                                        done
+                                        log "boot $phase: running the Ansible playbooks against the VM"
+                                        mkdir -p "$TMP/ansible"
+                                        "$HERE/ansible-checks.sh" "$HERE/../.." "$port" "$TMP/id_ed25519" "$NODESWAP" \
+                                                "$TMP/ansible" >"$TMP/ansible-results" 2>&1
+                                        ssh "${SSH_OPTS[@]}" -p "$port" root@127.0.0.1 \
+                                                touch /run/nodeswap-e2e/ansible-done </dev/null 2>/dev/null
+                                fi
                                 if [[ $KEEP == 1 ]]; then
                                         log "VM kept: ssh ${SSH_OPTS[*]} -p $port root@127.0.0.1"
                                         log "power it off from inside (poweroff) to end the run"
@@ -216,6 +230,10 @@ boot() {
 
         local text
         text=$(tr -d '\000' <"$results")
+        if [[ -s $TMP/ansible-results ]]; then
+                text+=$'\n'$(grep -E '^(PASS|FAIL|SKIP|INFO|LOG) ' "$TMP/ansible-results")
+                rm -f "$TMP/ansible-results"
+        fi
         if (( rc == 124 || rc == 137 )); then
                 echo "FAIL boot $phase: the VM did not power off within ${timeout}s"
                 FAILED=$((FAILED + 1)); FAILURES+=("boot $phase timed out")
@@ -258,10 +276,19 @@ if ! flock -n 8; then
 fi
 
 # Default timeouts fit meson's 900 s for the whole test: 450 + 2 x 200 plus the image.
-if [[ $SCENARIOS == smoke ]]; then boot 1 "$SCENARIOS" 300; else boot 1 "$SCENARIOS" 450; fi
-if want e && [[ -n $NODESWAP ]]; then
+# Ansible runs against the VM of the last boot, after that boot's own scenarios.
+last_extra=
+want ansible && [[ -n $NODESWAP ]] && last_extra=,ansible
+first=$(tr ',' '\n' <<<"$SCENARIOS" | grep -vx ansible | paste -sd, -)
+if [[ -z $first ]]; then
+        boot 1 "ansible" 700
+elif want e && [[ -n $NODESWAP ]]; then
+        if [[ $first == smoke ]]; then boot 1 "$first" 300; else boot 1 "$first" 450; fi
         boot 2 e 200
-        boot 3 e 200
+        boot 3 "e$last_extra" $(( ${last_extra:+400} + 200 ))
+else
+        if [[ $first == smoke ]]; then boot 1 "$first$last_extra" $(( ${last_extra:+400} + 300 ))
+        else boot 1 "$first$last_extra" $(( ${last_extra:+400} + 450 )); fi
 fi
 
 t_end=$(date +%s)

@@ -571,4 +571,16 @@ case $phase in
 3) CUR=e; scenario_e_boot3 ;;
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
+# The host runs Ansible against this VM over ssh (tests/e2e/ansible-checks.sh) once the
+# scenarios of this boot are done, and says when it has finished.
+if want ansible; then
+        CUR=ansible
+        mkdir -p /run/nodeswap-e2e
+        touch /run/nodeswap-e2e/ansible-ready
+        if wait_for 900 test -e /run/nodeswap-e2e/ansible-done; then
+                pass "the host ran the playbooks against this VM"
+        else
+                fail "the host did not finish the playbooks within 900 s"
+        fi
+fi
 exit 0
