@@ -132,6 +132,14 @@ static int do_stop_unit(Exec *e, size_t i) {
                 }
                 if (r == -EOPNOTSUPP)
                         why = strdup("swapoff skipped under --root");
+                else if (s->kind == SWAP_KIND_ZRAM && s->zram_id >= 0) {
+                        /* What the distro's own stop (zram-generator --reset-device) would do, lost
+                         * to the mask: give the device's memory back, and leave it ready for the
+                         * distro's setup when revert starts it again. */
+                        r = zram_reset(e->c->root, s->zram_id);
+                        if (r < 0)
+                                why = strdup_printf("swapped off; resetting %s failed: %s", s->path, strerror(-r));
+                }
         } else {
                 sd_bus *b = bus_get(e, &why);
                 if (!b) {

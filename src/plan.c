@@ -106,6 +106,17 @@ typedef struct Ctx {
         bool swap_changed;
 } Ctx;
 
+static int find_action(const Plan *p, ActionKind kind, const char *target) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                if (p->actions[i].kind == kind && streq_ptr(p->actions[i].target, target))
+                        return (int) i;
+        return -1;
+}
+
+static bool unit_is_swap(const char *u) {
+        return endswith(u, ".swap");
+}
+
 static const UnitState *host_unit(const HostState *h, const char *name) {
         for (size_t i = 0; i < h->n_units; i++)
                 if (streq(h->units[i].name, name))
@@ -549,11 +560,8 @@ static int plan_masks(Ctx *c) {
                         return -ENOMEM;
         }
         /* Timers stop now, so nothing triggers the distro's swap again. Swap units go off only after
-         * the new swap is up (plan_swapoff()). Services are masked and left as they are: a masked
-         * unit loses its ExecStop=, so stopping systemd-zram-setup@zram0.service would leave zram0
-         * initialised where its own setup cannot configure it again after a revert; left active,
-         * its device (swapped off, holding no pages) is there for dev-zram0.swap when revert
-         * starts it again. */
+         * the new swap is up (plan_swapoff()), then the services (plan_stop_services()): stopping
+         * systemd-zram-setup@zram0.service would stop dev-zram0.swap, which requires it. */
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
                 if (u->active == 1 && endswith(u->name, ".timer") &&
@@ -564,6 +572,23 @@ static int plan_masks(Ctx *c) {
         return 0;
 }
 
+/* Masked, a service has no ExecStop= left: stopping it only marks it inactive, so that revert can
+ * start it again and it sets its device up anew (for a zram device, execute resets it after the
+ * swapoff, as the service's own stop would have). */
+static int plan_stop_services(Ctx *c) {
+        const HostState *h = c->h;
+        if (c->o->revert || !c->p->backend_set || !h->systemd_booted)
+                return 0;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (u->active == 1 && !unit_is_swap(u->name) && !endswith(u->name, ".timer") &&
+                    find_action(c->plan, ACTION_STOP_UNIT, u->name) < 0 &&
+                    !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
+                              "[Conflicts] Units=: it could bring the distro's swap back"))
+                        return -ENOMEM;
+        }
+        return 0;
+}
 
 int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret) {
         static const PlanOptions no_opts = {};
@@ -594,6 +619,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 }
         }
         r = plan_swapoff(&c);
+        if (r >= 0)
+                r = plan_stop_services(&c);
         if (r < 0)
                 goto fail;
 
