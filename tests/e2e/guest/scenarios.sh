@@ -121,7 +121,9 @@ ns_expect_rc() {  # ns_expect_rc NAME WANT
         if [[ $NS_RC == "$2" ]]; then
                 pass "$1" "rc=$NS_RC"
         else
-                fail "$1" "rc=$NS_RC, want $2; stdout: $(tail -c 800 "$NS_OUT"); stderr: $(tail -c 800 "$NS_ERR")"
+                local why
+                why=$(json '"; ".join(a["kind"] + " " + str(a["target"]) + ": " + str(a.get("result")) + ": " + str(a.get("message")) for a in j.get("actions", []) if a.get("result") in ("failed", "not-done")) + " | errors: " + "; ".join(j.get("errors", []))')
+                fail "$1" "rc=$NS_RC, want $2; not done: $why; stderr: $(tail -c 800 "$NS_ERR")"
         fi
 }
 # json FIELD-EXPR: evaluates a Python expression over the JSON document `j` in $NS_OUT
