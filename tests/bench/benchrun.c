@@ -11,7 +11,7 @@
  * has been reaped. Recorded per run: wall time, the largest ru_maxrss of the children (KiB), and
  * with --stat the sectors written to that block device (field 7 of its stat file) times 512,
  * read after syncfs(DIR) before and after the run, so write-back that a tool leaves behind is
- * counted too. Warm-up runs are done the same way and not recorded. A command that fails makes
+ * counted too; and the page faults and CPU time (user + system) of the children. Warm-up runs are done the same way and not recorded. A command that fails makes
  * benchrun fail: a benchmark of something that did not work is no benchmark.
  * Children's stdout and stderr go to NAME.log next to FILE.json. */
 #define _GNU_SOURCE
@@ -80,12 +80,16 @@ static int read_sectors_written(const char *stat_path, const char *sync_dir, uin
 typedef struct Sample {
         uint64_t wall_ns;
         long maxrss_kib;
+        long minflt;            /* page faults of all the children together */
+        uint64_t cpu_ns;        /* user + system CPU time of all the children together */
         int64_t bytes_written;  /* -1: not measured */
 } Sample;
 
 /* Runs the ":::"-separated sequence argv[0..argc). Returns 0 or -EIO (a command failed). */
-static int run_sequence(int argc, char **argv, int log_fd, uint64_t *ret_ns, long *ret_maxrss) {
-        long maxrss = 0;
+static int run_sequence(int argc, char **argv, int log_fd, uint64_t *ret_ns, long *ret_maxrss, long *ret_minflt,
+                        uint64_t *ret_cpu_ns) {
+        long maxrss = 0, minflt = 0;
+        uint64_t cpu = 0;
         uint64_t start = now_ns();
         for (int i = 0; i < argc;) {
                 int j = i;
@@ -109,6 +113,9 @@ static int run_sequence(int argc, char **argv, int log_fd, uint64_t *ret_ns, lon
                         return -errno;
                 if (ru.ru_maxrss > maxrss)
                         maxrss = ru.ru_maxrss;
+                minflt += ru.ru_minflt + ru.ru_majflt;
+                cpu += (uint64_t) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+                       (uint64_t) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
                 if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                         dprintf(log_fd, "benchrun: '%s' failed (status %d)\n", argv[i], status);
                         return -EIO;
@@ -117,6 +124,8 @@ static int run_sequence(int argc, char **argv, int log_fd, uint64_t *ret_ns, lon
         }
         *ret_ns = now_ns() - start;
         *ret_maxrss = maxrss;
+        *ret_minflt = minflt;
+        *ret_cpu_ns = cpu;
         return 0;
 }
 
@@ -193,7 +202,8 @@ int main(int argc, char **argv) {
                 return 1;
         for (int k = -warmup; k < runs; k++) {
                 uint64_t before = 0, after_sectors = 0, ns = 0;
-                long rss = 0;
+                long rss = 0, flt = 0;
+                uint64_t cpu = 0;
                 dprintf(log_fd, "--- %s run %d\n", name, k);
                 if (run_shell(prepare, log_fd, k) < 0) {
                         fprintf(stderr, "benchrun: %s: --prepare failed in run %d (see %s)\n", name, k, logp);
@@ -203,7 +213,7 @@ int main(int argc, char **argv) {
                         fprintf(stderr, "benchrun: cannot read %s: %m\n", stat_path);
                         return 1;
                 }
-                if (run_sequence(cargc, cargv, log_fd, &ns, &rss) < 0) {
+                if (run_sequence(cargc, cargv, log_fd, &ns, &rss, &flt, &cpu) < 0) {
                         fprintf(stderr, "benchrun: %s: the command failed in run %d (see %s)\n", name, k, logp);
                         return 1;
                 }
@@ -218,6 +228,8 @@ int main(int argc, char **argv) {
                 if (k >= 0) {
                         s[k].wall_ns = ns;
                         s[k].maxrss_kib = rss;
+                        s[k].minflt = flt;
+                        s[k].cpu_ns = cpu;
                         s[k].bytes_written = stat_path ? (int64_t) ((after_sectors - before) * 512) : -1;
                 }
         }
@@ -247,6 +259,12 @@ int main(int argc, char **argv) {
         fprintf(f, "],\n \"maxrss_kib\": [");
         for (int k = 0; k < runs; k++)
                 fprintf(f, "%s%ld", k ? ", " : "", s[k].maxrss_kib);
+        fprintf(f, "],\n \"page_faults\": [");
+        for (int k = 0; k < runs; k++)
+                fprintf(f, "%s%ld", k ? ", " : "", s[k].minflt);
+        fprintf(f, "],\n \"cpu_ns\": [");
+        for (int k = 0; k < runs; k++)
+                fprintf(f, "%s%" PRIu64, k ? ", " : "", s[k].cpu_ns);
         fprintf(f, "],\n \"bytes_written\": ");
         if (stat_path) {
                 fprintf(f, "[");

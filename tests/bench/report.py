@@ -29,7 +29,10 @@ for fn in sorted(os.listdir(raw)):
         if isinstance(d, dict) and 'wall_ns' in d:
             series[d['name']] = d
 
-start_ms = statistics.median(series['process-start']['wall_ns']) / 1e6
+# One process start: /bin/true at the beginning and at the end of the run, pooled.
+start_samples = series['process-start']['wall_ns'] + (series.get('process-start-end') or {}).get('wall_ns', [])
+start_ms = statistics.median(start_samples) / 1e6
+start_faults = statistics.median(series['process-start'].get('page_faults') or [0])
 
 
 def stats(name):
@@ -44,6 +47,8 @@ def stats(name):
         'max_ms': max(ms),
         'above_start_ms': statistics.median(ms) - start_ms,
         'max_rss_kib': max(d['maxrss_kib']),
+        'page_faults_median': statistics.median(d['page_faults']) if d.get('page_faults') else None,
+        'cpu_ms_median': statistics.median(d['cpu_ns']) / 1e6 if d.get('cpu_ns') else None,
         'command': d['command'],
         'wall_ms': [round(x, 3) for x in ms],
     }
@@ -73,6 +78,10 @@ def fmt_bytes(v):
     if v < 1 << 20:
         return f'{v / 1024:.0f} KiB'
     return f'{v / (1 << 20):.0f} MiB'
+
+
+def fmt_n(v):
+    return '—' if v is None else f'{v:.0f}'
 
 
 def fmt_x(v):
@@ -158,6 +167,7 @@ budget('switch zram → file: process survives, checksum ok, pages on the file',
 
 # --- markdown -----------------------------------------------------------------------------------------------
 rows = [
+    ('0 start only', '`nodeswap --version` (loader + libraries)', 'startup-nodeswap', None),
     ('1 generator', 'nodeswap-generator (full policy)', 'gen-nodeswap', None),
     ('1 generator', 'zram-generator (zram0 section)', 'gen-zram-generator', 'gen-nodeswap'),
     ('2 zram 2 GiB lz4 prio 100', '`nodeswap apply`', 'zram-nodeswap', None),
@@ -165,8 +175,10 @@ rows = [
     ('2 zram 2 GiB lz4 prio 100', 'zram-generator --setup-device + swapon', 'zram-zram-generator', 'zram-nodeswap'),
     ('2 zram 2 GiB lz4 prio 100', 'zram-tools `zramswap start`', 'zram-zramswap', 'zram-nodeswap'),
 ]
-for size in ('2G', '16G'):
-    label = f'3 swap file {size[:-1]} GiB, ext4 on loop'
+sizes = sorted({n.split('-')[1] for n in S if n.startswith('file-')},
+               key=lambda x: float(x[:-1]) * {'K': 1, 'M': 1 << 10, 'G': 1 << 20, 'T': 1 << 30}[x[-1]])
+for size in sizes:
+    label = f'3 swap file {size[:-1]} {size[-1]}iB, ext4 on loop'
     rows += [
         (label, '`nodeswap apply`', f'file-{size}-nodeswap', None),
         (label, 'fallocate + mkswap + swapon', f'file-{size}-fallocate', f'file-{size}-nodeswap'),
@@ -186,20 +198,21 @@ md.append(f"Other load: {'a qemu VM was running (figures are noisier)' if vm els
           f"(qemu processes at start/end: {machine.get('qemu_running_at_start')}/{machine.get('qemu_running_at_end')}; "
           f"load average at start {machine.get('loadavg_at_start')}, at end {machine.get('loadavg_at_end')}).  ")
 md.append(f"One process start (`/bin/true`, fork+exec+wait): **{start_ms:.3f} ms** median over "
-          f"{series['process-start']['wall_ns'].__len__()} runs; \"above start\" subtracts it once per command "
-          "line measured, whatever number of processes the tool starts itself.\n")
+          f"{len(start_samples)} runs (half at the start, half at the end of the run; {start_faults:.0f} page faults); "
+          "\"above start\" subtracts it once per command line measured, whatever number of processes the tool "
+          "starts itself. Page faults and CPU time are summed over every process a tool starts.\n")
 md.append('| measurement | tool | runs | median ms | above start ms | ratio to nodeswap (above start) | '
-          'bytes written | peak RSS |')
-md.append('|---|---|---:|---:|---:|---:|---:|---:|')
+          'bytes written | peak RSS | page faults | CPU ms |')
+md.append('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
 for label, tool, name, vs in rows:
     s = S.get(name)
     if not s:
-        md.append(f'| {label} | {tool} | — | not run | | | | |')
+        md.append(f'| {label} | {tool} | — | not run | | | | | | |')
         continue
     rt = ratio(vs, name) if vs else None
     md.append(f"| {label} | {tool} | {s['runs']} | {fmt_ms(s['median_ms'])} | {fmt_ms(s['above_start_ms'])} | "
               f"{fmt_x(rt) if vs else ''} | {fmt_bytes(s.get('bytes_written_median'))} | "
-              f"{s['max_rss_kib'] / 1024:.1f} MiB |")
+              f"{s['max_rss_kib'] / 1024:.1f} MiB | {fmt_n(s['page_faults_median'])} | {fmt_ms(s['cpu_ms_median'])} |")
 md.append('')
 md.append('| budget | target | measured | met |')
 md.append('|---|---|---|---|')
@@ -242,6 +255,6 @@ os.makedirs(out, exist_ok=True)
 with open(os.path.join(out, 'latest.md'), 'w') as f:
     f.write('\n'.join(md) + '\n')
 with open(os.path.join(out, 'latest.json'), 'w') as f:
-    json.dump({'machine': machine, 'process_start_ms': start_ms, 'series': S, 'budgets': budgets,
+    json.dump({'machine': machine, 'process_start_ms': start_ms, 'process_start_page_faults': start_faults, 'series': S, 'budgets': budgets,
                'noop': noop, 'switch_runs': switch_runs, 'zramswap_note': zramswap_note}, f, indent=1)
 print('\n'.join(md))

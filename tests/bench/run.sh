@@ -166,6 +166,8 @@ EOF
 # --- 0. process start ---------------------------------------------------------------------------
 say "process start (/bin/true)"
 $BR --name process-start --runs 50 --warmup 5 --out "$raw/process-start.json" -- /bin/true
+# nodeswap's own start: the dynamic loader and its libraries (libsystemd, libmount, libblkid, ...), no work
+$BR --name startup-nodeswap --runs 50 --warmup 5 --out "$raw/startup-nodeswap.json" -- "$NODESWAP" --version
 
 # --- 1. generators ------------------------------------------------------------------------------
 say "generators"
@@ -413,6 +415,9 @@ $BR --name switch-nodeswap --runs "$SWITCH_RUNS" --warmup 1 \
 	--out "$raw/switch-nodeswap.json" -- "$NODESWAP" apply -q --config "$psf"
 sh "$tmp/teardown-file.sh" "$mnt/sw/swapfile"
 . "$tmp/teardown-zram.sh"
+
+say "process start again"
+$BR --name process-start-end --runs 50 --warmup 5 --out "$raw/process-start-end.json" -- /bin/true
 
 # --- report --------------------------------------------------------------------------------------------
 qemu_at_end=$(pgrep -c qemu || true)
