@@ -2,7 +2,8 @@
 /* benchrun: time a command the way a service manager runs it, and nothing else.
  *
  *   benchrun --name NAME --runs N [--warmup W] [--prepare SH] [--after SH]
- *            [--stat /sys/block/loopN/stat --sync DIR] --out FILE.json -- CMD ARGS [::: CMD ARGS ...]
+ *            [--stat /sys/block/loopN/stat --sync DIR] [--baseline PROGRAM]
+ *            --out FILE.json -- CMD ARGS [::: CMD ARGS ...]
  *
  * Each run: --prepare (through /bin/sh -c, untimed), then the timed part: every CMD of the
  * sequence is forked and exec'd directly (no shell) in order, as systemd runs ExecStart= lines,
@@ -11,7 +12,9 @@
  * has been reaped. Recorded per run: wall time, the largest ru_maxrss of the children (KiB), and
  * with --stat the sectors written to that block device (field 7 of its stat file) times 512,
  * read after syncfs(DIR) before and after the run, so write-back that a tool leaves behind is
- * counted too; and the page faults and CPU time (user + system) of the children. Warm-up runs are done the same way and not recorded. A command that fails makes
+ * counted too; with --baseline, the time of PROGRAM (e.g. /bin/true) run alone just before the
+ * timed part, so that the cost of one process start can be subtracted run by run, pairs taken
+ * under the same load; and the page faults and CPU time (user + system) of the children. Warm-up runs are done the same way and not recorded. A command that fails makes
  * benchrun fail: a benchmark of something that did not work is no benchmark.
  * Children's stdout and stderr go to NAME.log next to FILE.json. */
 #define _GNU_SOURCE
@@ -83,6 +86,7 @@ typedef struct Sample {
         long minflt;            /* page faults of all the children together */
         uint64_t cpu_ns;        /* user + system CPU time of all the children together */
         int64_t bytes_written;  /* -1: not measured */
+        uint64_t baseline_ns;   /* the --baseline command, timed right before this run */
 } Sample;
 
 /* Runs the ":::"-separated sequence argv[0..argc). Returns 0 or -EIO (a command failed). */
@@ -144,7 +148,7 @@ static void json_string(FILE *f, const char *s) {
 
 int main(int argc, char **argv) {
         const char *name = NULL, *prepare = NULL, *after = NULL, *stat_path = NULL, *sync_dir = NULL,
-                   *out = NULL;
+                   *out = NULL, *baseline = NULL;
         int runs = 15, warmup = 2, i;
 
         for (i = 1; i < argc; i++) {
@@ -174,6 +178,8 @@ int main(int argc, char **argv) {
                         sync_dir = v;
                 else if (strcmp(a, "--out") == 0)
                         out = v;
+                else if (strcmp(a, "--baseline") == 0)
+                        baseline = v;
                 else {
                         fprintf(stderr, "benchrun: unknown option %s\n", a);
                         return 2;
@@ -209,6 +215,16 @@ int main(int argc, char **argv) {
                         fprintf(stderr, "benchrun: %s: --prepare failed in run %d (see %s)\n", name, k, logp);
                         return 1;
                 }
+                uint64_t base_ns = 0;
+                if (baseline) {
+                        char *bargv[] = { (char *) baseline, NULL };
+                        long brss, bflt;
+                        uint64_t bcpu;
+                        if (run_sequence(1, bargv, log_fd, &base_ns, &brss, &bflt, &bcpu) < 0) {
+                                fprintf(stderr, "benchrun: %s: the baseline failed in run %d\n", name, k);
+                                return 1;
+                        }
+                }
                 if (stat_path && read_sectors_written(stat_path, sync_dir, &before) < 0) {
                         fprintf(stderr, "benchrun: cannot read %s: %m\n", stat_path);
                         return 1;
@@ -230,6 +246,7 @@ int main(int argc, char **argv) {
                         s[k].maxrss_kib = rss;
                         s[k].minflt = flt;
                         s[k].cpu_ns = cpu;
+                        s[k].baseline_ns = base_ns;
                         s[k].bytes_written = stat_path ? (int64_t) ((after_sectors - before) * 512) : -1;
                 }
         }
@@ -265,7 +282,15 @@ int main(int argc, char **argv) {
         fprintf(f, "],\n \"cpu_ns\": [");
         for (int k = 0; k < runs; k++)
                 fprintf(f, "%s%" PRIu64, k ? ", " : "", s[k].cpu_ns);
-        fprintf(f, "],\n \"bytes_written\": ");
+        fprintf(f, "],\n \"baseline_ns\": ");
+        if (baseline) {
+                fprintf(f, "[");
+                for (int k = 0; k < runs; k++)
+                        fprintf(f, "%s%" PRIu64, k ? ", " : "", s[k].baseline_ns);
+                fprintf(f, "]");
+        } else
+                fprintf(f, "null");
+        fprintf(f, ",\n \"bytes_written\": ");
         if (stat_path) {
                 fprintf(f, "[");
                 for (int k = 0; k < runs; k++)

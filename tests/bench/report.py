@@ -45,7 +45,9 @@ def stats(name):
         'median_ms': statistics.median(ms),
         'min_ms': min(ms),
         'max_ms': max(ms),
-        'above_start_ms': statistics.median(ms) - start_ms,
+        # paired with the /bin/true run just before each run when there is one
+        'above_start_ms': (statistics.median([(w - b) / 1e6 for w, b in zip(d['wall_ns'], d['baseline_ns'])])
+                           if d.get('baseline_ns') else statistics.median(ms) - start_ms),
         'max_rss_kib': max(d['maxrss_kib']),
         'page_faults_median': statistics.median(d['page_faults']) if d.get('page_faults') else None,
         'cpu_ms_median': statistics.median(d['cpu_ns']) / 1e6 if d.get('cpu_ns') else None,
@@ -199,7 +201,8 @@ md.append(f"Other load: {'a qemu VM was running (figures are noisier)' if vm els
           f"load average at start {machine.get('loadavg_at_start')}, at end {machine.get('loadavg_at_end')}).  ")
 md.append(f"One process start (`/bin/true`, fork+exec+wait): **{start_ms:.3f} ms** median over "
           f"{len(start_samples)} runs (half at the start, half at the end of the run; {start_faults:.0f} page faults); "
-          "\"above start\" subtracts it once per command line measured, whatever number of processes the tool "
+          "\"above start\" is the median over runs of (run − a `/bin/true` started just before it, under the same "
+          "load): one process start subtracted per command line measured, whatever number of processes the tool "
           "starts itself. Page faults and CPU time are summed over every process a tool starts.\n")
 md.append('| measurement | tool | runs | median ms | above start ms | ratio to nodeswap (above start) | '
           'bytes written | peak RSS | page faults | CPU ms |')

@@ -104,7 +104,9 @@ trap 'exit 1' INT TERM
 for p in benchrun floor-zram memhog; do
 	gcc -O2 -Wall -Wextra -Werror -o "$tmp/$p" "$HERE/$p.c"
 done
-BR=$tmp/benchrun
+# Every run is paired with a /bin/true started just before it, under the same load: "work above one
+# process start" is the median of the differences.
+BR() { "$tmp/benchrun" --baseline /bin/true "$@"; }
 
 policy() {      # policy NAME <<EOF: a root-owned 0644 policy file, prints its path
 	cat >"$tmp/$1.conf"
@@ -165,9 +167,9 @@ EOF
 
 # --- 0. process start ---------------------------------------------------------------------------
 say "process start (/bin/true)"
-$BR --name process-start --runs 50 --warmup 5 --out "$raw/process-start.json" -- /bin/true
+BR --name process-start --runs 50 --warmup 5 --out "$raw/process-start.json" -- /bin/true
 # nodeswap's own start: the dynamic loader and its libraries (libsystemd, libmount, libblkid, ...), no work
-$BR --name startup-nodeswap --runs 50 --warmup 5 --out "$raw/startup-nodeswap.json" -- "$NODESWAP" --version
+BR --name startup-nodeswap --runs 50 --warmup 5 --out "$raw/startup-nodeswap.json" -- "$NODESWAP" --version
 
 # --- 1. generators ------------------------------------------------------------------------------
 say "generators"
@@ -201,11 +203,11 @@ swap-priority = 100
 EOF
 chmod 0644 "$g/ns/etc/nodeswap/nodeswap.conf" "$g/zg/etc/systemd/zram-generator.conf"
 o=$g/out
-NODESWAP_ROOT=$g/ns $BR --name gen-nodeswap --runs "$RUNS" --warmup 3 \
+NODESWAP_ROOT=$g/ns BR --name gen-nodeswap --runs "$RUNS" --warmup 3 \
 	--prepare "rm -rf $o && mkdir -p $o/n $o/e $o/l" \
 	--after "test -L $o/e/dev-zram0.swap && test -e $o/n/nodeswap.service.d/50-requires-mounts.conf" \
 	--out "$raw/gen-nodeswap.json" -- "$GENERATOR" "$o/n" "$o/e" "$o/l"
-ZRAM_GENERATOR_ROOT=$g/zg $BR --name gen-zram-generator --runs "$RUNS" --warmup 3 \
+ZRAM_GENERATOR_ROOT=$g/zg BR --name gen-zram-generator --runs "$RUNS" --warmup 3 \
 	--prepare "rm -rf $o && mkdir -p $o/n $o/e $o/l" \
 	--after "test -e $o/n/dev-zram0.swap" \
 	--out "$raw/gen-zram-generator.json" -- "$ZRAM_GENERATOR" "$o/n" "$o/e" "$o/l"
@@ -247,19 +249,19 @@ if ! modprobe -n zram >/dev/null 2>&1; then
 	zramswap_note="modprobe is unavailable here (zram built in, no /lib/modules): a no-op modprobe stood in"
 fi
 
-$BR --name zram-nodeswap --runs "$RUNS" --warmup 3 --prepare ". $tmp/teardown-zram.sh" \
+BR --name zram-nodeswap --runs "$RUNS" --warmup 3 --prepare ". $tmp/teardown-zram.sh" \
 	--after "sh $tmp/swap-active.sh '^/dev/zram[1-9]' 100" \
 	--out "$raw/zram-nodeswap.json" -- "$NODESWAP" apply -q --config "$pz"
-$BR --name zram-floor --runs "$RUNS" --warmup 3 --prepare ". $tmp/teardown-zram.sh" \
+BR --name zram-floor --runs "$RUNS" --warmup 3 --prepare ". $tmp/teardown-zram.sh" \
 	--after "sh $tmp/swap-active.sh '^/dev/zram[1-9]' 100" \
 	--out "$raw/zram-floor.json" -- "$tmp/floor-zram" $((2 << 30)) lz4 100
 . "$tmp/teardown-zram.sh"
-ZRAM_GENERATOR_ROOT=$tmp/zgs $BR --name zram-zram-generator --runs "$RUNS" --warmup 3 \
+ZRAM_GENERATOR_ROOT=$tmp/zgs BR --name zram-zram-generator --runs "$RUNS" --warmup 3 \
 	--prepare ". $tmp/teardown-zram0.sh" \
 	--after "sh $tmp/swap-active.sh '^/dev/zram0\$' 100 && grep -q '\[lz4\]' /sys/block/zram0/comp_algorithm" \
 	--out "$raw/zram-zram-generator.json" -- \
 	"$ZRAM_GENERATOR" --setup-device zram0 ::: swapon -o discard -p 100 /dev/zram0
-PATH=$zramswap_path $BR --name zram-zramswap --runs "$RUNS" --warmup 3 \
+PATH=$zramswap_path BR --name zram-zramswap --runs "$RUNS" --warmup 3 \
 	--prepare ". $tmp/teardown-zram0.sh" \
 	--after "sh $tmp/swap-active.sh '^/dev/zram0\$' 100 && grep -q '\[lz4\]' /sys/block/zram0/comp_algorithm" \
 	--out "$raw/zram-zramswap.json" -- "$tmp/zramswap" start
@@ -296,13 +298,13 @@ Storage=virtual
 Units=
 EOF
 )
-	$BR --name "file-$size-nodeswap" --runs "$RUNS" --warmup 2 --stat "$stat" --sync "$mnt" \
+	BR --name "file-$size-nodeswap" --runs "$RUNS" --warmup 2 --stat "$stat" --sync "$mnt" \
 		--prepare "sh $tmp/teardown-file.sh $mnt/ns/swapfile" \
 		--after "sh $tmp/swap-active.sh '^$mnt/ns/swapfile\$' 10" \
 		--out "$raw/file-$size-nodeswap.json" -- "$NODESWAP" apply -q --config "$pf"
 	sh "$tmp/teardown-file.sh" "$mnt/ns/swapfile"
 	f=$mnt/fa/swapfile
-	$BR --name "file-$size-fallocate" --runs "$RUNS" --warmup 2 --stat "$stat" --sync "$mnt" \
+	BR --name "file-$size-fallocate" --runs "$RUNS" --warmup 2 --stat "$stat" --sync "$mnt" \
 		--prepare "sh $tmp/teardown-file.sh $f" \
 		--after "sh $tmp/swap-active.sh '^$f\$' 10" \
 		--out "$raw/file-$size-fallocate.json" -- \
@@ -312,7 +314,7 @@ EOF
 	printf 'CONF_SWAPFILE=%s\nCONF_SWAPSIZE=%s\nCONF_MAXSWAP=\nCONF_MAXDISK_PCT=\n' "$f" "$mib" >"$tmp/dphys-swapfile.conf"
 	n=$RUNS; w=1
 	if [ "$mib" -gt 4096 ]; then n=$DD16_RUNS; w=0; fi
-	$BR --name "file-$size-dphys-swapfile" --runs "$n" --warmup "$w" --stat "$stat" --sync "$mnt" \
+	BR --name "file-$size-dphys-swapfile" --runs "$n" --warmup "$w" --stat "$stat" --sync "$mnt" \
 		--prepare "sh $tmp/teardown-file.sh $f" \
 		--after "awk -v f='$f' 'NR > 1 && \$1 == f {x = 1} END {exit !x}' /proc/swaps" \
 		--out "$raw/file-$size-dphys-swapfile.json" -- "$tmp/dphys-swapfile" setup ::: "$tmp/dphys-swapfile" swapon
@@ -345,7 +347,7 @@ EOF
 mkdir -p "$mnt/np" "$mnt/kubelet.conf.d"
 "$NODESWAP" apply -q --config "$pn" >"$raw/noop-first-apply.txt" 2>&1 || true
 "$NODESWAP" apply --json --config "$pn" >"$raw/noop-second.json" 2>"$raw/noop-second.err" || true
-$BR --name noop-nodeswap --runs "$RUNS" --warmup 3 \
+BR --name noop-nodeswap --runs "$RUNS" --warmup 3 \
 	--after "sh $tmp/swap-active.sh '^/dev/zram[1-9]' 100 && sh $tmp/swap-active.sh '^$mnt/np/swapfile\$' 10" \
 	--out "$raw/noop-nodeswap.json" -- "$NODESWAP" apply -q --config "$pn"
 strace -f -y -qq -o "$raw/noop.strace" \
@@ -410,14 +412,14 @@ case "\$result" in ok*) ;; *) exit 1 ;; esac
 [ "\$zram_left" = 0 ]
 EOF
 : >"$raw/switch-runs.txt"
-$BR --name switch-nodeswap --runs "$SWITCH_RUNS" --warmup 1 \
+BR --name switch-nodeswap --runs "$SWITCH_RUNS" --warmup 1 \
 	--prepare ". $tmp/switch-prepare.sh" --after ". $tmp/switch-after.sh" \
 	--out "$raw/switch-nodeswap.json" -- "$NODESWAP" apply -q --config "$psf"
 sh "$tmp/teardown-file.sh" "$mnt/sw/swapfile"
 . "$tmp/teardown-zram.sh"
 
 say "process start again"
-$BR --name process-start-end --runs 50 --warmup 5 --out "$raw/process-start-end.json" -- /bin/true
+BR --name process-start-end --runs 50 --warmup 5 --out "$raw/process-start-end.json" -- /bin/true
 
 # --- report --------------------------------------------------------------------------------------------
 qemu_at_end=$(pgrep -c qemu || true)
