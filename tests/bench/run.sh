@@ -397,7 +397,7 @@ for i in \$(seq 600); do [ -e $tmp/hog.ready ] && break; sleep 0.1; done
 # the pages that do not fit under the cgroup's limit are on the zram device now
 used=\$(awk 'NR > 1 && \$1 ~ /^\/dev\/zram[1-9]/ {print \$4}' /proc/swaps)
 echo "zram used before: \$used KiB"
-[ "\$used" -ge $((500 << 10)) ]
+[ "\$used" -ge $((450 << 10)) ]
 echo "\$used" >$tmp/used-before
 EOF
 cat >"$tmp/switch-after.sh" <<EOF
