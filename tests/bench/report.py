@@ -77,7 +77,7 @@ def fmt_ms(v):
 def fmt_bytes(v):
     if v is None:
         return '—'
-    if v < 1 << 20:
+    if v < 4 << 20:
         return f'{v / 1024:.0f} KiB'
     return f'{v / (1 << 20):.0f} MiB'
 
@@ -154,7 +154,14 @@ for size in ('16G', '2G'):
             budget(f'swap file {size}: bytes nodeswap writes', '< 1 MiB', fmt_bytes(n.get('bytes_written_median')),
                    n.get('bytes_written_median') is not None and n['bytes_written_median'] < (1 << 20))
         r = ratio(f'file-{size}-nodeswap', f'file-{size}-dphys-swapfile')
-        budget(f'swap file {size}: faster than dd (dphys-swapfile)', '≥ 50×', fmt_x(r), r and r >= 50)
+        if size == '16G':
+            budget(f'swap file {size}: faster than dd (dphys-swapfile)', '≥ 50×', fmt_x(r), r and r >= 50)
+        else:
+            budget(f'swap file {size}: faster than dd (for information; the budget is at 16 GiB)', '—', fmt_x(r), None)
+        fa = S.get(f'file-{size}-fallocate')
+        if size == '16G' and fa:
+            budget(f'swap file {size}: bytes written by the fallocate + mkswap floor (for information)', '—',
+                   fmt_bytes(fa.get('bytes_written_median')), None)
 n = S.get('noop-nodeswap')
 budget('no-op apply: work above one process start', '≤ 2 ms', f"{fmt_ms(n and n['above_start_ms'])} ms",
        n and n['above_start_ms'] <= 2)
@@ -252,6 +259,15 @@ if switch_runs:
               'file used after (MiB), OOM kills, checksum: ' + '; '.join(
                   f"{x['zram_used_before_kib'] / 1024:.0f} → {x['file_used_after_kib'] / 1024:.0f}, "
                   f"{x['oom_kills']}, {x['memhog'].split()[0]}" for x in switch_runs[:20]) + '.')
+st_, no_, zr_, fl_ = S.get('startup-nodeswap'), S.get('noop-nodeswap'), S.get('zram-nodeswap'), S.get('zram-floor')
+if st_ and no_ and zr_ and fl_:
+    md.append(f"- Where nodeswap's time goes: starting it with no work (`--version`: the loader mapping libsystemd, "
+              f"libmount, libblkid, libjson-c, libinih and what they pull in) is {fmt_ms(st_['above_start_ms'])} ms "
+              f"above `/bin/true` and {st_['page_faults_median'] - start_faults:.0f} more page faults; the no-op apply "
+              f"takes {no_['page_faults_median']:.0f} page faults and zram provisioning "
+              f"{zr_['page_faults_median']:.0f}, against {fl_['page_faults_median']:.0f} for the C floor. Most of the "
+              "rest is libblkid probing each swap header with every superblock prober (it reads 256 KiB buffers "
+              "from the device); see tests/bench/README.md, Findings.")
 md.append('')
 
 os.makedirs(out, exist_ok=True)
