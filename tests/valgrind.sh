@@ -15,7 +15,9 @@ if [ "${1:-}" = --integration ]; then
 	[ "$(id -u)" = 0 ] || { echo "SKIP: --integration needs root"; exit 77; }
 	suites+=(--suite integration)
 fi
-wrapper='valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect --track-origins=yes --quiet'
+# valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect, on the
+# compiled tests only (valgrind-wrap.sh)
+wrapper=$(readlink -f "$(dirname "$0")/valgrind-wrap.sh")
 meson test -C "$BUILD" "${suites[@]}" --wrapper "$wrapper" --print-errorlogs --timeout-multiplier 10 "$@"
 rc=$?
 echo "valgrind run over ${suites[*]}: exit $rc (full log: $BUILD/meson-logs/testlog-valgrind.txt)"
