@@ -419,6 +419,13 @@ static int plan_swapoff(Ctx *c) {
         return 0;
 }
 
+static bool has_action(const Plan *p, ActionKind kind, const char *target) {
+        for (size_t i = 0; i < p->n_actions; i++)
+                if (p->actions[i].kind == kind && streq_ptr(p->actions[i].target, target))
+                        return true;
+        return false;
+}
+
 /* nodeswap's own zram devices that are not swapped on and that the plan does not swap on again:
  * left behind by a run that stopped between swapoff and the removal (a held device, EBUSY from
  * reset, a kill). Nothing else would ever remove them. */
@@ -433,7 +440,7 @@ static int plan_stale_zram(Ctx *c) {
                 _cleanup_free_ char *dev = strdup_printf("/dev/zram%d", z->id);
                 if (!dev)
                         return -ENOMEM;
-                if (find_action(c->plan, ACTION_SWAPON, dev) >= 0 || find_action(c->plan, ACTION_ZRAM_REMOVE, dev) >= 0)
+                if (has_action(c->plan, ACTION_SWAPON, dev) || has_action(c->plan, ACTION_ZRAM_REMOVE, dev))
                         continue;
                 Action *a = plan_add(c->plan, ACTION_ZRAM_REMOVE, dev, z->disksize > 0 ? "initialised, off" : "reset",
                                      "removed", "a zram device nodeswap created and no longer uses");
