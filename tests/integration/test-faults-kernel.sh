@@ -169,7 +169,7 @@ kill_sweep "zram+file -> zram" "$zf" "$z"
 clean "$zf" || fail "clean after the kill sweeps"
 
 # --- ENOSPC creating the swap file -------------------------------------------------------------
-truncate -s 16M "$tmp/tiny.img"
+truncate -s 64M "$tmp/tiny.img"   # room for 1M + the 16M margin nodeswap wants
 mkfs.ext4 -q -F -N 16 "$tmp/tiny.img"
 tinydev=$(losetup --find --show "$tmp/tiny.img")
 mount "$tinydev" "$tiny"
