@@ -95,8 +95,8 @@ our_zram() {    # zram devices that were not there before (swapped on or not)
 	done
 }
 swaps() { tail -n +2 /proc/swaps | awk '{print $1}' | sort | tr '\n' ' '; }
-clean() {       # back to nothing of ours, through nodeswap itself
-	"$NODESWAP" revert --purge -q --config "$1" >/dev/null 2>&1
+clean() {       # back to nothing of ours, through nodeswap itself (with the policy naming the file)
+	"$NODESWAP" revert --purge -q --config "$zf" >/dev/null 2>&1
 	[ -z "$(our_zram)" ] && [ -z "$(swaps)" ] && [ ! -e "$mnt/swap/swapfile" ]
 }
 
