@@ -113,12 +113,15 @@ Priority=10
 [Sysctl]
 Swappiness=100
 PageCluster=0")
+# Backend=zram, but naming the same swap file: nodeswap counts a file as its own by the policy's path
 z=$(policy zram "[Swap]
 Backend=zram
 [Zram]
 Size=64M
 Algorithm=zstd lz4
-Priority=100")
+Priority=100
+[File]
+Path=$mnt/swap/swapfile")
 f=$(policy file "[Swap]
 Backend=file
 [File]
