@@ -501,7 +501,12 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         }
         if (e.swap_changed)
                 e.state.swap_changed_usec = now_usec();
-        if (pl->n_actions > 0)
+        /* A run that changed nothing (every action failed, was skipped or not done) leaves the
+         * state file as it was, or absent. */
+        bool any_done = false;
+        for (size_t i = 0; i < pl->n_actions; i++)
+                any_done = any_done || e.results[i] == RESULT_DONE;
+        if (any_done || e.reverting)
                 save_state(&e);
 
         for (char **w = pl->warnings; w && *w && !c->json; w++)

@@ -430,6 +430,31 @@ static int plan_swapoff(Ctx *c) {
         return 0;
 }
 
+/* nodeswap's own zram devices that are not swapped on and that the plan does not swap on again:
+ * left behind by a run that stopped between swapoff and the removal (a held device, EBUSY from
+ * reset, a kill). Nothing else would ever remove them. */
+static int plan_stale_zram(Ctx *c) {
+        const HostState *h = c->h;
+        if (!c->o->revert && !c->p->backend_set)
+                return 0;
+        for (size_t i = 0; i < h->n_zrams; i++) {
+                const ZramDevice *z = &h->zrams[i];
+                if (!z->ours || z->swap_on)
+                        continue;
+                _cleanup_free_ char *dev = strdup_printf("/dev/zram%d", z->id);
+                if (!dev)
+                        return -ENOMEM;
+                if (find_action(c->plan, ACTION_SWAPON, dev) >= 0 || find_action(c->plan, ACTION_ZRAM_REMOVE, dev) >= 0)
+                        continue;
+                Action *a = plan_add(c->plan, ACTION_ZRAM_REMOVE, dev, z->disksize > 0 ? "initialised, off" : "reset",
+                                     "removed", "a zram device nodeswap created and no longer uses");
+                if (!a)
+                        return -ENOMEM;
+                a->zram_id = z->id;
+        }
+        return 0;
+}
+
 static int plan_sysctl(Ctx *c, const char *name, int now, int want) {
         if (want < 0 || now == want)
                 return 0;
@@ -619,6 +644,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 }
         }
         r = plan_swapoff(&c);
+        if (r >= 0)
+                r = plan_stale_zram(&c);
         if (r >= 0)
                 r = plan_stop_services(&c);
         if (r < 0)

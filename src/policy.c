@@ -614,7 +614,9 @@ static int parse_file_priority(ParseState *st, const char *v, char **ret_msg) {
 }
 
 static int parse_file_path(ParseState *st, const char *v, char **ret_msg) {
-        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run" };
+        /* /var/run and /var/lock are symbolic links into /run on every systemd distribution. */
+        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run", "/var/run",
+                                                     "/var/lock" };
         const char *reason = NULL;
         char *path;
         int r;
@@ -964,6 +966,39 @@ static void classify_line(ParseState *st, char *l, size_t len, char *out) {
         sprintf(out, "%s=%s\n", l, value);
 }
 
+/* Whether s[0..len) is well-formed UTF-8: no overlong forms, no surrogates, nothing above
+ * U+10FFFF. */
+static bool utf8_valid(const char *s, size_t len) {
+        const unsigned char *p = (const unsigned char *) s, *end = p + len;
+        while (p < end) {
+                unsigned char c = *p;
+                size_t n;
+                uint32_t cp, min;
+                if (c < 0x80) {
+                        p++;
+                        continue;
+                } else if ((c & 0xe0) == 0xc0) {
+                        n = 1, cp = c & 0x1f, min = 0x80;
+                } else if ((c & 0xf0) == 0xe0) {
+                        n = 2, cp = c & 0x0f, min = 0x800;
+                } else if ((c & 0xf8) == 0xf0) {
+                        n = 3, cp = c & 0x07, min = 0x10000;
+                } else
+                        return false;
+                if ((size_t) (end - p) <= n)
+                        return false;
+                for (size_t i = 1; i <= n; i++) {
+                        if ((p[i] & 0xc0) != 0x80)
+                                return false;
+                        cp = (cp << 6) | (p[i] & 0x3f);
+                }
+                if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+                        return false;
+                p += n + 1;
+        }
+        return true;
+}
+
 static char *ini_reader_cb(char *str, int num, void *stream) {
         Stream *s = stream;
         ParseState *st = s->st;
@@ -1007,6 +1042,12 @@ static char *ini_reader_cb(char *str, int num, void *stream) {
                 len--;
         memcpy(l, start, len);
         l[len] = 0;
+
+        /* Values end up in unit files, JSON and messages: text only. Comments may hold anything. */
+        if (l[0] != '#' && l[0] != ';' && !utf8_valid(l, len)) {
+                (void) err_at(st, st->line, NULL, NULL, NULL, "the line is not valid UTF-8");
+                return str;
+        }
 
         char out[POLICY_LINE_MAX + 3];
         classify_line(st, l, len, out);

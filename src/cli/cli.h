@@ -26,6 +26,11 @@ typedef struct CliContext {
  * policy files are still read for paths and conflict units). */
 int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host);
 
+/* load.c: read and validate the policy only (errors printed as cli_load() prints them). apply
+ * calls it before taking /run/nodeswap.lock, so that an invalid policy leaves the node exactly as
+ * it was, without even a lock file. Returns EXIT_OK or the exit code to end with. */
+int cli_check_policy(const CliContext *c);
+
 /* The commands. Each returns an exit code. */
 int verb_plan(const CliContext *c);
 int verb_apply(const CliContext *c);

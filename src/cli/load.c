@@ -27,6 +27,39 @@ static void host_fill_from_systemd(const char *root, HostState *h) {
         sd_bus_flush_close_unref(b);
 }
 
+static void print_policy_errors(PolicyErrors *errors) {
+        for (size_t i = 0; i < errors->n; i++) {
+                _cleanup_free_ char *s = policy_error_format(&errors->errors[i]);
+                fprintf(stderr, "%s\n", s ?: "(out of memory)");
+        }
+        policy_errors_clear(errors);
+}
+
+int cli_check_policy(const CliContext *c) {
+        PolicyContext ctx;
+        Policy p = {};
+        PolicyErrors errors = {};
+        int r;
+
+        r = probe_context(c->root, &ctx);
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
+                return EXIT_FAIL;
+        }
+        r = policy_load(c->root, c->config, &ctx, &p, &errors);
+        policy_done(&p);
+        if (r == -EINVAL) {
+                print_policy_errors(&errors);
+                return EXIT_USAGE;
+        }
+        policy_errors_clear(&errors);
+        if (r < 0) {
+                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
+                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
 int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
         PolicyContext ctx;
         Policy p = {};
@@ -40,11 +73,7 @@ int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *re
         }
         r = policy_load(c->root, c->config, &ctx, &p, &errors);
         if (r == -EINVAL) {
-                for (size_t i = 0; i < errors.n; i++) {
-                        _cleanup_free_ char *s = policy_error_format(&errors.errors[i]);
-                        fprintf(stderr, "%s\n", s ?: "(out of memory)");
-                }
-                policy_errors_clear(&errors);
+                print_policy_errors(&errors);
                 policy_done(&p);
                 if (!revert)
                         return EXIT_USAGE;

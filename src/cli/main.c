@@ -129,6 +129,13 @@ static int run_locked(const CliContext *c, bool revert) {
         _cleanup_close_ int fd = -1;
         if (c->dry_run)
                 return run_plan(c, revert, false);
+        /* An invalid policy touches nothing, not even the lock file (revert goes on regardless:
+         * it falls back to the built-in defaults). */
+        if (!revert) {
+                int r = cli_check_policy(c);
+                if (r != EXIT_OK)
+                        return r;
+        }
         if (take_lock(c, &fd) < 0)
                 return EXIT_FAIL;
         return run_plan(c, revert, true);

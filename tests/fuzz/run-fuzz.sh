@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harnesses with clang (address and undefined-behaviour sanitizers) against
+# the library sources they need, run each for SECONDS from the seed corpus, and fail on any crash.
+# A crashing input is copied to tests/fuzz/found/ (next to this script's SRC_DIR) to be turned into
+# a regression test in tests/fuzz/regressions/. Exit 77 (skip) when clang or its libFuzzer runtime
+# is missing (Debian: clang libclang-rt-14-dev).
+#   run-fuzz.sh SRC_DIR SECONDS [fuzz-policy|fuzz-size ...]
+set -uo pipefail
+
+SRC=${1:?usage: $0 SRC_DIR SECONDS [TARGET...]}
+SECONDS_EACH=${2:?usage: $0 SRC_DIR SECONDS [TARGET...]}
+shift 2
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz-policy fuzz-size)
+SRC=$(readlink -f "$SRC")
+CC=${CLANG:-clang}
+
+command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
+command -v pkg-config >/dev/null || { echo "SKIP: pkg-config missing"; exit 77; }
+INIH_CFLAGS=$(pkg-config --cflags inih) && INIH_LIBS=$(pkg-config --libs inih) ||
+	{ echo "SKIP: inih development files missing"; exit 77; }
+
+work=$(mktemp -d /tmp/nodeswap-fuzz.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# libFuzzer's runtime ships separately from clang on Debian (libclang-rt-NN-dev).
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' >"$work/probe.c"
+if ! "$CC" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>"$work/probe.err"; then
+	echo "SKIP: $CC cannot link -fsanitize=fuzzer (install libclang-rt-dev): $(head -1 "$work/probe.err")"
+	exit 77
+fi
+
+# The library sources the two harnesses reach: policy parsing, size expressions, util.
+LIBSRC=("$SRC/src/policy.c" "$SRC/src/size.c" "$SRC/src/util.c")
+CFLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE -DNODESWAP_VERSION='"fuzz"' -I"$SRC/src" -I"$SRC/tests/fuzz"
+	$INIH_CFLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	-fno-omit-frame-pointer)
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fails=0
+for t in "${TARGETS[@]}"; do
+	case "$t" in
+	fuzz-policy) corpus=policy ;;
+	fuzz-size) corpus=size ;;
+	*) echo "unknown target $t"; exit 2 ;;
+	esac
+	if ! "$CC" "${CFLAGS[@]}" "$SRC/tests/fuzz/$t.c" "${LIBSRC[@]}" $INIH_LIBS -o "$work/$t" 2>"$work/$t.build"; then
+		cat "$work/$t.build"
+		echo "FAIL: $t does not build"
+		fails=$((fails + 1))
+		continue
+	fi
+	# Work on a copy of the seed corpus so the checkout is left as it was; new inputs are kept
+	# only when FUZZ_KEEP_CORPUS names a directory to merge them into.
+	mkdir -p "$work/corpus-$t" "$work/artifacts-$t"
+	cp "$SRC/tests/fuzz/corpus/$corpus"/* "$work/corpus-$t"/ 2>/dev/null
+	dict=()
+	[ -f "$SRC/tests/fuzz/$t.dict" ] && dict=(-dict="$SRC/tests/fuzz/$t.dict")
+	echo "== $t: $SECONDS_EACH s from $(ls "$work/corpus-$t" | wc -l) seeds"
+	"$work/$t" "${dict[@]}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+		-print_final_stats=1 -artifact_prefix="$work/artifacts-$t/" "$work/corpus-$t" \
+		>"$work/$t.log" 2>&1
+	rc=$?
+	grep -E '^(stat::|#[0-9]+ +DONE)' "$work/$t.log"
+	echo "corpus: $(ls "$work/corpus-$t" | wc -l) inputs"
+	if [ -n "${FUZZ_KEEP_CORPUS:-}" ]; then
+		mkdir -p "$FUZZ_KEEP_CORPUS/$corpus"
+		cp -n "$work/corpus-$t"/* "$FUZZ_KEEP_CORPUS/$corpus"/ 2>/dev/null
+	fi
+	if [ $rc != 0 ] || [ -n "$(ls "$work/artifacts-$t")" ]; then
+		tail -n 60 "$work/$t.log"
+		found=${FUZZ_FOUND_DIR:-/tmp/nodeswap-fuzz-found}
+		mkdir -p "$found"
+		cp "$work/artifacts-$t"/* "$found"/ 2>/dev/null
+		echo "FAIL: $t crashed (exit $rc); inputs in $found"
+		fails=$((fails + 1))
+	else
+		echo "PASS: $t, no crash"
+	fi
+done
+[ $fails = 0 ]

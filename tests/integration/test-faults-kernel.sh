@@ -1,0 +1,289 @@
+#!/usr/bin/env bash
+# Faults on this machine's real kernel, and what nodeswap does about them:
+#  - apply killed by SIGKILL right after each action (NODESWAP_TEST_KILL_AFTER=N) of a zram + file
+#    apply and of switches between backends: the node keeps working swap, a rerun converges, a
+#    third apply changes nothing;
+#  - ENOSPC creating the swap file (a tiny ext4 with no free inode): a clear error, no file left,
+#    the old swap still on;
+#  - EBUSY from zram reset (the device held open) during revert: a clear error naming the device,
+#    and a rerun after the release converges;
+#  - systemd/D-Bus unreachable (in a private mount namespace where /run/systemd/system exists but
+#    neither systemd's socket nor the bus does): swap is applied, the masks are reported not-done;
+#  - two applies at once, and an apply during a revert: they serialise on /run/nodeswap.lock;
+#  - apply runs no child process (strace: one execve, no fork/clone).
+# Everything is saved first and restored by the trap, pass or fail; it never touches a zram
+# device, swap area, loop device or mount it did not create. Exit 77 (skip) when it cannot run.
+set -uo pipefail
+
+NODESWAP=${1:?usage: $0 path/to/nodeswap}
+NODESWAP=$(readlink -f "$NODESWAP")
+
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (real zram, swapon, sysctls)"; exit 77; }
+[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram in this kernel (/sys/class/zram-control)"; exit 77; }
+for t in mkfs.ext4 losetup mount blkid python3 unshare; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
+done
+mkdir -p /run/lock
+# One real-kernel test at a time on this machine (the benchmarks and other suites take it too).
+exec 9>/run/lock/nodeswap-kernel.lock
+flock 9
+if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
+	echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
+	exit 77
+fi
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+
+tmp=$(mktemp -d /tmp/nodeswap-faults-test.XXXXXX)
+mnt=$(mktemp -d /mnt/nodeswap-faults-test.XXXXXX)
+tiny=$(mktemp -d /mnt/nodeswap-faults-tiny.XXXXXX)
+saved_swappiness=$(cat /proc/sys/vm/swappiness)
+saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
+zram_before=$(ls /sys/block | grep '^zram' | sort)
+loopdev= tinydev= holder=
+
+cleanup() {
+	local dev id
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null && wait "$holder" 2>/dev/null
+	while read -r dev _; do
+		case "$dev" in
+		"$mnt"/* | "$tiny"/*) swapoff "$dev" 2>/dev/null ;;
+		/dev/zram*) id=${dev#/dev/}; grep -qx "$id" <<<"$zram_before" || swapoff "$dev" 2>/dev/null ;;
+		/zram*) # swapped on inside a mount namespace that is gone: the kernel shows no /dev
+			id=${dev#/}; grep -qx "$id" <<<"$zram_before" || swapoff "/dev/$id" 2>/dev/null ;;
+		esac
+	done < <(tail -n +2 /proc/swaps)
+	for d in /sys/block/zram*; do
+		id=${d##*/}
+		grep -qx "$id" <<<"$zram_before" && continue
+		echo 1 >"$d/reset" 2>/dev/null
+		echo "${id#zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
+	done
+	mountpoint -q "$mnt" && umount "$mnt"
+	mountpoint -q "$tiny" && umount "$tiny"
+	[ -n "$loopdev" ] && losetup -d "$loopdev"
+	[ -n "$tinydev" ] && losetup -d "$tinydev"
+	rmdir "$mnt" "$tiny" 2>/dev/null
+	rm -rf "$tmp" /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
+	echo "$saved_swappiness" >/proc/sys/vm/swappiness
+	echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+truncate -s 300M "$tmp/ext4.img"
+mkfs.ext4 -q -F "$tmp/ext4.img"
+loopdev=$(losetup --find --show "$tmp/ext4.img")
+mount "$loopdev" "$mnt"
+
+policy() {      # policy NAME CONTENT: a root-owned 0644 policy file
+	printf '%s\n' "$2" >"$tmp/$1.conf"
+	chmod 0644 "$tmp/$1.conf"
+	echo "$tmp/$1.conf"
+}
+json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null
+}
+our_zram() {    # zram devices that were not there before (swapped on or not)
+	local d id
+	for d in /sys/block/zram*; do
+		id=${d##*/}
+		grep -qx "$id" <<<"$zram_before" || echo "/dev/$id"
+	done
+}
+swaps() { tail -n +2 /proc/swaps | awk '{print $1}' | sort | tr '\n' ' '; }
+clean() {       # back to nothing of ours, through nodeswap itself (with the policy naming the file)
+	"$NODESWAP" revert --purge -q --config "$zf" >/dev/null 2>&1
+	[ -z "$(our_zram)" ] && [ -z "$(swaps)" ] && [ ! -e "$mnt/swap/swapfile" ]
+}
+
+zf=$(policy zramfile "[Swap]
+Backend=zram file
+[Zram]
+Size=64M
+Algorithm=zstd lz4
+Priority=100
+[File]
+Path=$mnt/swap/swapfile
+Size=64M
+Priority=10
+[Sysctl]
+Swappiness=100
+PageCluster=0")
+# Backend=zram, but naming the same swap file: nodeswap counts a file as its own by the policy's path
+z=$(policy zram "[Swap]
+Backend=zram
+[Zram]
+Size=64M
+Algorithm=zstd lz4
+Priority=100
+[File]
+Path=$mnt/swap/swapfile")
+f=$(policy file "[Swap]
+Backend=file
+[File]
+Path=$mnt/swap/swapfile
+Size=64M
+Priority=10
+[Sysctl]
+Swappiness=100")
+
+# --- killed after every step ---------------------------------------------------------------
+# kill_sweep NAME SETUP_POLICY POLICY: for N = 1..len(plan), from the state SETUP_POLICY leaves
+# (or nothing), apply POLICY and die after action N; then the node must have swap if it had some,
+# a rerun must converge and a third apply must change nothing.
+injected=0
+kill_sweep() {
+	local name=$1 setup=$2 pol=$3 n len before rc
+	clean "$pol" || fail "$name: could not start from a clean node"
+	[ -n "$setup" ] && "$NODESWAP" apply -q --config "$setup" >/dev/null
+	"$NODESWAP" plan --json --config "$pol" >"$tmp/plan.json"
+	len=$(json "$tmp/plan.json" 'len(d["actions"])')
+	[ "${len:-0}" -gt 0 ] || { fail "$name: empty plan"; return; }
+	echo "-- $name: $len actions: $(json "$tmp/plan.json" '" ".join(a["kind"] for a in d["actions"])')"
+	for n in $(seq 1 "$len"); do
+		clean "$pol" || fail "$name N=$n: could not start from a clean node"
+		[ -n "$setup" ] && "$NODESWAP" apply -q --config "$setup" >/dev/null
+		before=$(swaps)
+		NODESWAP_TEST_KILL_AFTER=$n "$NODESWAP" apply -q --config "$pol" >/dev/null 2>"$tmp/err"
+		rc=$?
+		injected=$((injected + 1))
+		[ $rc = 137 ] || fail "$name N=$n: apply was not killed (exit $rc)"
+		if [ -n "$before" ]; then
+			[ -n "$(swaps)" ] || fail "$name N=$n: no swap left after the kill (had: $before)"
+		fi
+		"$NODESWAP" apply --json --config "$pol" >"$tmp/rerun.json" 2>"$tmp/err"
+		rc=$?
+		[ $rc = 0 ] || fail "$name N=$n: the rerun exits $rc: $(cat "$tmp/err") $(json "$tmp/rerun.json" '[(a["kind"], a["result"], a["message"]) for a in d["actions"]]')"
+		"$NODESWAP" apply --json --config "$pol" >"$tmp/third.json" 2>"$tmp/err"
+		[ "$(json "$tmp/third.json" 'd["changed"]')" = False ] ||
+			fail "$name N=$n: a third apply still changes: $(json "$tmp/third.json" '[(a["kind"], a["target"]) for a in d["actions"]]')"
+		[ "$(our_zram | wc -l)" -le 1 ] || fail "$name N=$n: more than one nodeswap zram device: $(our_zram | tr '\n' ' ')"
+	done
+	pass "$name: killed after each of the $len actions; the node kept its swap and converged each time"
+}
+kill_sweep "zram+file from nothing" "" "$zf"
+kill_sweep "switch zram -> file" "$z" "$f"
+kill_sweep "switch file -> zram" "$f" "$z"
+kill_sweep "zram+file -> zram" "$zf" "$z"
+clean "$zf" || fail "clean after the kill sweeps"
+
+# --- ENOSPC creating the swap file -------------------------------------------------------------
+truncate -s 64M "$tmp/tiny.img"   # room for 1M + the 16M margin nodeswap wants
+mkfs.ext4 -q -F -N 16 "$tmp/tiny.img"
+tinydev=$(losetup --find --show "$tmp/tiny.img")
+mount "$tinydev" "$tiny"
+mkdir -m 0755 "$tiny/swap"
+for i in $(seq 1 64); do : >"$tiny/fill.$i" 2>/dev/null || break; done
+tz=$(policy tinyzf "[Swap]
+Backend=zram file
+[Zram]
+Size=64M
+Algorithm=zstd lz4
+Priority=100
+[File]
+Path=$tiny/swap/swapfile
+Size=1M
+Priority=10")
+"$NODESWAP" apply -q --config "$z" >/dev/null
+old=$(swaps)
+"$NODESWAP" apply --config "$tz" >"$tmp/out" 2>"$tmp/err"
+check "ENOSPC: apply exits 1" [ $? = 1 ]
+cat "$tmp/out" "$tmp/err"
+check "ENOSPC: the error says so ($(grep -h -o 'Failed to create swap file.*' "$tmp/out" "$tmp/err" | head -1))" \
+	grep -q "Failed to create swap file '$tiny/swap/swapfile': .*No space left on device" "$tmp/out" "$tmp/err"
+check "ENOSPC: nothing left behind in $tiny/swap" [ -z "$(ls -A "$tiny/swap")" ]
+check "ENOSPC: the old swap is still on" [ "$(swaps)" = "$old" ]
+clean "$z" || fail "clean after ENOSPC"
+injected=$((injected + 1))
+
+# --- EBUSY from zram reset ------------------------------------------------------------------------
+"$NODESWAP" apply -q --config "$z" >/dev/null
+dev=$(our_zram)
+sleep 600 <"$dev" &
+holder=$!
+sleep 0.2
+"$NODESWAP" revert --config "$z" >"$tmp/out" 2>"$tmp/err"
+check "EBUSY: revert exits 1" [ $? = 1 ]
+check "EBUSY: the error names $dev" grep -q "Failed to remove $dev: Device or resource busy" "$tmp/out"
+kill "$holder"; wait "$holder" 2>/dev/null; holder=
+"$NODESWAP" revert --json --config "$z" >"$tmp/r.json" 2>"$tmp/err"
+check "EBUSY: revert after the release exits 0" [ $? = 0 ]
+check "EBUSY: and leaves no nodeswap zram device ($(our_zram))" [ -z "$(our_zram)" ]
+"$NODESWAP" revert --json --config "$z" >"$tmp/r.json" 2>"$tmp/err"
+check "EBUSY: a third revert changes nothing" [ "$(json "$tmp/r.json" 'd["changed"]')" = False ]
+injected=$((injected + 1))
+
+# --- systemd and D-Bus unreachable ----------------------------------------------------------------
+# A private mount namespace: /run/systemd/system exists (so nodeswap believes systemd booted and
+# plans the masks), but neither /run/systemd/private nor the system bus socket does. The revert
+# runs in the same namespace: a swap area swapped on there must be swapped off while its /dev
+# path still means something (once the namespace is gone, /proc/swaps shows it as /zramN).
+unshare -m --propagation private sh -c '
+	mount -t tmpfs -o mode=0755 tmpfs /run/systemd && mkdir /run/systemd/system &&
+	{ [ ! -d /run/dbus ] || mount -t tmpfs -o mode=0755 tmpfs /run/dbus; } || exit 99
+	"$0" apply --json --config "$1" >"$2/nobus.json" 2>"$2/nobus.err"
+	echo $? >"$2/nobus.rc"
+	tail -n +2 /proc/swaps >"$2/nobus.swaps"
+	"$0" revert -q --config "$1" >/dev/null 2>&1' "$NODESWAP" "$z" "$tmp"
+check "no D-Bus: apply exits 0" [ "$(cat "$tmp/nobus.rc")" = 0 ]
+check "no D-Bus: the zram swap was on" grep -q '^/dev/zram' "$tmp/nobus.swaps"
+check "no D-Bus: mask actions were planned" [ "$(json "$tmp/nobus.json" 'sum(a["kind"] == "mask-unit" for a in d["actions"])')" -gt 0 ]
+check "no D-Bus: every mask is reported not-done" \
+	[ "$(json "$tmp/nobus.json" 'all(a["result"] == "not-done" for a in d["actions"] if a["kind"] == "mask-unit")')" = True ]
+check "no D-Bus: with the reason ($(json "$tmp/nobus.json" '[a["message"] for a in d["actions"] if a["kind"] == "mask-unit"][0]'))" \
+	[ "$(json "$tmp/nobus.json" 'all("systemd unreachable" in a["message"] for a in d["actions"] if a["kind"] == "mask-unit")')" = True ]
+check "no D-Bus: the zram action is done" \
+	[ "$(json "$tmp/nobus.json" '[a["result"] for a in d["actions"] if a["kind"] == "zram-create"]')" = "['done']" ]
+check "no D-Bus: the JSON says changed and ok" [ "$(json "$tmp/nobus.json" '(d["changed"], d["ok"])')" = "(True, True)" ]
+check "no D-Bus: the revert in the namespace left nothing" [ -z "$(our_zram)$(swaps)" ]
+clean "$z" || fail "clean after no D-Bus"
+injected=$((injected + 1))
+
+# --- concurrency -----------------------------------------------------------------------------------
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c1.json" 2>"$tmp/c1.err" &
+p1=$!
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c2.json" 2>"$tmp/c2.err" &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+check "two applies at once both exit 0 ($r1, $r2)" [ "$r1 $r2" = "0 0" ]
+check "exactly one nodeswap zram device ($(our_zram | tr '\n' ' '))" [ "$(our_zram | wc -l)" = 1 ]
+changed="$(json "$tmp/c1.json" 'd["changed"]') $(json "$tmp/c2.json" 'd["changed"]')"
+check "exactly one of the two changed something ($changed)" [ "$changed" = "True False" -o "$changed" = "False True" ]
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c3.json"
+check "a third apply changes nothing" [ "$(json "$tmp/c3.json" 'd["changed"]')" = False ]
+
+"$NODESWAP" revert --json --config "$zf" >"$tmp/c4.json" 2>"$tmp/c4.err" &
+p1=$!
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c5.json" 2>"$tmp/c5.err" &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+check "apply during a revert: both exit 0 ($r1, $r2)" [ "$r1 $r2" = "0 0" ]
+check "at most one nodeswap zram device ($(our_zram | tr '\n' ' '))" [ "$(our_zram | wc -l)" -le 1 ]
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c6.json"
+check "a rerun converges" [ "$? $(our_zram | wc -l)" = "0 1" ]
+"$NODESWAP" apply --json --config "$zf" >"$tmp/c7.json"
+check "and the next apply changes nothing" [ "$(json "$tmp/c7.json" 'd["changed"]')" = False ]
+clean "$zf" || fail "clean after concurrency"
+
+# --- no child process ----------------------------------------------------------------------------------
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$tmp/strace" "$NODESWAP" apply -q --config "$zf" >/dev/null
+	check "strace: apply exits 0" [ $? = 0 ]
+	check "strace: apply made swap" [ "$(our_zram | wc -l)" = 1 ]
+	check "strace: exactly one execve ($(grep -c 'execve(' "$tmp/strace"))" [ "$(grep -c 'execve(' "$tmp/strace")" = 1 ]
+	check "strace: no fork, vfork or clone ($(grep -E -c '(fork|clone3?)\(' "$tmp/strace"))" \
+		[ "$(grep -E -c '(fork|clone3?)\(' "$tmp/strace")" = 0 ]
+	clean "$zf" || fail "clean after strace"
+else
+	echo "SKIP: strace not installed (apt-get install strace)"
+fi
+
+echo "$injected faults injected"
+echo "$fails check(s) failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Faults and security on copies of a fixture tree (no kernel touched):
+#  - zram hot_add failing (the control file is a directory: mode 000 would not stop root): apply
+#    exits 1 with a clear message, and the tree is unchanged but for apply's lock file;
+#  - the kubelet drop-in directory, when missing, is created 0700 (its parents too);
+#  - policy files that others than root own or may write are refused: see test-policy.c
+#    (refuse_group_or_world_writable, refuse_foreign_owner) and tests/policies/hostile/.
+#   test-faults-fixture.sh path/to/nodeswap FIXTURE_DIR
+set -uo pipefail
+NODESWAP=$(readlink -f "${1:?usage: $0 NODESWAP FIXTURE_DIR}")
+FIXTURE=$(readlink -f "${2:?}")
+
+tmp=$(mktemp -d /tmp/nodeswap-faults-fixture.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+snapshot() {
+	(cd "$1" && find . ! -path ./run/nodeswap.lock -printf '%p %y %m %u:%g %l\n' | sort &&
+		find . -type f ! -path ./run/nodeswap.lock -print0 | sort -z | xargs -0 sha256sum)
+}
+policy() { printf "$2" >"$tmp/$1.conf"; chmod 0644 "$tmp/$1.conf"; echo "$tmp/$1.conf"; }
+
+# --- hot_add failing ------------------------------------------------------------------------------
+root=$tmp/hotadd
+cp -a "$FIXTURE/rpi-untouched" "$root"
+rm "$root/sys/class/zram-control/hot_add"
+mkdir -m 0755 "$root/sys/class/zram-control/hot_add"
+before=$(snapshot "$root")
+z=$(policy zram '[Swap]\nBackend=zram\n[Zram]\nSize=1G\nAlgorithm=lz4\nPriority=100\n')
+"$NODESWAP" apply --root "$root" --config "$z" >"$tmp/out" 2>"$tmp/err"
+check "hot_add failing: apply exits 1" [ $? = 1 ]
+check "hot_add failing: a clear message ($(grep -o 'Failed to set up a zram device.*' "$tmp/out"))" \
+	grep -q "Failed to set up a zram device (1.0 GiB, lz4, priority 100): Is a directory" "$tmp/out"
+check "hot_add failing: the tree is unchanged" [ "$(snapshot "$root")" = "$before" ]
+"$NODESWAP" apply --json --root "$root" --config "$z" >"$tmp/out.json" 2>"$tmp/err"
+check "hot_add failing: the JSON says ok=false, changed=false" \
+	[ "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["ok"], d["changed"])' "$tmp/out.json")" = "False False" ]
+
+# --- the kubelet drop-in directory is created 0700 -------------------------------------------------
+root=$tmp/kubelet
+cp -a "$FIXTURE/rpi-untouched" "$root"
+rm -rf "$root/var/lib/rancher/k3s/agent/etc"
+k=$(policy kubelet '[Kubelet]\nSwapBehavior=LimitedSwap\n')
+"$NODESWAP" apply --root "$root" --config "$k" >"$tmp/out" 2>"$tmp/err"
+check "drop-in: apply exits 0" [ $? = 0 ]
+d=$root/var/lib/rancher/k3s/agent/etc
+check "drop-in: the missing parent is created 0700 ($(stat -c %a "$d"))" [ "$(stat -c %a "$d")" = 700 ]
+check "drop-in: kubelet.conf.d is created 0700 ($(stat -c %a "$d/kubelet.conf.d"))" [ "$(stat -c %a "$d/kubelet.conf.d")" = 700 ]
+check "drop-in: owned by root" [ "$(stat -c %u "$d/kubelet.conf.d")" = "$(id -u)" ]
+check "drop-in: the drop-in is written" grep -q 'failSwapOn: false' "$d/kubelet.conf.d/90-nodeswap.conf"
+check "drop-in: and is not writable by others ($(stat -c %a "$d/kubelet.conf.d/90-nodeswap.conf"))" \
+	[ $(( 0$(stat -c %a "$d/kubelet.conf.d/90-nodeswap.conf") & 022 )) = 0 ]
+
+echo "$fails check(s) failed"
+[ "$fails" = 0 ]
