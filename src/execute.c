@@ -434,11 +434,23 @@ static int do_action(Exec *e, size_t i) {
         case ACTION_RESTART_UNIT:
                 return do_restart(e, i);
         case ACTION_MARK_REVERTED:
-        case ACTION_CLEAR_REVERTED:
+        case ACTION_CLEAR_REVERTED: {
                 e->state.reverted = a->kind == ACTION_MARK_REVERTED;
                 r = save_state(e);
-                set_result(e, i, r < 0 ? RESULT_FAILED : RESULT_DONE, NULL);
-                return r;
+                if (r < 0) {
+                        set_result(e, i, RESULT_FAILED, NULL);
+                        return r;
+                }
+                /* After a reboot the masks are the generator's (in /run/systemd/generator.early),
+                 * not runtime ones: a reload runs the generator again, which now sees the revert
+                 * and masks nothing, so the distro's units can be started. */
+                char *why = NULL;
+                sd_bus *b = a->kind == ACTION_MARK_REVERTED ? bus_get(e, &why) : NULL;
+                if (b && (r = systemd_reload(b)) < 0)
+                        why = strdup_printf("Failed to reload systemd: %s", strerror(-r));
+                set_result(e, i, RESULT_DONE, why);
+                return 0;
+        }
         default:
                 set_result(e, i, RESULT_FAILED, strdup("unknown action"));
                 return -EINVAL;
