@@ -38,6 +38,8 @@ cat >"$WORK/vars.json" <<JSON
 JSON
 export ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_SSH_ARGS="-o UserKnownHostsFile=/dev/null -o ControlMaster=no"
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_LOCAL_TEMP=$WORK/ansible-tmp
+# fewer ssh round trips per task: the VM is emulated (TCG) and every one costs seconds
+export ANSIBLE_PIPELINING=True
 
 run=0
 # play ARGS...: one ansible-playbook run; sets RC and CHANGED (from the PLAY RECAP)
@@ -74,9 +76,6 @@ check "swappiness" "$(on_node 'cat /proc/sys/vm/swappiness')" 100
 play
 check "second run exits 0" "$RC" 0
 check "second run: changed=0" "${CHANGED:-?}" 0
-
-play --check
-check "check mode on a matching node: changed=0" "${CHANGED:-?}" 0
 
 play -e nodeswap_state=reverted
 check "revert run exits 0" "$RC" 0
