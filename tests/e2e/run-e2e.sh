@@ -19,7 +19,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,a,b,c,d,f,e,ansible
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,e,ansible
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
@@ -122,6 +122,12 @@ install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
 install -m 0644 "$G/nodeswap-e2e.service" "$ROOT/etc/systemd/system/"
+# scenario h: the hostile policies that need no set-up (modes, links) on the test's part
+install -d -m 0755 "$ROOT/usr/local/lib/nodeswap-e2e/hostile"
+for f in "$HERE"/../policies/hostile/*.conf; do
+        grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
+        install -m 0644 "$f" "$ROOT/usr/local/lib/nodeswap-e2e/hostile/"
+done
 chroot "$ROOT" systemctl enable k3s-agent.service rpi-zram-writeback.timer nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
         cat "$TMP/enable.log"; echo "FAIL e2e: cannot enable the fake units"; exit 1; }
 if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/system/nodeswap.service ]]; then

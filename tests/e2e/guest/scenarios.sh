@@ -545,6 +545,35 @@ finish() {
         fi
 }
 
+# h: hostile policies (tests/policies/hostile, those that need no setup) are refused in the real
+# system: exit 2, a FILE:LINE: message, and /proc/swaps, the vm sysctls, the drop-in directory and
+# every mask exactly as before.
+node_snapshot() {
+        cat /proc/swaps /proc/sys/vm/swappiness /proc/sys/vm/page-cluster
+        ls -la --time-style=+%s /var/lib/rancher/k3s/agent/etc/kubelet.conf.d 2>&1
+        sha256sum /var/lib/rancher/k3s/agent/etc/kubelet.conf.d/* 2>&1
+        find /run/systemd/system /run/systemd/generator.early /etc/systemd/system -maxdepth 1 -lname /dev/null 2>&1 | sort
+        ls -la --time-style=+%s /var/lib/nodeswap /run/nodeswap 2>&1
+}
+scenario_h() {
+        local dir=/usr/local/lib/nodeswap-e2e/hostile f n=0 bad=0 before after
+        before=$(node_snapshot)
+        for f in "$dir"/*.conf; do
+                [[ -e $f ]] || continue
+                n=$((n + 1))
+                timeout 60 nodeswap apply --config "$f" >"$STATE/h.out" 2>"$STATE/h.err"
+                local rc=$?
+                if [[ $rc != 2 ]] || ! grep -q "^$f:[0-9]*: " "$STATE/h.err" || [[ -s $STATE/h.out ]]; then
+                        bad=$((bad + 1))
+                        fail "refused: ${f##*/}" "rc=$rc; stderr: $(head -c 300 "$STATE/h.err"); stdout: $(head -c 200 "$STATE/h.out")"
+                fi
+        done
+        after=$(node_snapshot)
+        check "every hostile policy refused with exit 2 and FILE:LINE:" "$n policies, $bad not" test "$n" -gt 50 -a "$bad" = 0
+        check "the node is exactly as before" "$(diff <(echo "$before") <(echo "$after") | head -c 400)" \
+                test "$before" = "$after"
+}
+
 echo "BEGIN phase=$phase scenarios=$scenarios boot_id=$BOOT_ID" >"$RESULTS"
 flush
 trap finish EXIT
@@ -555,7 +584,7 @@ have_nodeswap() { command -v nodeswap >/dev/null; }
 baseline
 case $phase in
 1)
-        for s in smoke a b c d f; do
+        for s in smoke h a b c d f; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke ]] && ! have_nodeswap; then
