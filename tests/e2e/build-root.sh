@@ -98,15 +98,60 @@ if [[ -f $TARBALL ]]; then
         exit 0
 fi
 
+
+# Remove what a build that was killed outright (SIGKILL, power loss) left: with the lock held, no
+# build is running.
+umount_under() {
+        local m
+        while read -r m; do
+                umount -l "$m" 2>/dev/null || true
+        done < <(awk -v w="$1/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+}
+for stale in "$CACHE_DIR"/.build-*; do
+        [[ -d $stale ]] || continue
+        echo "Removing $stale, left by an interrupted build" >&2
+        umount_under "$stale"
+        rm -rf --one-file-system "$stale"
+done
+
 WORK=$(mktemp -d "$CACHE_DIR/.build-$KEY.XXXXXX")
 ROOT=$WORK/root
 
+# Long steps run in the background and are waited for: bash runs a trap only between commands,
+# so a TERM (meson's timeout, Ctrl-C) would otherwise wait for debootstrap to finish.
+CHILD=
+run() {
+        local rc=0
+        "$@" &
+        CHILD=$!
+        wait "$CHILD" || rc=$?
+        CHILD=
+        return "$rc"
+}
+# Stop a process we started and everything it started (dpkg, chroot, ...), children first.
+kill_tree() {
+        local c
+        kill -STOP "$1" 2>/dev/null || true
+        for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+        kill -TERM "$1" 2>/dev/null || true
+        kill -CONT "$1" 2>/dev/null || true
+}
+
 cleanup() {
-        local m
+        set +e
+        if [[ -n $CHILD ]]; then
+                kill_tree "$CHILD"
+                local st
+                for _ in $(seq 100); do         # up to 20 s until it is gone or a zombie
+                        st=$(sed 's/.*) //' "/proc/$CHILD/stat" 2>/dev/null | cut -d' ' -f1)
+                        [[ -n $st && $st != Z ]] || break
+                        sleep 0.2
+                done
+                kill -KILL "$CHILD" 2>/dev/null
+                wait "$CHILD" 2>/dev/null
+        fi
         # debootstrap and update-initramfs mount things inside the root: never rm -rf through them
-        while read -r m; do
-                umount -l "$m" 2>/dev/null || true
-        done < <(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+        umount_under "$WORK"
         rm -rf --one-file-system "$WORK"
 }
 trap cleanup EXIT
@@ -116,7 +161,7 @@ start=$(date +%s)
 echo "Building the e2e VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
 
 include=$(IFS=,; echo "${PACKAGES[*]}")
-debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 || {
+run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 || {
         tail -n 40 "$WORK/debootstrap.log" >&2
         echo "debootstrap failed (log above)" >&2
         exit 1
@@ -157,7 +202,7 @@ SSH
 sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
 printf 'virtio_pci\nvirtio_blk\next4\n' >>"$ROOT/etc/initramfs-tools/modules"
 mount -t proc proc "$ROOT/proc"
-chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
+run chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
         cat "$WORK/initramfs.log" >&2
         exit 1
 }
@@ -170,7 +215,7 @@ rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin
 
 ls "$ROOT"/boot/vmlinuz-* "$ROOT"/boot/initrd.img-* >/dev/null
 
-tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+run tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
 sync -f "$WORK/root.tar"
 mv -f "$WORK/root.tar" "$TARBALL"
 echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2
