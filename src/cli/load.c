@@ -35,61 +35,58 @@ static void print_policy_errors(PolicyErrors *errors) {
         policy_errors_clear(errors);
 }
 
-int cli_check_policy(const CliContext *c) {
-        PolicyContext ctx;
-        Policy p = {};
+/* The policy as the files say, with every error printed. EXIT_OK, EXIT_USAGE for an invalid policy
+ * (*ret_policy is then empty), or EXIT_FAIL when the host's memory size cannot be read. */
+static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_policy) {
         PolicyErrors errors = {};
-        int r;
-
-        r = probe_context(c->root, &ctx);
+        int r = probe_context(c->root, ret_ctx);
         if (r < 0) {
                 fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
                 return EXIT_FAIL;
         }
-        r = policy_load(c->root, c->config, &ctx, &p, &errors);
-        policy_done(&p);
+        r = policy_load(c->root, c->config, ret_ctx, ret_policy, &errors);
         if (r == -EINVAL) {
                 print_policy_errors(&errors);
+                policy_done(ret_policy);
                 return EXIT_USAGE;
         }
         policy_errors_clear(&errors);
         if (r < 0) {
                 fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
+                policy_done(ret_policy);
                 return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
         }
         return EXIT_OK;
 }
 
+int cli_check_policy(const CliContext *c) {
+        PolicyContext ctx;
+        Policy p = {};
+        int r = read_policy(c, &ctx, &p);
+        policy_done(&p);
+        return r;
+}
+
 int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
         PolicyContext ctx;
         Policy p = {};
-        PolicyErrors errors = {};
-        int r;
-
-        r = probe_context(c->root, &ctx);
-        if (r < 0) {
-                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
-                return EXIT_FAIL;
-        }
-        r = policy_load(c->root, c->config, &ctx, &p, &errors);
-        if (r == -EINVAL) {
-                print_policy_errors(&errors);
-                policy_done(&p);
-                if (!revert)
-                        return EXIT_USAGE;
+        int r = read_policy(c, &ctx, &p);
+        if (r == EXIT_USAGE && revert) {
                 /* A broken policy must not stand in the way of going back: use the defaults. */
                 fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
                 r = policy_revert(&p, &ctx);
-        } else if (r >= 0 && revert) {
+                if (r < 0) {
+                        fprintf(stderr, "Failed to set up the built-in policy: %s\n", strerror(-r));
+                        policy_done(&p);
+                        return EXIT_FAIL;
+                }
+        } else if (r != EXIT_OK)
+                return r;
+        else if (revert) {
                 /* Keep the policy's paths and conflict units; drop what it wants. */
                 p.backend_set = true;
                 p.backends = 0;
                 p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
-        }
-        if (r < 0) {
-                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
-                policy_done(&p);
-                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
         }
 
         r = probe(c->root, &p, ret_host);
