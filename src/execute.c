@@ -83,6 +83,16 @@ static sd_bus *bus_get(Exec *e, char **why) {
         return NULL;
 }
 
+/* The bus for action i, or NULL after reporting the action as not done (systemd unreachable, or
+ * skipped under --root): apply goes on without it. */
+static sd_bus *bus_for_action(Exec *e, size_t i) {
+        char *why = NULL;
+        sd_bus *b = bus_get(e, &why);
+        if (!b)
+                set_result(e, i, RESULT_NOT_DONE, why);
+        return b;
+}
+
 static const SwapDevice *swap_of_unit(const HostState *h, const char *unit) {
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (streq_ptr(h->swaps[i].unit, unit))
@@ -141,11 +151,9 @@ static int do_stop_unit(Exec *e, size_t i) {
                                 why = strdup_printf("swapped off; resetting %s failed: %s", s->path, strerror(-r));
                 }
         } else {
-                sd_bus *b = bus_get(e, &why);
-                if (!b) {
-                        set_result(e, i, RESULT_NOT_DONE, TAKE_PTR(why));
+                sd_bus *b = bus_for_action(e, i);
+                if (!b)
                         return 0;
-                }
                 _cleanup_free_ char *result = NULL;
                 r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
                 if (r < 0 || !streq_ptr(result, "done")) {
@@ -168,12 +176,9 @@ static int do_stop_unit(Exec *e, size_t i) {
 
 static int do_start_unit(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        char *why = NULL;
-        sd_bus *b = bus_get(e, &why);
-        if (!b) {
-                set_result(e, i, RESULT_NOT_DONE, why);
+        sd_bus *b = bus_for_action(e, i);
+        if (!b)
                 return 0;
-        }
         _cleanup_free_ char *result = NULL;
         int r = systemd_start_unit(b, a->target, 90 * 1000000ULL, &result);
         if (r < 0 || !streq_ptr(result, "done")) {
@@ -320,12 +325,9 @@ static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_st
 /* Restart the kubelet; if it does not come back, put the previous drop-in back and restart again. */
 static int do_restart(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        char *why = NULL;
-        sd_bus *b = bus_get(e, &why);
-        if (!b) {
-                set_result(e, i, RESULT_NOT_DONE, why);
+        sd_bus *b = bus_for_action(e, i);
+        if (!b)
                 return 0;
-        }
         _cleanup_free_ char *state = NULL;
         int r = systemd_unit_active(b, a->target, &state);
         if (r < 0 || !streq_ptr(state, "active")) {
