@@ -215,6 +215,22 @@ static int plan_zram(Ctx *c) {
         return 0;
 }
 
+/* The policy's swap file, created (now == NULL) or replacing the active one (now = what it is). */
+static int plan_file_create(Ctx *c, const char *now, const char *reason) {
+        const Policy *p = c->p;
+        _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
+        if (!want)
+                return -ENOMEM;
+        Action *a = plan_add(c->plan, ACTION_FILE_CREATE, p->file.path, now, want, reason);
+        if (!a)
+                return -ENOMEM;
+        a->size = p->file.size;
+        a->priority = p->file.priority;
+        c->new_swap += swap_usable(p->file.size, c->h->page_size);
+        c->swap_changed = true;
+        return 0;
+}
+
 static int plan_file(Ctx *c) {
         const Policy *p = c->p;
         const HostState *h = c->h;
@@ -247,17 +263,7 @@ static int plan_file(Ctx *c) {
                         return plan_addf(&plan->errors, "%s: needs %s (and %s to spare) but %s has %s free", path,
                                          B(p->file.size), B(swapfile_margin(p->file.size)), f->fs_mount_point,
                                          B(f->fs_free));
-                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
-                if (!want)
-                        return -ENOMEM;
-                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, NULL, want, "no swap file yet");
-                if (!a)
-                        return -ENOMEM;
-                a->size = p->file.size;
-                a->priority = p->file.priority;
-                c->new_swap += swap_usable(p->file.size, h->page_size);
-                c->swap_changed = true;
-                return 0;
+                return plan_file_create(c, NULL, "no swap file yet");
         }
 
         if (!f->is_regular)
@@ -275,19 +281,11 @@ static int plan_file(Ctx *c) {
                 c->keep[idx] = KEEP_REPLACED;
                 /* Resize or new priority: a new area first, the old one goes off in the swapoff step. */
                 _cleanup_free_ char *now = strdup_printf("%s, priority %d", B(f->size), on->priority);
-                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
-                if (!now || !want)
+                if (!now)
                         return -ENOMEM;
-                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, now, want,
-                                     f->size != p->file.size ? "size changed: new file up before the old one goes off"
-                                                             : "priority changed: swapped on again with the new one");
-                if (!a)
-                        return -ENOMEM;
-                a->size = p->file.size;
-                a->priority = p->file.priority;
-                c->new_swap += swap_usable(p->file.size, h->page_size);
-                c->swap_changed = true;
-                return 0;
+                return plan_file_create(c, now,
+                                        f->size != p->file.size ? "size changed: new file up before the old one goes off"
+                                                                : "priority changed: swapped on again with the new one");
         }
 
         /* Exists, off. Reuse it when it is right; rewrite what is wrong. (An active file with a bad
@@ -299,19 +297,11 @@ static int plan_file(Ctx *c) {
                                  path, f->uid, f->mode);
         if (f->size != p->file.size) {
                 _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
-                _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
-                if (!now || !want)
+                if (!now)
                         return -ENOMEM;
                 if (!plan_add(plan, ACTION_FILE_REMOVE, path, now, NULL, "size changed and the file is not in use"))
                         return -ENOMEM;
-                Action *a = plan_add(plan, ACTION_FILE_CREATE, path, NULL, want, "size changed");
-                if (!a)
-                        return -ENOMEM;
-                a->size = p->file.size;
-                a->priority = p->file.priority;
-                c->new_swap += swap_usable(p->file.size, h->page_size);
-                c->swap_changed = true;
-                return 0;
+                return plan_file_create(c, NULL, "size changed");
         }
         if (f->allocated < f->size)
                 plan_addf(&plan->warnings, "%s: has holes (%s allocated of %s); it will be allocated before swapon",
