@@ -13,6 +13,7 @@
 #include <sys/swap.h>
 
 #include "host.h"
+#include "kernel-lock.h"
 
 #define ZRAM_SIZE (64 * MiB)
 #define FILE_SIZE (8 * MiB)
@@ -170,6 +171,8 @@ int main(void) {
                 printf("skip: no mkswap to prepare the swap areas\n");
                 return 77;
         }
+        if (kernel_test_lock() < 0)
+                return 1;
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_probe_sees_our_swaps, setup, teardown),
         };

@@ -22,6 +22,7 @@
 
 #include "swap.h"
 #include "zram.h"
+#include "kernel-lock.h"
 
 #define MAX_IDS 64
 
@@ -401,6 +402,8 @@ int main(void) {
                 return 77;
         }
 
+        if (kernel_test_lock() < 0)
+                return 1;
         atexit(cleanup);
         struct sigaction sa = { .sa_handler = on_signal };
         sigemptyset(&sa.sa_mask);
