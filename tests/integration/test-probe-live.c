@@ -37,7 +37,9 @@ static int run_mkswap(const char *path, const char *label) {
         return cmd && system(cmd) == 0 ? 0 : -EIO;
 }
 
-static int setup(void **state) {
+static int teardown(void **state);
+
+static int setup_live(void **state) {
         static Live live;
         live = (Live) { .zram_id = -1 };
         *state = &live;
@@ -71,6 +73,15 @@ static int setup(void **state) {
         if (swapon(live.file, SWAP_FLAG_PREFER | (3 << SWAP_FLAG_PRIO_SHIFT)) < 0)
                 return -1;
         live.file_on = true;
+        return 0;
+}
+
+/* cmocka runs no teardown after a failed setup: undo what the setup got to here */
+static int setup(void **state) {
+        if (setup_live(state) < 0) {
+                (void) teardown(state);
+                return -1;
+        }
         return 0;
 }
 
