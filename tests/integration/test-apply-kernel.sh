@@ -5,61 +5,23 @@
 # not create. Exit 77 (skip) when it cannot run here.
 set -uo pipefail
 
-NODESWAP=${1:?usage: $0 path/to/nodeswap}
-NODESWAP=$(readlink -f "$NODESWAP")
-
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (real zram, swapon, sysctls)"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram in this kernel (/sys/class/zram-control)"; exit 77; }
-for t in mkfs.ext4 losetup mount blkid; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
-done
-mkdir -p /run/lock
-# One real-kernel test at a time on this machine (the benchmarks and other suites take it too).
-exec 9>/run/lock/nodeswap-kernel.lock
-flock 9
-
-if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
-	echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
-	exit 77
-fi
-
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+HERE=$(dirname "$(readlink -f "$0")")
+. "$HERE/../lib/common.sh"
+kernel_test_begin mkfs.ext4 losetup mount blkid python3
 contains() { [[ "$1" == *"$2"* ]]; }
 
 tmp=$(mktemp -d /tmp/nodeswap-apply-test.XXXXXX)
 mnt=$(mktemp -d /mnt/nodeswap-apply-test.XXXXXX)
-saved_swappiness=$(cat /proc/sys/vm/swappiness)
-saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
-zram_before=$(ls /sys/block | grep '^zram' | sort)
 loopdev=
-
+kernel_save
 cleanup() {
-	local dev id
-	# swap areas this test made: on our mount, or zram devices that were not there before
-	while read -r dev _; do
-		case "$dev" in
-		"$mnt"/*) swapoff "$dev" 2>/dev/null ;;
-		/dev/zram*) id=${dev#/dev/}; grep -qx "$id" <<<"$zram_before" || swapoff "$dev" 2>/dev/null ;;
-		esac
-	done < <(tail -n +2 /proc/swaps)
-	for d in /sys/block/zram*; do
-		id=${d##*/}
-		grep -qx "$id" <<<"$zram_before" && continue
-		echo 1 >"$d/reset" 2>/dev/null
-		echo "${id#zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
-	done
-	mountpoint -q "$mnt" && umount "$mnt"
+	kernel_restore "$mnt"
 	[ -n "$loopdev" ] && losetup -d "$loopdev"
-	rmdir "$mnt" 2>/dev/null
-	rm -rf "$tmp" /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
-	echo "$saved_swappiness" >/proc/sys/vm/swappiness
-	echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+NODESWAP=$(under_test "${1:?usage: $0 path/to/nodeswap}" "$tmp") || exit 1
 
 truncate -s 300M "$tmp/ext4.img"
 mkfs.ext4 -q -F "$tmp/ext4.img"
@@ -71,15 +33,7 @@ policy() {      # policy NAME <<EOF ... EOF: a root-owned 0644 policy file
 	chmod 0644 "$tmp/$1.conf"
 	echo "$tmp/$1.conf"
 }
-json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
 swap_line() { awk -v d="$1" '$1 == d' /proc/swaps; }
-our_zram() {    # zram devices swapped on that were not there before
-	tail -n +2 /proc/swaps | awk '{print $1}' | while read -r d; do
-		case "$d" in /dev/zram*) grep -qx "${d#/dev/}" <<<"$zram_before" || echo "$d" ;; esac
-	done
-}
 
 z1=$(policy zram <<EOF
 [Swap]

@@ -14,6 +14,8 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$ns" "$tmp") || exit 1
 printf '[Kubelet]\nSwapBehavior=LimitedSwap\n' >"$tmp/limited.conf"
 chmod 0644 "$tmp/limited.conf"
 

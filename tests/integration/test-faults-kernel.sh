@@ -15,64 +15,27 @@
 # device, swap area, loop device or mount it did not create. Exit 77 (skip) when it cannot run.
 set -uo pipefail
 
-NODESWAP=${1:?usage: $0 path/to/nodeswap}
-NODESWAP=$(readlink -f "$NODESWAP")
-
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (real zram, swapon, sysctls)"; exit 77; }
-[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram in this kernel (/sys/class/zram-control)"; exit 77; }
-for t in mkfs.ext4 losetup mount blkid python3 unshare; do
-	command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
-done
-mkdir -p /run/lock
-# One real-kernel test at a time on this machine (the benchmarks and other suites take it too).
-exec 9>/run/lock/nodeswap-kernel.lock
-flock 9
-if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
-	echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
-	exit 77
-fi
-
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+HERE=$(dirname "$(readlink -f "$0")")
+. "$HERE/../lib/common.sh"
+kernel_test_begin mkfs.ext4 losetup mount blkid python3 unshare
 
 tmp=$(mktemp -d /tmp/nodeswap-faults-test.XXXXXX)
 mnt=$(mktemp -d /mnt/nodeswap-faults-test.XXXXXX)
 tiny=$(mktemp -d /mnt/nodeswap-faults-tiny.XXXXXX)
-saved_swappiness=$(cat /proc/sys/vm/swappiness)
-saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
-zram_before=$(ls /sys/block | grep '^zram' | sort)
 loopdev= tinydev= holder=
-
+kernel_save
 cleanup() {
-	local dev id
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null && wait "$holder" 2>/dev/null
-	while read -r dev _; do
-		case "$dev" in
-		"$mnt"/* | "$tiny"/*) swapoff "$dev" 2>/dev/null ;;
-		/dev/zram*) id=${dev#/dev/}; grep -qx "$id" <<<"$zram_before" || swapoff "$dev" 2>/dev/null ;;
-		/zram*) # swapped on inside a mount namespace that is gone: the kernel shows no /dev
-			id=${dev#/}; grep -qx "$id" <<<"$zram_before" || swapoff "/dev/$id" 2>/dev/null ;;
-		esac
-	done < <(tail -n +2 /proc/swaps)
-	for d in /sys/block/zram*; do
-		id=${d##*/}
-		grep -qx "$id" <<<"$zram_before" && continue
-		echo 1 >"$d/reset" 2>/dev/null
-		echo "${id#zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
-	done
-	mountpoint -q "$mnt" && umount "$mnt"
-	mountpoint -q "$tiny" && umount "$tiny"
+	kernel_restore "$mnt" "$tiny"
 	[ -n "$loopdev" ] && losetup -d "$loopdev"
 	[ -n "$tinydev" ] && losetup -d "$tinydev"
-	rmdir "$mnt" "$tiny" 2>/dev/null
-	rm -rf "$tmp" /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
-	echo "$saved_swappiness" >/proc/sys/vm/swappiness
-	echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+# the binary as given, for strace; the one to run (under tests/valgrind.sh: under memcheck)
+NODESWAP_BINARY=$(readlink -f "${1:?usage: $0 path/to/nodeswap}")
+NODESWAP=$(under_test "$NODESWAP_BINARY" "$tmp") || exit 1
 
 truncate -s 300M "$tmp/ext4.img"
 mkfs.ext4 -q -F "$tmp/ext4.img"
@@ -83,16 +46,6 @@ policy() {      # policy NAME CONTENT: a root-owned 0644 policy file
 	printf '%s\n' "$2" >"$tmp/$1.conf"
 	chmod 0644 "$tmp/$1.conf"
 	echo "$tmp/$1.conf"
-}
-json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null
-}
-our_zram() {    # zram devices that were not there before (swapped on or not)
-	local d id
-	for d in /sys/block/zram*; do
-		id=${d##*/}
-		grep -qx "$id" <<<"$zram_before" || echo "/dev/$id"
-	done
 }
 swaps() { tail -n +2 /proc/swaps | awk '{print $1}' | sort | tr '\n' ' '; }
 clean() {       # back to nothing of ours, through nodeswap itself (with the policy naming the file)
@@ -273,7 +226,9 @@ clean "$zf" || fail "clean after concurrency"
 
 # --- no child process ----------------------------------------------------------------------------------
 if command -v strace >/dev/null; then
-	strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$tmp/strace" "$NODESWAP" apply -q --config "$zf" >/dev/null
+	# the binary itself, not a memcheck wrapper; without LeakSanitizer, whose exit check clones
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace -f -qq -e trace=execve,fork,vfork,clone,clone3 -o "$tmp/strace" \
+		"$NODESWAP_BINARY" apply -q --config "$zf" >/dev/null
 	check "strace: apply exits 0" [ $? = 0 ]
 	check "strace: apply made swap" [ "$(our_zram | wc -l)" = 1 ]
 	check "strace: exactly one execve ($(grep -c 'execve(' "$tmp/strace"))" [ "$(grep -c 'execve(' "$tmp/strace")" = 1 ]

@@ -19,6 +19,10 @@ for fs in ext4 xfs btrfs tmpfs; do
         grep -qw "$fs" /proc/filesystems || skip "the kernel has no $fs"
 done
 [ -e /proc/swaps ] || skip "the kernel has no swap support"
+# one test of this machine's kernel at a time (tests/lib/common.sh: kernel_test_begin)
+mkdir -p /run/lock
+exec 9>/run/lock/nodeswap-kernel.lock
+flock 9
 
 PAGE=$(getconf PAGESIZE)
 OTHER_PAGE=16384
@@ -52,6 +56,8 @@ cleanup() {
         rm -rf "$T"
 }
 trap cleanup EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+DRIVER=$(under_test "$DRIVER" "$T") || exit 1
 
 FAILED=0
 ok() { echo "ok: $*"; }

@@ -9,12 +9,13 @@
 set -uo pipefail
 export LC_ALL=C
 
-NODESWAP=$(readlink -f "${1:?usage: $0 NODESWAP HOSTILE_DIR FIXTURE_DIR}")
-HOSTILE=$(readlink -f "${2:?}")
+HOSTILE=$(readlink -f "${2:?usage: $0 NODESWAP HOSTILE_DIR FIXTURE_DIR}")
 FIXTURE=$(readlink -f "${3:?}")
 
 tmp=$(mktemp -d /tmp/nodeswap-hostile.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+NODESWAP=$(under_test "$1" "$tmp") || exit 1
 chmod 0755 "$tmp"
 mkdir -m 0755 "$tmp/p"
 cp -a "$FIXTURE" "$tmp/root"

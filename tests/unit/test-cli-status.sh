@@ -4,11 +4,12 @@
 # Usage: test-cli-status.sh NODESWAP FIXTURES
 set -uo pipefail
 
-ns=$1
 fx=$2
 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$1" "$tmp") || exit 1
 out=$tmp/out
 # nodeswap refuses policy files others may write; a checkout's modes follow the umask
 limited=$tmp/limitedswap-only.conf

@@ -7,16 +7,13 @@
 #    (refuse_group_or_world_writable, refuse_foreign_owner) and tests/policies/hostile/.
 #   test-faults-fixture.sh path/to/nodeswap FIXTURE_DIR
 set -uo pipefail
-NODESWAP=$(readlink -f "${1:?usage: $0 NODESWAP FIXTURE_DIR}")
-FIXTURE=$(readlink -f "${2:?}")
+FIXTURE=$(readlink -f "${2:?usage: $0 NODESWAP FIXTURE_DIR}")
 
 tmp=$(mktemp -d /tmp/nodeswap-faults-fixture.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+NODESWAP=$(under_test "$1" "$tmp") || exit 1
 snapshot() {
 	(cd "$1" && find . ! -path ./run/nodeswap.lock -printf '%p %y %m %u:%g %l\n' | sort &&
 		find . -type f ! -path ./run/nodeswap.lock -print0 | sort -z | xargs -0 sha256sum)

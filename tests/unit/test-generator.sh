@@ -30,6 +30,8 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+gen=$(under_test "$gen" "$tmp") || exit 1
 failed=0
 
 listing() {

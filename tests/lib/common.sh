@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the shell tests (bash). What several of them need, in one place:
+#   pass/fail/check   a check per line, counted in $fails
+#   json              a python expression over a JSON document
+#   under_test        the path a test starts one of nodeswap's binaries by (see below)
+#   kernel_test_begin the preamble of the tests that use this machine's kernel
+#   kernel_save / kernel_restore
+#                     what those tests save first and put back in their trap, pass or fail
+
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
+
+json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null
+}
+
+# under_test BINARY DIR: print the path the test runs BINARY by. That is BINARY itself (made
+# absolute), unless NODESWAP_TEST_WRAPPER names a program: then it is a script DIR/under-test/NAME
+# that runs BINARY under that program with the test's own arguments, so that tests/valgrind.sh
+# (which sets tests/valgrind-wrap.sh there) checks the binary a shell test starts, not bash.
+# Everything else (exit status, environment, file descriptors) passes through unchanged.
+under_test() {
+	local bin dir=$2/under-test w=${NODESWAP_TEST_WRAPPER:-}
+	bin=$(readlink -f "$1") || return 1
+	if [ -z "$w" ]; then
+		printf '%s\n' "$bin"
+		return 0
+	fi
+	w=$(readlink -f "$w") || return 1
+	mkdir -p "$dir" || return 1
+	printf '#!/bin/bash\nexec %q %q "$@"\n' "$w" "$bin" >"$dir/${bin##*/}" || return 1
+	chmod 0755 "$dir" "$dir/${bin##*/}"
+	printf '%s\n' "$dir/${bin##*/}"
+}
+
+# kernel_test_begin TOOL...: exit 77 (skip) with the reason unless this is root on a kernel with
+# zram and every TOOL exists; then take the machine-wide lock that serialises every test and
+# benchmark using the real kernel (held on fd 9 until the script exits), and skip on a host that
+# already has nodeswap state, which a test must not touch.
+kernel_test_begin() {
+	local t
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (real zram, swapon, sysctls)"; exit 77; }
+	[ -e /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram in this kernel (/sys/class/zram-control)"; exit 77; }
+	for t in "$@"; do
+		command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
+	done
+	mkdir -p /run/lock
+	exec 9>/run/lock/nodeswap-kernel.lock
+	flock 9
+	if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
+		echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
+		exit 77
+	fi
+}
+
+# kernel_save: remember the sysctls nodeswap sets and the zram devices that exist now.
+kernel_save() {
+	saved_swappiness=$(cat /proc/sys/vm/swappiness)
+	saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
+	zram_before=$(ls /sys/block | grep '^zram' | sort)
+}
+
+# kernel_restore MOUNTPOINT...: swap off what is below the mount points and every zram device that
+# was not there at kernel_save (also one listed as /zramN: swapped on in a mount namespace that is
+# gone), reset and remove those devices, unmount the mount points (and remove them when empty),
+# remove nodeswap's state, put the sysctls back. Loop devices are the caller's.
+kernel_restore() {
+	local dev id m d
+	while read -r dev _; do
+		for m in "$@"; do
+			case "$dev" in "$m"/*) swapoff "$dev" 2>/dev/null ;; esac
+		done
+		case "$dev" in
+		/dev/zram*) id=${dev#/dev/}; grep -qx "$id" <<<"$zram_before" || swapoff "$dev" 2>/dev/null ;;
+		/zram*) id=${dev#/}; grep -qx "$id" <<<"$zram_before" || swapoff "/dev/$id" 2>/dev/null ;;
+		esac
+	done < <(tail -n +2 /proc/swaps)
+	for d in /sys/block/zram*; do
+		[ -e "$d" ] || continue
+		id=${d##*/}
+		grep -qx "$id" <<<"$zram_before" && continue
+		echo 1 >"$d/reset" 2>/dev/null
+		echo "${id#zram}" >/sys/class/zram-control/hot_remove 2>/dev/null
+	done
+	for m in "$@"; do
+		mountpoint -q "$m" && umount "$m"
+		rmdir "$m" 2>/dev/null
+	done
+	rm -rf /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
+	[ -n "${saved_swappiness:-}" ] && echo "$saved_swappiness" >/proc/sys/vm/swappiness
+	[ -n "${saved_page_cluster:-}" ] && echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+}
+
+# our_zram: the zram devices that were not there at kernel_save, swapped on or not
+our_zram() {
+	local d id
+	for d in /sys/block/zram*; do
+		[ -e "$d" ] || continue
+		id=${d##*/}
+		grep -qx "$id" <<<"$zram_before" || echo "/dev/$id"
+	done
+}
