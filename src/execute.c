@@ -5,12 +5,12 @@
 #include "execute.h"
 
 #include <signal.h>
-#include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include "kubelet.h"
 #include "log.h"
 #include "report.h"
+#include "sd-dl.h"
 #include "state.h"
 #include "swap.h"
 #include "swapfile.h"
@@ -78,8 +78,12 @@ static sd_bus *bus_get(Exec *e, char **why) {
         }
         if (e->bus_error > 0)
                 return e->bus;
-        *why = e->bus_error == -EOPNOTSUPP ? strdup("skipped under --root")
-                                           : strdup_printf("systemd unreachable: %s", strerror(-e->bus_error));
+        if (e->bus_error == -EOPNOTSUPP)
+                *why = strdup("skipped under --root");
+        else if (e->bus_error == -ELIBACC && sd_dl_error())
+                *why = strdup_printf("systemd unreachable: %s", sd_dl_error());
+        else
+                *why = strdup_printf("systemd unreachable: %s", strerror(-e->bus_error));
         return NULL;
 }
 
@@ -538,12 +542,12 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 format_bytes(now, sizeof now, pl->swap_total_now);
                 format_bytes(after, sizeof after, pl->swap_total_after);
                 if (failed != SIZE_MAX)
-                        sd_notifyf(false, "STATUS=Failed: %s %s: %s", action_kind_to_string(pl->actions[failed].kind),
+                        (void) sd_dl_notifyf("STATUS=Failed: %s %s: %s", action_kind_to_string(pl->actions[failed].kind),
                                    strempty(pl->actions[failed].target), strempty(e.messages[failed]));
                 else if (pl->n_actions == 0)
-                        sd_notifyf(false, "STATUS=Node matches the policy; swap %s", now);
+                        (void) sd_dl_notifyf("STATUS=Node matches the policy; swap %s", now);
                 else
-                        sd_notifyf(false, "STATUS=%s: %zu change(s) done; swap %s -> %s",
+                        (void) sd_dl_notifyf("STATUS=%s: %zu change(s) done; swap %s -> %s",
                                    e.reverting ? "Reverted" : "Applied", done, now, after);
         }
 
@@ -571,6 +575,6 @@ finish:
         free(e.results);
         nodeswap_state_done(&e.state);
         if (e.bus)
-                sd_bus_flush_close_unref(e.bus);
+                sym_sd_bus_flush_close_unref(e.bus);
         return ret;
 }

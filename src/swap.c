@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
-#include <systemd/sd-id128.h>
+#include <sys/random.h>
 
 /* The version-1 swap header, as the kernel reads it (union swap_header in linux/swap.h): the
  * first 1024 bytes are left for a boot loader, then these 32-bit fields in the byte order of the
@@ -54,6 +54,25 @@ static int pwrite_full(int fd, const void *buf, size_t len, off_t offset) {
         return 0;
 }
 
+/* A version 4 (random) UUID, RFC 4122 4.4: 122 random bits, version 4, variant 10. Made here
+ * from getrandom() rather than with sd_id128_randomize(), so that writing a header does not
+ * need libsystemd (nodeswap loads it only to talk to systemd; see sd-dl.h). */
+static int random_uuid(uint8_t ret[static SWAP_HDR_UUID_SIZE]) {
+        size_t got = 0;
+        while (got < SWAP_HDR_UUID_SIZE) {
+                ssize_t k = getrandom(ret + got, SWAP_HDR_UUID_SIZE - got, 0);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                got += (size_t) k;
+        }
+        ret[6] = (ret[6] & 0x0F) | 0x40;
+        ret[8] = (ret[8] & 0x3F) | 0x80;
+        return 0;
+}
+
 int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label) {
         int r;
 
@@ -65,8 +84,8 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         if (last_page > UINT32_MAX)
                 return -EFBIG;
 
-        sd_id128_t uuid;
-        r = sd_id128_randomize(&uuid);  /* a version 4 (random) UUID */
+        uint8_t uuid[SWAP_HDR_UUID_SIZE];
+        r = random_uuid(uuid);
         if (r < 0)
                 return r;
 
@@ -81,7 +100,7 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         put_u32(buf, SWAP_HDR_VERSION_OFFSET, 1);
         put_u32(buf, SWAP_HDR_LAST_PAGE_OFFSET, (uint32_t) last_page);
         put_u32(buf, SWAP_HDR_NR_BADPAGES_OFFSET, 0);
-        memcpy(buf + SWAP_HDR_UUID_OFFSET, uuid.bytes, SWAP_HDR_UUID_SIZE);
+        memcpy(buf + SWAP_HDR_UUID_OFFSET, uuid, SWAP_HDR_UUID_SIZE);
         if (label)
                 /* Truncated to the 16 bytes of the field; NUL-terminated only when shorter. */
                 memcpy(buf + SWAP_HDR_LABEL_OFFSET, label, strnlen(label, SWAP_HDR_LABEL_SIZE));
