@@ -3,6 +3,7 @@
 
 #include <blkid.h>
 #include <fcntl.h>
+#include <libmount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/random.h>
@@ -196,6 +197,80 @@ int swap_header_probe(int fd, SwapHeaderInfo *ret) {
 
         *ret = info;
         return 1;
+}
+
+void swap_entries_free(SwapEntry *entries, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(entries[i].path);
+                free(entries[i].type);
+        }
+        free(entries);
+}
+
+static void mnt_unref_tablep(struct libmnt_table **t) {
+        if (*t)
+                mnt_unref_table(*t);
+}
+
+static void mnt_free_iterp(struct libmnt_iter **i) {
+        if (*i)
+                mnt_free_iter(*i);
+}
+
+int swaps_read(const char *root, SwapEntry **ret, size_t *ret_n) {
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = NULL;
+        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = NULL;
+        SwapEntry *entries = NULL;
+        size_t n = 0;
+        int r;
+
+        if (!ret || !ret_n)
+                return -EINVAL;
+        _cleanup_free_ char *p = path_join_root(root, "/proc/swaps");
+        if (!p)
+                return -ENOMEM;
+        if (access(p, R_OK) < 0)
+                return -errno;
+
+        tb = mnt_new_table();
+        itr = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!tb || !itr)
+                return -ENOMEM;
+        r = mnt_table_parse_swaps(tb, p);
+        if (r < 0)
+                return r;
+
+        struct libmnt_fs *fs;
+        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
+                const char *src = mnt_fs_get_source(fs);
+                if (!src)
+                        continue;
+                SwapEntry *m = realloc(entries, sizeof(SwapEntry) * (n + 1));
+                if (!m) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                entries = m;
+                const char *type = mnt_fs_get_swaptype(fs);
+                entries[n] = (SwapEntry) {
+                        .path = strdup(src),
+                        .type = type ? strdup(type) : NULL,
+                        .size = (uint64_t) mnt_fs_get_size(fs) * KiB,
+                        .used = (uint64_t) mnt_fs_get_usedsize(fs) * KiB,
+                        .priority = mnt_fs_get_priority(fs),
+                };
+                n++;
+                if (!entries[n - 1].path || (type && !entries[n - 1].type)) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+        }
+        *ret = entries;
+        *ret_n = n;
+        return 0;
+fail:
+        swap_entries_free(entries, n);
+        return r;
 }
 
 int swap_on(const char *root, const char *path, int priority) {
