@@ -567,13 +567,14 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 format_bytes(now, sizeof now, pl->swap_total_now);
                 format_bytes(after, sizeof after, pl->swap_total_after);
                 if (failed != SIZE_MAX)
-                        (void) sd_dl_notifyf("STATUS=Failed: %s %s: %s", action_kind_to_string(pl->actions[failed].kind),
-                                   strempty(pl->actions[failed].target), strempty(e.messages[failed]));
+                        (void) sd_dl_notifyf("STATUS=Failed: %s %s: %s",
+                                             action_kind_to_string(pl->actions[failed].kind),
+                                             strempty(pl->actions[failed].target), strempty(e.messages[failed]));
                 else if (pl->n_actions == 0)
                         (void) sd_dl_notifyf("STATUS=Node matches the policy; swap %s", now);
                 else
                         (void) sd_dl_notifyf("STATUS=%s: %zu change(s) done; swap %s -> %s",
-                                   e.reverting ? "Reverted" : "Applied", done, now, after);
+                                             e.reverting ? "Reverted" : "Applied", done, now, after);
         }
 
         if (c->json) {
