@@ -5,12 +5,12 @@
 #include "execute.h"
 
 #include <signal.h>
-#include <systemd/sd-daemon.h>
 #include <time.h>
 
 #include "kubelet.h"
 #include "log.h"
 #include "report.h"
+#include "sd-dl.h"
 #include "state.h"
 #include "swap.h"
 #include "swapfile.h"
@@ -70,6 +70,14 @@ static int save_state(Exec *e) {
         return r;
 }
 
+/* For the zram ids only, which live in /run/nodeswap/state: no fsync'ed persistent write. */
+static int save_runtime_state(Exec *e) {
+        int r = state_save_runtime(e->c->root, &e->state);
+        if (r < 0)
+                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+        return r;
+}
+
 /* systemd: opened on first use. Returns the bus or NULL with a reason in *why. */
 static sd_bus *bus_get(Exec *e, char **why) {
         if (e->bus_error == 0) {
@@ -78,8 +86,12 @@ static sd_bus *bus_get(Exec *e, char **why) {
         }
         if (e->bus_error > 0)
                 return e->bus;
-        *why = e->bus_error == -EOPNOTSUPP ? strdup("skipped under --root")
-                                           : strdup_printf("systemd unreachable: %s", strerror(-e->bus_error));
+        if (e->bus_error == -EOPNOTSUPP)
+                *why = strdup("skipped under --root");
+        else if (e->bus_error == -ELIBACC && sd_dl_error())
+                *why = strdup_printf("systemd unreachable: %s", sd_dl_error());
+        else
+                *why = strdup_printf("systemd unreachable: %s", strerror(-e->bus_error));
         return NULL;
 }
 
@@ -226,8 +238,10 @@ static int do_zram_create(Exec *e, size_t i) {
                            strdup_printf("Failed to set up a zram device (%s): %s", a->want, strerror(-r)));
                 return r;
         }
+        /* Saved right away (to /run, no fsync): killed before the end of the run, the next run must
+         * still know the device is nodeswap's, or it would count it as the distro's swap. */
         state_add_zram_id(&e->state, id);
-        save_state(e);
+        save_runtime_state(e);
         e->swap_changed = true;
         set_result(e, i, RESULT_DONE,
                    strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
@@ -261,9 +275,23 @@ static int do_sysctl(Exec *e, size_t i) {
         int *saved = swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
         int now = swappiness ? e->h->swappiness : e->h->page_cluster;
 
-        /* Keep the value from before nodeswap's first change, for revert. */
+        /* Keep the value from before nodeswap's first change, for revert. This save must come
+         * before the write: killed right after it, the next run would see the new value only and
+         * revert could never restore the old one. The other sysctl this run changes later is
+         * recorded in the same save (its value is still the old one now), so a run that sets both
+         * does one fsync'ed save instead of two. */
         if (!e->reverting && *saved < 0 && now >= 0) {
                 *saved = now;
+                for (size_t j = i + 1; j < e->pl->n_actions; j++) {
+                        const Action *b = &e->pl->actions[j];
+                        if (b->kind != ACTION_SYSCTL || e->results[j] != RESULT_PENDING || streq(b->target, a->target))
+                                continue;
+                        bool other_swappiness = streq(b->target, "vm.swappiness");
+                        int *other = other_swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
+                        int other_now = other_swappiness ? e->h->swappiness : e->h->page_cluster;
+                        if (*other < 0 && other_now >= 0)
+                                *other = other_now;
+                }
                 int r = save_state(e);
                 if (r < 0) {
                         set_result(e, i, RESULT_FAILED, strdup("the old value could not be saved"));
@@ -400,8 +428,9 @@ static int do_action(Exec *e, size_t i) {
                                    strdup_printf("Failed to remove /dev/zram%d: %s", a->zram_id, strerror(-r)));
                         return r;
                 }
+                /* Right away too: a stale id would make a device someone else adds later "ours". */
                 state_remove_zram_id(&e->state, a->zram_id);
-                save_state(e);
+                save_runtime_state(e);
                 set_result(e, i, RESULT_DONE, NULL);
                 return 0;
         case ACTION_FILE_REMOVE:
@@ -538,13 +567,14 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 format_bytes(now, sizeof now, pl->swap_total_now);
                 format_bytes(after, sizeof after, pl->swap_total_after);
                 if (failed != SIZE_MAX)
-                        sd_notifyf(false, "STATUS=Failed: %s %s: %s", action_kind_to_string(pl->actions[failed].kind),
-                                   strempty(pl->actions[failed].target), strempty(e.messages[failed]));
+                        (void) sd_dl_notifyf("STATUS=Failed: %s %s: %s",
+                                             action_kind_to_string(pl->actions[failed].kind),
+                                             strempty(pl->actions[failed].target), strempty(e.messages[failed]));
                 else if (pl->n_actions == 0)
-                        sd_notifyf(false, "STATUS=Node matches the policy; swap %s", now);
+                        (void) sd_dl_notifyf("STATUS=Node matches the policy; swap %s", now);
                 else
-                        sd_notifyf(false, "STATUS=%s: %zu change(s) done; swap %s -> %s",
-                                   e.reverting ? "Reverted" : "Applied", done, now, after);
+                        (void) sd_dl_notifyf("STATUS=%s: %zu change(s) done; swap %s -> %s",
+                                             e.reverting ? "Reverted" : "Applied", done, now, after);
         }
 
         if (c->json) {
@@ -571,6 +601,6 @@ finish:
         free(e.results);
         nodeswap_state_done(&e.state);
         if (e.bus)
-                sd_bus_flush_close_unref(e.bus);
+                sym_sd_bus_flush_close_unref(e.bus);
         return ret;
 }

@@ -4,9 +4,9 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 #include <syslog.h>
-#include <systemd/sd-journal.h>
 
 #include "report.h"
+#include "sd-dl.h"
 
 bool log_stdout_is_journal(void) {
         const char *e = getenv("JOURNAL_STREAM");
@@ -26,12 +26,15 @@ void log_action(const Action *a, const char *result, const char *message) {
         _cleanup_free_ char *s = action_describe(a);
         bool failed = streq(result, "failed"), partial = streq(result, "not-done") || streq(result, "skipped");
 
-        if (log_stdout_is_journal()) {
+        /* libsystemd is loaded only here, when the journal is where stdout goes; if it cannot be
+         * loaded, the line goes to stdout, which is the journal anyway (without the fields). */
+        if (log_stdout_is_journal() && sd_dl_load() >= 0) {
                 const char *target = strempty(a->target);
                 bool dev = a->kind == ACTION_SWAPON || a->kind == ACTION_SWAPOFF || a->kind == ACTION_ZRAM_REMOVE ||
                            a->kind == ACTION_FILE_CREATE || a->kind == ACTION_FILE_MKSWAP ||
                            a->kind == ACTION_FILE_REMOVE;
-                sd_journal_send("MESSAGE=%s ... %s%s%s", strempty(s), result, message ? ": " : "", strempty(message),
+                sym_sd_journal_send_with_location("CODE_FILE=" __FILE__, "CODE_LINE=" _SD_STRINGIFY(__LINE__), __func__,
+                                "MESSAGE=%s ... %s%s%s", strempty(s), result, message ? ": " : "", strempty(message),
                                 "PRIORITY=%i", failed ? LOG_ERR : partial ? LOG_WARNING : LOG_NOTICE,
                                 "NODESWAP_ACTION=%s", action_kind_to_string(a->kind), "NODESWAP_TARGET=%s", target,
                                 "NODESWAP_RESULT=%s", result, action_is_unit(a->kind) ? "NODESWAP_UNIT=%s" : dev ? "NODESWAP_DEVICE=%s" : "NODESWAP_OTHER=%s",

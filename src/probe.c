@@ -233,45 +233,36 @@ static int zram_id_from_path(const char *path) {
 }
 
 static int probe_swaps(const char *root, HostState *h) {
-        _cleanup_free_ char *p = root_path(root, "/proc/swaps");
-        if (!p)
-                return -ENOMEM;
-        if (access(p, R_OK) < 0)
-                return -errno;
-
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = mnt_new_table();
-        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!tb || !itr)
-                return -ENOMEM;
-        int r = mnt_table_parse_swaps(tb, p);
+        SwapEntry *entries = NULL;
+        size_t n_entries = 0;
+        int r = swaps_read(root, &entries, &n_entries);
         if (r < 0)
                 return r;
 
-        struct libmnt_fs *fs;
-        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
-                const char *src = mnt_fs_get_source(fs);
-                if (!src)
-                        continue;
+        r = 0;
+        for (size_t i = 0; i < n_entries; i++) {
+                const char *src = entries[i].path, *type = entries[i].type;
                 SwapDevice *n = realloc(h->swaps, sizeof(SwapDevice) * (h->n_swaps + 1));
-                if (!n)
-                        return -ENOMEM;
+                if (!n) {
+                        r = -ENOMEM;
+                        break;
+                }
                 h->swaps = n;
                 SwapDevice *d = &h->swaps[h->n_swaps];
                 *d = (SwapDevice) {
-                        .path = strdup(src),
-                        .size = (uint64_t) mnt_fs_get_size(fs) * KiB,
-                        .used = (uint64_t) mnt_fs_get_usedsize(fs) * KiB,
-                        .priority = mnt_fs_get_priority(fs),
+                        .path = TAKE_PTR(entries[i].path),
+                        .size = entries[i].size,
+                        .used = entries[i].used,
+                        .priority = entries[i].priority,
                         .owner = SWAP_OWNER_OTHER,
                         .zram_id = zram_id_from_path(src),
                 };
                 h->n_swaps++;
-                if (!d->path)
-                        return -ENOMEM;
-                d->unit = swap_unit_name(src);
-                if (!d->unit && errno == ENOMEM)
-                        return -ENOMEM;
-                const char *type = mnt_fs_get_swaptype(fs);
+                d->unit = swap_unit_name(d->path);
+                if (!d->unit && errno == ENOMEM) {
+                        r = -ENOMEM;
+                        break;
+                }
                 if (d->zram_id >= 0)
                         d->kind = SWAP_KIND_ZRAM;
                 else if (type && streq(type, "partition"))
@@ -279,7 +270,8 @@ static int probe_swaps(const char *root, HostState *h) {
                 else
                         d->kind = SWAP_KIND_FILE;
         }
-        return 0;
+        swap_entries_free(entries, n_entries);
+        return r;
 }
 
 /* --- zram --- */

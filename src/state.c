@@ -251,10 +251,21 @@ static int write_all(int fd, const char *data, size_t len) {
 }
 
 /* Atomically replace path (absolute, already root-joined) with contents, unless it already holds
- * exactly them. Returns 1 when written, 0 when unchanged. */
-static int write_atomic_if_changed(const char *path, const char *contents) {
+ * exactly them. Returns 1 when written, 0 when unchanged.
+ *
+ * durable: fsync the file before the rename and the directory after it, so that the new contents
+ * survive a power cut. Without it the write is still atomic for every reader and survives the
+ * writer being killed (write and rename are done once they return; the page cache keeps them),
+ * just not a power cut.
+ * create_if_empty_as: when the file does not exist and contents equals this text (what a missing
+ * file reads as anyway), nothing is created. NULL: always create. */
+static int write_atomic_if_changed(const char *path, const char *contents, bool durable,
+                                   const char *create_if_empty_as) {
         _cleanup_free_ char *old = NULL;
-        if (read_full_file(path, 1024 * 1024, &old) >= 0 && streq(old, contents))
+        int k = read_full_file(path, 1024 * 1024, &old);
+        if (k >= 0 && streq(old, contents))
+                return 0;
+        if (k == -ENOENT && create_if_empty_as && streq(contents, create_if_empty_as))
                 return 0;
 
         _cleanup_free_ char *dir = strdup(path);
@@ -286,7 +297,7 @@ static int write_atomic_if_changed(const char *path, const char *contents) {
                 return -errno;
 
         r = write_all(fd, contents, strlen(contents));
-        if (r >= 0 && fsync(fd) < 0)
+        if (r >= 0 && durable && fsync(fd) < 0)
                 r = -errno;
         if (r >= 0 && rename(tmp, path) < 0)
                 r = -errno;
@@ -294,6 +305,8 @@ static int write_atomic_if_changed(const char *path, const char *contents) {
                 (void) unlink(tmp);
                 return r;
         }
+        if (!durable)
+                return 1;
 
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0)
@@ -310,11 +323,24 @@ int state_save(const char *root, const NodeswapState *s) {
         _cleanup_free_ char *rp = path_join_root(root, STATE_RUNTIME_PATH);
         if (!persistent || !runtime || !pp || !rp)
                 return -ENOMEM;
-        int r = write_atomic_if_changed(pp, persistent);
+        /* /var/lib/nodeswap must survive a power cut: fsync'ed. /run/nodeswap is this boot's only
+         * (tmpfs under systemd, where fsync does nothing; where /run is on disk a record from
+         * before a power cut is stale anyway): atomic, not fsync'ed, and not created while it
+         * would say nothing (no zram device of ours), as a missing file reads the same. */
+        int r = write_atomic_if_changed(pp, persistent, true, NULL);
         if (r < 0)
                 return r;
-        r = write_atomic_if_changed(rp, runtime);
-        if (r < 0)
-                return r;
-        return 0;
+        return state_save_runtime(root, s);
+}
+
+int state_save_runtime(const char *root, const NodeswapState *s) {
+        _cleanup_free_ char *runtime = state_format_runtime(s);
+        _cleanup_free_ char *rp = path_join_root(root, STATE_RUNTIME_PATH);
+        NodeswapState empty;
+        nodeswap_state_init(&empty);
+        _cleanup_free_ char *runtime_empty = state_format_runtime(&empty);
+        if (!runtime || !rp || !runtime_empty)
+                return -ENOMEM;
+        int r = write_atomic_if_changed(rp, runtime, false, runtime_empty);
+        return r < 0 ? r : 0;
 }

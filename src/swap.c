@@ -3,9 +3,10 @@
 
 #include <blkid.h>
 #include <fcntl.h>
+#include <libmount.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
-#include <systemd/sd-id128.h>
+#include <sys/random.h>
 
 /* The version-1 swap header, as the kernel reads it (union swap_header in linux/swap.h): the
  * first 1024 bytes are left for a boot loader, then these 32-bit fields in the byte order of the
@@ -54,6 +55,25 @@ static int pwrite_full(int fd, const void *buf, size_t len, off_t offset) {
         return 0;
 }
 
+/* A version 4 (random) UUID, RFC 4122 4.4: 122 random bits, version 4, variant 10. Made here
+ * from getrandom() rather than with sd_id128_randomize(), so that writing a header does not
+ * need libsystemd (nodeswap loads it only to talk to systemd; see sd-dl.h). */
+static int random_uuid(uint8_t ret[static SWAP_HDR_UUID_SIZE]) {
+        size_t got = 0;
+        while (got < SWAP_HDR_UUID_SIZE) {
+                ssize_t k = getrandom(ret + got, SWAP_HDR_UUID_SIZE - got, 0);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                got += (size_t) k;
+        }
+        ret[6] = (ret[6] & 0x0F) | 0x40;
+        ret[8] = (ret[8] & 0x3F) | 0x80;
+        return 0;
+}
+
 int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label) {
         int r;
 
@@ -65,8 +85,8 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         if (last_page > UINT32_MAX)
                 return -EFBIG;
 
-        sd_id128_t uuid;
-        r = sd_id128_randomize(&uuid);  /* a version 4 (random) UUID */
+        uint8_t uuid[SWAP_HDR_UUID_SIZE];
+        r = random_uuid(uuid);
         if (r < 0)
                 return r;
 
@@ -81,7 +101,7 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         put_u32(buf, SWAP_HDR_VERSION_OFFSET, 1);
         put_u32(buf, SWAP_HDR_LAST_PAGE_OFFSET, (uint32_t) last_page);
         put_u32(buf, SWAP_HDR_NR_BADPAGES_OFFSET, 0);
-        memcpy(buf + SWAP_HDR_UUID_OFFSET, uuid.bytes, SWAP_HDR_UUID_SIZE);
+        memcpy(buf + SWAP_HDR_UUID_OFFSET, uuid, SWAP_HDR_UUID_SIZE);
         if (label)
                 /* Truncated to the 16 bytes of the field; NUL-terminated only when shorter. */
                 memcpy(buf + SWAP_HDR_LABEL_OFFSET, label, strnlen(label, SWAP_HDR_LABEL_SIZE));
@@ -177,6 +197,80 @@ int swap_header_probe(int fd, SwapHeaderInfo *ret) {
 
         *ret = info;
         return 1;
+}
+
+void swap_entries_free(SwapEntry *entries, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(entries[i].path);
+                free(entries[i].type);
+        }
+        free(entries);
+}
+
+static void mnt_unref_tablep(struct libmnt_table **t) {
+        if (*t)
+                mnt_unref_table(*t);
+}
+
+static void mnt_free_iterp(struct libmnt_iter **i) {
+        if (*i)
+                mnt_free_iter(*i);
+}
+
+int swaps_read(const char *root, SwapEntry **ret, size_t *ret_n) {
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = NULL;
+        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = NULL;
+        SwapEntry *entries = NULL;
+        size_t n = 0;
+        int r;
+
+        if (!ret || !ret_n)
+                return -EINVAL;
+        _cleanup_free_ char *p = path_join_root(root, "/proc/swaps");
+        if (!p)
+                return -ENOMEM;
+        if (access(p, R_OK) < 0)
+                return -errno;
+
+        tb = mnt_new_table();
+        itr = mnt_new_iter(MNT_ITER_FORWARD);
+        if (!tb || !itr)
+                return -ENOMEM;
+        r = mnt_table_parse_swaps(tb, p);
+        if (r < 0)
+                return r;
+
+        struct libmnt_fs *fs;
+        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
+                const char *src = mnt_fs_get_source(fs);
+                if (!src)
+                        continue;
+                SwapEntry *m = realloc(entries, sizeof(SwapEntry) * (n + 1));
+                if (!m) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                entries = m;
+                const char *type = mnt_fs_get_swaptype(fs);
+                entries[n] = (SwapEntry) {
+                        .path = strdup(src),
+                        .type = type ? strdup(type) : NULL,
+                        .size = (uint64_t) mnt_fs_get_size(fs) * KiB,
+                        .used = (uint64_t) mnt_fs_get_usedsize(fs) * KiB,
+                        .priority = mnt_fs_get_priority(fs),
+                };
+                n++;
+                if (!entries[n - 1].path || (type && !entries[n - 1].type)) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+        }
+        *ret = entries;
+        *ret_n = n;
+        return 0;
+fail:
+        swap_entries_free(entries, n);
+        return r;
 }
 
 int swap_on(const char *root, const char *path, int priority) {

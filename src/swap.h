@@ -26,6 +26,23 @@ typedef struct SwapHeaderInfo {
  * 0 when there is no swap signature, -errno on failure. */
 int swap_header_probe(int fd, SwapHeaderInfo *ret);
 
+/* One line of /proc/swaps. */
+typedef struct SwapEntry {
+        char *path;             /* as the kernel lists it, octal escapes (\040) undone */
+        char *type;             /* "partition", "file" (NULL when the line has none) */
+        uint64_t size;          /* bytes (the file counts KiB) */
+        uint64_t used;          /* bytes */
+        int priority;
+} SwapEntry;
+
+/* The one reader of /proc/swaps below root (path_join_root), with libmount as DESIGN.md says,
+ * shared by probe, the zram backend and the swap file backend. On success *ret (NULL when there
+ * are none) and *ret_n hold the entries in the file's order; free with swap_entries_free().
+ * -ENOENT when root has no /proc/swaps (a fixture tree may lack it; callers decide what that
+ * means), -errno otherwise. */
+int swaps_read(const char *root, SwapEntry **ret, size_t *ret_n);
+void swap_entries_free(SwapEntry *entries, size_t n);
+
 /* swapon(2) with SWAP_FLAG_PREFER and priority (0..32767). Under a root other than the host's
  * it does nothing and returns -EOPNOTSUPP so callers report the step as skipped. */
 int swap_on(const char *root, const char *path, int priority);

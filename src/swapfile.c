@@ -1266,36 +1266,31 @@ not_reusable:
 /* ---- /proc/swaps ------------------------------------------------------------------------------- */
 
 int swapfile_is_active(const char *root, const char *path, int *ret_priority, uint64_t *ret_used) {
-        _cleanup_(mnt_free_tablep) struct libmnt_table *tb = NULL;
-        _cleanup_(mnt_free_iterp) struct libmnt_iter *it = NULL;
-        struct libmnt_fs *f;
+        SwapEntry *entries = NULL;
+        size_t n = 0;
         int r;
 
         if (!path)
                 return -EINVAL;
-        _cleanup_free_ char *swaps = path_join_root(root, "/proc/swaps");
-        if (!swaps)
-                return -ENOMEM;
-        if (access(swaps, R_OK) < 0)
-                return errno == ENOENT ? 0 : -errno;
-
-        tb = mnt_new_table();
-        it = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!tb || !it)
-                return -ENOMEM;
-        r = mnt_table_parse_swaps(tb, swaps);
+        r = swaps_read(root, &entries, &n);
+        if (r == -ENOENT)
+                return 0;
         if (r < 0)
                 return r;
-        while (mnt_table_next_fs(tb, it, &f) == 0) {
-                if (!streq_ptr(mnt_fs_get_source(f), path))
+
+        r = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (!streq(entries[i].path, path))
                         continue;
                 if (ret_priority)
-                        *ret_priority = mnt_fs_get_priority(f);
+                        *ret_priority = entries[i].priority;
                 if (ret_used)
-                        *ret_used = (uint64_t) mnt_fs_get_usedsize(f) * KiB;   /* /proc/swaps counts KiB */
-                return 1;
+                        *ret_used = entries[i].used;
+                r = 1;
+                break;
         }
-        return 0;
+        swap_entries_free(entries, n);
+        return r;
 }
 
 /* ---- rewrite, resize, remove ------------------------------------------------------------------- */

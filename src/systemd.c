@@ -3,24 +3,33 @@
 
 #include <ctype.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 
-#include <systemd/sd-daemon.h>
+#include "sd-dl.h"
 
 #define DEST "org.freedesktop.systemd1"
 #define MANAGER_PATH "/org/freedesktop/systemd1"
 #define MANAGER_IFACE "org.freedesktop.systemd1.Manager"
 #define UNIT_IFACE "org.freedesktop.systemd1.Unit"
 
-#define _cleanup_bus_message_ _cleanup_(sd_bus_message_unrefp)
-#define _cleanup_bus_slot_ _cleanup_(sd_bus_slot_unrefp)
-#define _cleanup_bus_error_ _cleanup_(sd_bus_error_free)
+#define _cleanup_bus_message_ _cleanup_(sym_sd_bus_message_unrefp)
+#define _cleanup_bus_slot_ _cleanup_(sym_sd_bus_slot_unrefp)
+#define _cleanup_bus_error_ _cleanup_(sym_sd_bus_error_freep)
+
+/* Every call with a bus: the bus may come from a caller that links libsystemd itself (the unit
+ * tests), so make sure the pointers are resolved (a no-op after the first time). */
+static int bus_ready(sd_bus *b) {
+        if (!b)
+                return -EINVAL;
+        return sd_dl_load();
+}
 
 /* The private socket is root's alone; make sure root is also what answers on it. */
 static int check_peer_is_root(sd_bus *b) {
         struct ucred uc;
         socklen_t l = sizeof(uc);
-        int fd = sd_bus_get_fd(b);
+        int fd = sym_sd_bus_get_fd(b);
 
         if (fd < 0)
                 return fd;
@@ -35,13 +44,13 @@ static int open_private(sd_bus **ret) {
         _cleanup_bus_close_ sd_bus *b = NULL;
         int r;
 
-        r = sd_bus_new(&b);
+        r = sym_sd_bus_new(&b);
         if (r < 0)
                 return r;
-        r = sd_bus_set_address(b, SYSTEMD_PRIVATE_ADDRESS);
+        r = sym_sd_bus_set_address(b, SYSTEMD_PRIVATE_ADDRESS);
         if (r < 0)
                 return r;
-        r = sd_bus_start(b);
+        r = sym_sd_bus_start(b);
         if (r < 0)
                 return r;
         r = check_peer_is_root(b);
@@ -61,6 +70,18 @@ int systemd_open(const char *root, sd_bus **ret) {
         if (!root_is_host(root))
                 return -EOPNOTSUPP;
 
+        /* What sd_booted() and a connect() to the private socket would say, without loading
+         * libsystemd: a host without systemd as PID 1 (no /run/systemd/system) and without the
+         * private socket gets -EHOSTDOWN as before, and never maps the library. */
+        struct stat st;
+        if (lstat("/run/systemd/system", &st) < 0 && errno == ENOENT &&
+            lstat("/run/systemd/private", &st) < 0 && errno == ENOENT)
+                return -EHOSTDOWN;
+
+        r = sd_dl_load();
+        if (r < 0)
+                return r;
+
         r = open_private(&b);
         if (r >= 0) {
                 *ret = b;
@@ -69,10 +90,10 @@ int systemd_open(const char *root, sd_bus **ret) {
 
         /* Without systemd as PID 1 a system bus (if any) has no systemd1 on it either: say so
          * rather than fail later with "service unknown". */
-        if (sd_booted() <= 0)
+        if (sym_sd_booted() <= 0)
                 return -EHOSTDOWN;
 
-        r = sd_bus_open_system(&b);
+        r = sym_sd_bus_open_system(&b);
         if (r < 0)
                 return r;
         *ret = b;
@@ -84,14 +105,14 @@ static int count_changes(sd_bus_message *reply) {
         const char *type, *file, *target;
         int n = 0, r;
 
-        r = sd_bus_message_enter_container(reply, 'a', "(sss)");
+        r = sym_sd_bus_message_enter_container(reply, 'a', "(sss)");
         if (r < 0)
                 return r;
-        while ((r = sd_bus_message_read(reply, "(sss)", &type, &file, &target)) > 0)
+        while ((r = sym_sd_bus_message_read(reply, "(sss)", &type, &file, &target)) > 0)
                 n++;
         if (r < 0)
                 return r;
-        r = sd_bus_message_exit_container(reply);
+        r = sym_sd_bus_message_exit_container(reply);
         if (r < 0)
                 return r;
         return n;
@@ -102,28 +123,29 @@ static int unit_files_call(sd_bus *b, const char *method, char *const *units, bo
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         int r;
 
-        if (!b)
-                return -EINVAL;
         if (strv_length(units) == 0)
-                return 0;
-
-        r = sd_bus_message_new_method_call(b, &m, DEST, MANAGER_PATH, MANAGER_IFACE, method);
+                return b ? 0 : -EINVAL;
+        r = bus_ready(b);
         if (r < 0)
                 return r;
-        r = sd_bus_message_append_strv(m, (char **) units);
+
+        r = sym_sd_bus_message_new_method_call(b, &m, DEST, MANAGER_PATH, MANAGER_IFACE, method);
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_message_append_strv(m, (char **) units);
         if (r < 0)
                 return r;
         /* runtime=true: below /run/systemd/system, gone at the next boot. */
-        r = sd_bus_message_append(m, "b", 1);
+        r = sym_sd_bus_message_append(m, "b", 1);
         if (r < 0)
                 return r;
         if (with_force) {
                 /* force=true: replace a symlink already there instead of failing. */
-                r = sd_bus_message_append(m, "b", 1);
+                r = sym_sd_bus_message_append(m, "b", 1);
                 if (r < 0)
                         return r;
         }
-        r = sd_bus_call(b, m, 0, &error, &reply);
+        r = sym_sd_bus_call(b, m, 0, &error, &reply);
         if (r < 0)
                 return r;
         return count_changes(reply);
@@ -142,12 +164,13 @@ int systemd_reload(sd_bus *b) {
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         int r;
 
-        if (!b)
-                return -EINVAL;
-        r = sd_bus_message_new_method_call(b, &m, DEST, MANAGER_PATH, MANAGER_IFACE, "Reload");
+        r = bus_ready(b);
         if (r < 0)
                 return r;
-        r = sd_bus_call(b, m, SYSTEMD_RELOAD_TIMEOUT_USEC, &error, &reply);
+        r = sym_sd_bus_message_new_method_call(b, &m, DEST, MANAGER_PATH, MANAGER_IFACE, "Reload");
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_call(b, m, SYSTEMD_RELOAD_TIMEOUT_USEC, &error, &reply);
         return r < 0 ? r : 0;
 }
 
@@ -158,13 +181,16 @@ static int unit_path(sd_bus *b, const char *unit, char **ret) {
         const char *path;
         int r;
 
-        if (!b || !unit || !*unit)
+        if (!unit || !*unit)
                 return -EINVAL;
-        r = sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, "LoadUnit", &error, &reply,
+        r = bus_ready(b);
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, "LoadUnit", &error, &reply,
                                "s", unit);
         if (r < 0)
                 return r;
-        r = sd_bus_message_read(reply, "o", &path);
+        r = sym_sd_bus_message_read(reply, "o", &path);
         if (r < 0)
                 return r;
         char *p = strdup(path);
@@ -185,7 +211,7 @@ static int unit_string_property(sd_bus *b, const char *unit, const char *propert
         r = unit_path(b, unit, &path);
         if (r < 0)
                 return r;
-        r = sd_bus_get_property_string(b, DEST, path, UNIT_IFACE, property, &error, &value);
+        r = sym_sd_bus_get_property_string(b, DEST, path, UNIT_IFACE, property, &error, &value);
         if (r < 0)
                 return r;
         *ret = value;
@@ -226,13 +252,13 @@ int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, ui
         if (r < 0)
                 return r;
 
-        r = sd_bus_get_property_trivial(b, DEST, path, UNIT_IFACE, property, &error, 't', &t);
-        if (r < 0 && sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
+        r = sym_sd_bus_get_property_trivial(b, DEST, path, UNIT_IFACE, property, &error, 't', &t);
+        if (r < 0 && sym_sd_bus_error_has_name(&error, SD_BUS_ERROR_UNKNOWN_PROPERTY)) {
                 iface = type_interface(unit);
                 if (!iface)
                         return -ENOMEM;
-                sd_bus_error_free(&error);
-                r = sd_bus_get_property_trivial(b, DEST, path, iface, property, &error, 't', &t);
+                sym_sd_bus_error_free(&error);
+                r = sym_sd_bus_get_property_trivial(b, DEST, path, iface, property, &error, 't', &t);
         }
         if (r < 0)
                 return r;
@@ -253,7 +279,7 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *ret_e
         uint32_t id;
 
         /* JobRemoved(u id, o job, s unit, s result) */
-        if (sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0)
+        if (sym_sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0)
                 return 0;
         if (w->done || !w->job || !streq(path, w->job))
                 return 0;
@@ -275,9 +301,9 @@ static int subscribe(sd_bus *b) {
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         int r;
 
-        r = sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, "Subscribe", &error, NULL, NULL);
+        r = sym_sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, "Subscribe", &error, NULL, NULL);
         /* A second Subscribe from the same client on the system bus is refused as such. */
-        if (r < 0 && sd_bus_error_has_name(&error, "org.freedesktop.systemd1.AlreadySubscribed"))
+        if (r < 0 && sym_sd_bus_error_has_name(&error, "org.freedesktop.systemd1.AlreadySubscribed"))
                 return 0;
         return r;
 }
@@ -292,12 +318,15 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
         uint64_t deadline = UINT64_MAX;
         int r;
 
-        if (!b || !unit || !*unit)
+        if (!unit || !*unit)
                 return -EINVAL;
+        r = bus_ready(b);
+        if (r < 0)
+                return r;
 
         /* Match first, then call: the job may finish before the method reply is even read. On
          * the system bus only PID 1 may be the sender; a direct connection has no senders. */
-        r = sd_bus_match_signal(b, &slot, sd_bus_is_bus_client(b) > 0 ? DEST : NULL,
+        r = sym_sd_bus_match_signal(b, &slot, sym_sd_bus_is_bus_client(b) > 0 ? DEST : NULL,
                                 MANAGER_PATH, MANAGER_IFACE, "JobRemoved", on_job_removed, &w);
         if (r < 0)
                 return r;
@@ -308,11 +337,11 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
         if (timeout_usec != 0 && timeout_usec != UINT64_MAX)
                 deadline = now_usec() + timeout_usec;
 
-        r = sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, method, &error, &reply,
+        r = sym_sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, method, &error, &reply,
                                "ss", unit, "replace");
         if (r < 0)
                 return r;
-        r = sd_bus_message_read(reply, "o", &job);
+        r = sym_sd_bus_message_read(reply, "o", &job);
         if (r < 0)
                 return r;
         w.job = strdup(job);
@@ -320,7 +349,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
                 return -ENOMEM;
 
         for (;;) {
-                r = sd_bus_process(b, NULL);
+                r = sym_sd_bus_process(b, NULL);
                 if (r < 0)
                         break;
                 if (w.done)
@@ -337,7 +366,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
                         }
                         left = deadline - n;
                 }
-                r = sd_bus_wait(b, left);
+                r = sym_sd_bus_wait(b, left);
                 if (r < 0)
                         break;
         }

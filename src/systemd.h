@@ -3,6 +3,7 @@
 
 #include <systemd/sd-bus.h>
 
+#include "sd-dl.h"
 #include "util.h"
 
 /* A thin sd-bus client for PID 1 (org.freedesktop.systemd1(5)).
@@ -15,8 +16,8 @@
 
 #define SYSTEMD_PRIVATE_ADDRESS "unix:path=/run/systemd/private"
 
-/* sd-bus.h defines the *p cleanup helpers. */
-#define _cleanup_bus_close_ _cleanup_(sd_bus_flush_close_unrefp)
+/* Through sd-dl.h: nodeswap does not link libsystemd, it loads it on first use. */
+#define _cleanup_bus_close_ _cleanup_(sym_sd_bus_flush_close_unrefp)
 
 /* Connect to PID 1. Returns -EOPNOTSUPP when root is not the host root (callers report the
  * systemd steps as "skipped under --root"), -EHOSTDOWN when the host was not booted with

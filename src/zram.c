@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libmount.h>
 #include <sys/stat.h>
 
 #include "swap.h"
@@ -169,53 +168,33 @@ int zram_pick_algorithm(char *const *offered, char *const *preference,
         return 0;
 }
 
-static void mnt_unref_tablep(struct libmnt_table **t) {
-        if (*t)
-                mnt_unref_table(*t);
-}
-static void mnt_free_iterp(struct libmnt_iter **i) {
-        if (*i)
-                mnt_free_iter(*i);
-}
-
 /* Is zram<id> in /proc/swaps? 1 and the path as listed there, 0 when not (or when there is no
  * /proc/swaps in a fixture), -errno. */
 static int swaps_find_zram(const char *root, int id, char **ret_path) {
-        _cleanup_free_ char *p = path_join_root(root, "/proc/swaps");
-        if (!p)
-                return -ENOMEM;
-        if (access(p, F_OK) < 0)
-                return errno == ENOENT ? 0 : -errno;
-
-        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = mnt_new_table();
-        _cleanup_(mnt_free_iterp) struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
-        if (!tb || !itr)
-                return -ENOMEM;
-        int r = mnt_table_parse_swaps(tb, p);
+        SwapEntry *entries = NULL;
+        size_t n = 0;
+        int r = swaps_read(root, &entries, &n);
+        if (r == -ENOENT)
+                return 0;
         if (r < 0)
                 return r;
 
         char name[32];
         snprintf(name, sizeof(name), "zram%d", id);
 
-        struct libmnt_fs *fs;
-        while (mnt_table_next_fs(tb, itr, &fs) == 0) {
-                const char *src = mnt_fs_get_source(fs);
-                if (!src)
-                        continue;
-                const char *base = strrchr(src, '/');
-                base = base ? base + 1 : src;
+        r = 0;
+        for (size_t i = 0; i < n; i++) {
+                const char *base = strrchr(entries[i].path, '/');
+                base = base ? base + 1 : entries[i].path;
                 if (!streq(base, name))
                         continue;
-                if (ret_path) {
-                        char *c = strdup(src);
-                        if (!c)
-                                return -ENOMEM;
-                        *ret_path = c;
-                }
-                return 1;
+                if (ret_path)
+                        *ret_path = TAKE_PTR(entries[i].path);
+                r = 1;
+                break;
         }
-        return 0;
+        swap_entries_free(entries, n);
+        return r;
 }
 
 static bool dir_is_empty_or_missing(const char *path) {

@@ -24,7 +24,7 @@ static void host_fill_from_systemd(const char *root, HostState *h) {
                 if (systemd_unit_timestamp(b, h->kubelet_unit, "ActiveEnterTimestamp", &t) >= 0)
                         h->kubelet_started_usec = t;
         }
-        sd_bus_flush_close_unref(b);
+        sym_sd_bus_flush_close_unref(b);
 }
 
 static void print_policy_errors(PolicyErrors *errors) {

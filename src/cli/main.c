@@ -4,11 +4,11 @@
 #include <getopt.h>
 #include <sys/file.h>
 #include <fcntl.h>
-#include <systemd/sd-daemon.h>
 
 #include "cli.h"
 #include "execute.h"
 #include "report.h"
+#include "sd-dl.h"
 
 static void help(void) {
         printf("nodeswap %s: give this node the swap its policy asks for, and tell the kubelet.\n\n"
@@ -63,8 +63,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 } else if (c->verbosity >= 0)
                         printf("No policy in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or "
                                "/usr/lib/nodeswap: nothing to do.\n");
-                if (getenv("NOTIFY_SOCKET"))
-                        sd_notify(false, "STATUS=No policy: nothing to do");
+                (void) sd_dl_notifyf("STATUS=No policy: nothing to do");
                 host_state_done(&h);
                 policy_done(&p);
                 return EXIT_OK;

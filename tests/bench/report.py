@@ -261,13 +261,13 @@ if switch_runs:
                   f"{x['oom_kills']}, {x['memhog'].split()[0]}" for x in switch_runs[:20]) + '.')
 st_, no_, zr_, fl_ = S.get('startup-nodeswap'), S.get('noop-nodeswap'), S.get('zram-nodeswap'), S.get('zram-floor')
 if st_ and no_ and zr_ and fl_:
-    md.append(f"- Where nodeswap's time goes: starting it with no work (`--version`: the loader mapping libsystemd, "
-              f"libmount, libblkid, libjson-c, libinih and what they pull in) is {fmt_ms(st_['above_start_ms'])} ms "
+    md.append(f"- Where nodeswap's time goes: starting it with no work (`--version`: the loader mapping libmount, "
+              f"libblkid, libjson-c, libinih and what they pull in; libsystemd is loaded with dlopen() only when "
+              f"nodeswap talks to systemd) is {fmt_ms(st_['above_start_ms'])} ms "
               f"above `/bin/true` and {st_['page_faults_median'] - start_faults:.0f} more page faults; the no-op apply "
               f"takes {no_['page_faults_median']:.0f} page faults and zram provisioning "
-              f"{zr_['page_faults_median']:.0f}, against {fl_['page_faults_median']:.0f} for the C floor. Most of the "
-              "rest is libblkid probing each swap header with every superblock prober (it reads 256 KiB buffers "
-              "from the device); see tests/bench/README.md, Findings.")
+              f"{zr_['page_faults_median']:.0f}, against {fl_['page_faults_median']:.0f} for the C floor. "
+              "See tests/bench/README.md, Findings, for where the rest goes.")
 md.append('')
 
 os.makedirs(out, exist_ok=True)

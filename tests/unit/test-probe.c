@@ -904,6 +904,48 @@ static void test_state_round_trip(void **state) {
         rm_rf(root);
 }
 
+static bool root_has(const char *root, const char *path) {
+        _cleanup_free_ char *p = path_join_root(root, path);
+        struct stat st;
+        return lstat(p, &st) == 0;
+}
+
+static void test_state_runtime_file_only_when_it_says_something(void **state) {
+        _cleanup_free_ char *root = scratch_root();
+        NodeswapState s;
+        nodeswap_state_init(&s);
+
+        /* no zram device of ours: the persistent file is written, the runtime one not created */
+        s.saved_swappiness = 60;
+        assert_int_equal(state_save(root, &s), 0);
+        assert_true(root_has(root, STATE_PERSISTENT_PATH));
+        assert_false(root_has(root, STATE_RUNTIME_PATH));
+
+        /* a zram device: only the runtime file changes, the persistent one is not rewritten */
+        _cleanup_free_ char *pp = path_join_root(root, STATE_PERSISTENT_PATH);
+        struct stat before, after;
+        assert_int_equal(lstat(pp, &before), 0);
+        assert_int_equal(state_add_zram_id(&s, 4), 0);
+        assert_int_equal(state_save_runtime(root, &s), 0);
+        assert_int_equal(lstat(pp, &after), 0);
+        assert_int_equal(before.st_ino, after.st_ino);
+        NodeswapState t;
+        assert_int_equal(state_load(root, &t), 0);
+        assert_true(state_has_zram_id(&t, 4));
+        assert_int_equal(t.saved_swappiness, 60);
+        nodeswap_state_done(&t);
+
+        /* the device gone again: the runtime file stays, now saying there is none */
+        assert_int_equal(state_remove_zram_id(&s, 4), 0);
+        assert_int_equal(state_save_runtime(root, &s), 0);
+        assert_true(root_has(root, STATE_RUNTIME_PATH));
+        assert_int_equal(state_load(root, &t), 0);
+        assert_int_equal(t.n_zram_ids, 0);
+        nodeswap_state_done(&t);
+        nodeswap_state_done(&s);
+        rm_rf(root);
+}
+
 static void test_state_tolerates_junk(void **state) {
         _cleanup_free_ char *root = scratch_root();
         put(root, STATE_PERSISTENT_PATH,
@@ -955,6 +997,7 @@ int main(void) {
                 cmocka_unit_test(test_real_host),
                 cmocka_unit_test(test_state_round_trip),
                 cmocka_unit_test(test_state_tolerates_junk),
+                cmocka_unit_test(test_state_runtime_file_only_when_it_says_something),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,6 +175,75 @@ static void test_swapon_under_a_foreign_root_is_skipped(void **state) {
         assert_int_equal(swap_on("/", NULL, 1), -EINVAL);
 }
 
+/* A root whose proc/swaps holds text; the directory path is returned (free it, rm -r it). */
+static char *root_with_swaps(const char *text) {
+        char tmpl[] = "/tmp/test-swap-root-XXXXXX";
+        assert_non_null(mkdtemp(tmpl));
+        _cleanup_free_ char *proc = strdup_printf("%s/proc", tmpl);
+        assert_int_equal(mkdir(proc, 0755), 0);
+        if (text) {
+                _cleanup_free_ char *swaps = strdup_printf("%s/swaps", proc);
+                FILE *f = fopen(swaps, "we");
+                assert_non_null(f);
+                assert_true(fputs(text, f) >= 0);
+                assert_int_equal(fclose(f), 0);
+        }
+        return strdup(tmpl);
+}
+
+static void remove_root(char *root) {
+        _cleanup_free_ char *swaps = strdup_printf("%s/proc/swaps", root);
+        _cleanup_free_ char *proc = strdup_printf("%s/proc", root);
+        (void) unlink(swaps);
+        assert_int_equal(rmdir(proc), 0);
+        assert_int_equal(rmdir(root), 0);
+        free(root);
+}
+
+static void test_swaps_read_lists_every_area_in_bytes(void **state) {
+        char *root = root_with_swaps(
+                "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                "/dev/zram0                              partition\t2097148\t\t1024\t\t100\n"
+                "/var/lib/my\\040swap                     file\t\t1048572\t\t0\t\t-2\n");
+        SwapEntry *e = NULL;
+        size_t n = 0;
+
+        assert_int_equal(swaps_read(root, &e, &n), 0);
+        assert_int_equal(n, 2);
+        assert_string_equal(e[0].path, "/dev/zram0");
+        assert_string_equal(e[0].type, "partition");
+        assert_int_equal(e[0].size, UINT64_C(2097148) * 1024);
+        assert_int_equal(e[0].used, UINT64_C(1024) * 1024);
+        assert_int_equal(e[0].priority, 100);
+        assert_string_equal(e[1].path, "/var/lib/my swap");    /* \040 undone */
+        assert_string_equal(e[1].type, "file");
+        assert_int_equal(e[1].used, 0);
+        assert_int_equal(e[1].priority, -2);
+        swap_entries_free(e, n);
+        remove_root(root);
+}
+
+static void test_swaps_read_header_only_is_empty(void **state) {
+        char *root = root_with_swaps("Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n");
+        SwapEntry *e = (SwapEntry *) 1;
+        size_t n = 99;
+
+        assert_int_equal(swaps_read(root, &e, &n), 0);
+        assert_int_equal(n, 0);
+        assert_null(e);
+        remove_root(root);
+}
+
+static void test_swaps_read_without_the_file_says_enoent(void **state) {
+        char *root = root_with_swaps(NULL);
+        SwapEntry *e = NULL;
+        size_t n = 0;
+
+        assert_int_equal(swaps_read(root, &e, &n), -ENOENT);
+        assert_int_equal(swaps_read(root, NULL, &n), -EINVAL);
+        remove_root(root);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_header_round_trip),
@@ -184,6 +253,9 @@ int main(void) {
                 cmocka_unit_test(test_header_write_refuses_more_pages_than_the_header_holds),
                 cmocka_unit_test(test_probe_finds_no_swap),
                 cmocka_unit_test(test_swapon_under_a_foreign_root_is_skipped),
+                cmocka_unit_test(test_swaps_read_lists_every_area_in_bytes),
+                cmocka_unit_test(test_swaps_read_header_only_is_empty),
+                cmocka_unit_test(test_swaps_read_without_the_file_says_enoent),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
