@@ -31,6 +31,10 @@ int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *re
  * it was, without even a lock file. Returns EXIT_OK or the exit code to end with. */
 int cli_check_policy(const CliContext *c);
 
+/* explain.c: for -v, before a plan: the policy files read, each effective value with the file and
+ * line it came from where known, and the host facts the plan depends on. */
+void explain_print(FILE *f, const Policy *p, const HostState *h, bool revert);
+
 /* The commands. Each returns an exit code. */
 int verb_plan(const CliContext *c);
 int verb_apply(const CliContext *c);

@@ -25,7 +25,7 @@ static void help(void) {
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
                "      --json          machine-readable output\n"
                "  -q, --quiet         only errors\n"
-               "  -v, --verbose       more detail\n"
+               "  -v, --verbose       with plan, apply, revert: the policy and host facts first\n"
                "      --boot          (apply) run at boot: never restart the kubelet\n"
                "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
                "      --purge         (revert) also delete the swap file\n"
@@ -68,6 +68,9 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 policy_done(&p);
                 return EXIT_OK;
         }
+
+        if (c->verbosity > 0 && !c->json)
+                explain_print(stdout, &p, &h, revert);
 
         PlanOptions o = { .revert = revert, .purge = c->purge, .boot = c->boot, .force = c->force };
         int r = plan(&p, &h, &o, &pl);

@@ -95,6 +95,28 @@ run 0 status --pods --root "$fx/pods/systemd" --config "$limited" && {
         has '^  burstable +1.0 GiB +256.0 MiB +258.6 MiB +50.0 MiB +kubepods.slice/.*/cri-containerd-aaaa1111.scope$'
 }
 
+# plan -v: before the plan, the policy with where each value came from, and the host facts
+run 0 plan -v --root "$fx/rpi-untouched" --config "$zramfile" && {
+        has '^Policy files, in the order applied:$'
+        has "^  \[Zram\] Size= +8G = 8\.0 GiB  \($zramfile:6\)$"
+        has "^  \[File\] Size= +36K = 32\.0 KiB  \($zramfile:12\)$"
+        has '^  \[File\] Storage= +nvme ssd virtual$'
+        has '^  \[Zram\] MemLimit= +none$'
+        has '^  swap +/dev/zram0: zram, 2\.0 GiB, 0 B used, priority 100, owner conflict$'
+        has '^  zram algorithms +lzo-rle lzo lz4 zstd deflate 842 +\(offered by this kernel, from zram0\)$'
+        has '^  under it +ext4 on nvme0n1 \(nvme\), mounted at /'
+        has '^  systemd +booted \(PID 1\): units can be masked$'
+        has '^ 9\. creating zram swap: 8\.0 GiB, zstd'
+}
+run 0 plan --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
+run 0 plan -v --json --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
+# revert -v: the files read and the host, not the policy's values (revert plans from NoSwap)
+run 0 revert -v --dry-run --root "$fx/matching" --config "$zramfile" && {
+        has '^revert: '
+        lacks '^Policy:$'
+        has '^  sysctls +vm\.swappiness='
+}
+
 # allowance: 256Mi / 16608080 kB x 8388640 kB on the matching node
 run 0 allowance --json --root "$fx/matching" --config "$zramfile" --request 256Mi --limit 1Gi && {
         has '"swap": *135585113'

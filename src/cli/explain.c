@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* plan, apply and revert with -v: before the plan, what it was made from. The policy as read
+ * (the files in the order applied, each effective value, and the file and line it came from
+ * where the parser records one) and the facts of the host the plan depends on. With these an
+ * operator can tell why a plan is what it is: why lz4 and not zstd, why that size, why the swap
+ * file is refused on that disk, why nothing is masked. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static const char *strdash(const char *s) {
+        return s ?: "-";
+}
+
+/* one line of the policy block: the key in a column of its own, then the value */
+static void key(FILE *f, const char *k) {
+        fprintf(f, "  %-24s", k);
+}
+
+static void origin(FILE *f, const Origin *o) {
+        if (o->file)
+                fprintf(f, "  (%s:%u)", o->file, o->line);
+        else
+                fputs("  (default)", f);
+}
+
+static void strv_print(FILE *f, char **l, const char *empty) {
+        if (!l || !*l) {
+                fputs(empty, f);
+                return;
+        }
+        for (char **s = l; *s; s++)
+                fprintf(f, "%s%s", s == l ? "" : " ", *s);
+}
+
+static void storage_print(FILE *f, unsigned kinds) {
+        bool first = true;
+        for (unsigned bit = 1; bit <= STORAGE_MMC; bit <<= 1)
+                if (kinds & bit) {
+                        fprintf(f, "%s%s", first ? "" : " ", storage_kind_to_string((StorageKind) bit));
+                        first = false;
+                }
+        if (first)
+                fputs("none", f);
+}
+
+static void sysctl_print(FILE *f, const char *k, int want) {
+        key(f, k);
+        if (want < 0)
+                fputs("(empty: left alone)\n", f);
+        else
+                fprintf(f, "%d\n", want);
+}
+
+static void policy_print(FILE *f, const Policy *p, bool revert) {
+        char b[FORMAT_BYTES_MAX];
+
+        fputs("Policy files, in the order applied:", f);
+        if (!p->files || !*p->files)
+                fputs(" none (built-in defaults)", f);
+        fputc('\n', f);
+        for (char **s = p->files; s && *s; s++)
+                fprintf(f, "  %s\n", *s);
+        if (revert) {
+                /* revert plans from its built-in NoSwap policy, not from these values */
+                fputs("revert: nodeswap's swap off, the saved sysctls and the distro's units back, the "
+                      "drop-in removed; the files above only name the swap file, drop-in and conflict units\n", f);
+                return;
+        }
+
+        fputs("Policy:\n", f);
+        key(f, "[Swap] Backend=");
+        if (!p->backend_set)
+                fputs("not set: swap left alone", f);
+        else if (p->backends == 0)
+                fputs("none", f);
+        else
+                fprintf(f, "%s%s%s", p->backends & BACKEND_ZRAM ? "zram" : "",
+                        p->backends == (BACKEND_ZRAM | BACKEND_FILE) ? " " : "",
+                        p->backends & BACKEND_FILE ? "file" : "");
+        if (p->backend_set)
+                origin(f, &p->backend_origin);
+        fputc('\n', f);
+
+        if (p->backends & BACKEND_ZRAM) {
+                key(f, "[Zram] Size=");
+                fprintf(f, "%s = %s", strdash(p->zram.size_expr),
+                        format_bytes(b, sizeof b, p->zram.size));
+                origin(f, &p->zram.size_origin);
+                fputc('\n', f);
+                key(f, "[Zram] Algorithm=");
+                strv_print(f, p->zram.algorithms, "(none)");
+                fputc('\n', f);
+                key(f, "[Zram] Priority=");
+                fprintf(f, "%d", p->zram.priority);
+                origin(f, &p->zram.priority_origin);
+                fputc('\n', f);
+                key(f, "[Zram] MemLimit=");
+                fprintf(f, "%s\n",
+                        p->zram.mem_limit ? format_bytes(b, sizeof b, p->zram.mem_limit) : "none");
+        }
+        if (p->backends & BACKEND_FILE || p->file.path) {
+                key(f, "[File] Path=");
+                fprintf(f, "%s\n", strdash(p->file.path));
+                if (p->backends & BACKEND_FILE) {
+                        key(f, "[File] Size=");
+                        fprintf(f, "%s = %s", strdash(p->file.size_expr),
+                                format_bytes(b, sizeof b, p->file.size));
+                        origin(f, &p->file.size_origin);
+                        fputc('\n', f);
+                        key(f, "[File] Priority=");
+                        fprintf(f, "%d", p->file.priority);
+                        origin(f, &p->file.priority_origin);
+                        fputc('\n', f);
+                        key(f, "[File] Storage=");
+                        storage_print(f, p->file.storage);
+                        fputc('\n', f);
+                }
+        }
+        sysctl_print(f, "[Sysctl] Swappiness=", p->swappiness);
+        sysctl_print(f, "[Sysctl] PageCluster=", p->page_cluster);
+        key(f, "[Kubelet] SwapBehavior=");
+        fprintf(f, "%s\n",
+                p->swap_behavior == SWAP_BEHAVIOR_UNSET ? "(empty: kubelet left alone)"
+                                                        : swap_behavior_to_string(p->swap_behavior));
+        key(f, "[Kubelet] DropIn=");
+        fprintf(f, "%s\n", strdash(p->dropin));
+        key(f, "[Kubelet] Unit=");
+        fprintf(f, "%s\n", p->kubelet_unit ?: "auto");
+        key(f, "[Conflicts] Units=");
+        strv_print(f, p->conflict_units, "(none)");
+        fputc('\n', f);
+}
+
+static void host_print(FILE *f, const Policy *p, const HostState *h) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+
+        fputs("Host:\n", f);
+        key(f, "memory");
+        fprintf(f, "%s total, %s available; page size %" PRIu64 "\n",
+                format_bytes(a, sizeof a, h->mem_total), format_bytes(b, sizeof b, h->mem_available),
+                h->page_size);
+        if (h->n_swaps == 0) {
+                key(f, "swap");
+                fputs("none active\n", f);
+        }
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                key(f, "swap");
+                fprintf(f, "%s: %s, %s, %s used, priority %d, owner %s\n", s->path,
+                        swap_kind_to_string(s->kind), format_bytes(a, sizeof a, s->size),
+                        format_bytes(b, sizeof b, s->used), s->priority, swap_owner_to_string(s->owner));
+        }
+        if (p->backends & BACKEND_ZRAM) {
+                if (!h->zram_control) {
+                        key(f, "zram");
+                        fputs("no /sys/class/zram-control (zram module not loaded?)\n", f);
+                } else if (h->n_zrams == 0) {
+                        key(f, "zram");
+                        fputs("no device yet: the algorithms offered are read from one\n", f);
+                } else {
+                        key(f, "zram algorithms");
+                        strv_print(f, h->zrams[0].algorithms_offered, "(unreadable)");
+                        fprintf(f, "   (offered by this kernel, from zram%d)\n", h->zrams[0].id);
+                }
+        }
+        if (p->backends & BACKEND_FILE && p->file.path) {
+                const SwapFileState *s = &h->file;
+                key(f, "swap file");
+                fprintf(f, "%s", !s->exists ? "absent" : !s->is_regular ? "present, not a regular file" : "present");
+                if (s->exists && s->is_regular)
+                        fprintf(f, ", %s, mode %04o, %s%s", format_bytes(a, sizeof a, s->size), s->mode,
+                                s->has_header ? "swap header" : "no swap header", s->swap_on ? ", on" : "");
+                fputc('\n', f);
+                key(f, "under it");
+                fprintf(f, "%s on %s (%s), mounted at %s, %s free\n", strdash(s->fstype),
+                        strdash(s->storage_device), s->storage ? storage_kind_to_string(s->storage) : "kind unknown",
+                        strdash(s->fs_mount_point), format_bytes(a, sizeof a, s->fs_free));
+        }
+        key(f, "sysctls");
+        fprintf(f, "vm.swappiness=%d vm.page-cluster=%d%s\n", h->swappiness,
+                h->page_cluster, h->swappiness < 0 || h->page_cluster < 0 ? " (-1: unreadable)" : "");
+        key(f, "kubelet");
+        fprintf(f, "%s%s; drop-in %s\n", h->kubelet_unit ?: "no unit found",
+                !h->kubelet_unit ? "" : h->kubelet_active > 0 ? " (active)" : h->kubelet_active == 0 ? " (inactive)" : "",
+                h->dropin ? "present" : "absent");
+        key(f, "cgroup");
+        fprintf(f, "%s\n", strdash(cgroup_mode_to_string(h->cgroup)));
+        key(f, "systemd");
+        fprintf(f, "%s\n",
+                h->systemd_booted ? "booted (PID 1): units can be masked" : "not running: nothing is masked");
+}
+
+void explain_print(FILE *f, const Policy *p, const HostState *h, bool revert) {
+        policy_print(f, p, revert);
+        host_print(f, p, h);
+        fputc('\n', f);
+}
