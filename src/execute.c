@@ -254,9 +254,10 @@ static int do_file_create(Exec *e, size_t i) {
         int r;
         /* Recorded before the file exists (fsync'ed, like the sysctl values): killed after the
          * creation or the swapon, the next run still knows the file is nodeswap's, and finds it
-         * even after [File] Path= has moved elsewhere. A record whose file never came is
-         * forgotten by the next run that finds it gone. */
-        if (state_add_swap_file(&e->state, a->target) == 0)
+         * even after [File] Path= has moved elsewhere. A record whose file never came (a kill
+         * before the rename) is forgotten by the next run that finds it gone. */
+        bool recorded = state_add_swap_file(&e->state, a->target) == 0;
+        if (recorded)
                 (void) save_state(e);
         if (a->now)     /* an active file is replaced: make before break */
                 r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
@@ -265,6 +266,10 @@ static int do_file_create(Exec *e, size_t i) {
                 r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);
         if (r < 0) {
+                /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
+                 * ours: the record made above goes again. */
+                if (recorded && !a->now && state_remove_swap_file(&e->state, a->target) == 0)
+                        (void) save_state(e);
                 set_result(e, i, RESULT_FAILED,
                            strdup_printf("Failed to create swap file '%s': %s", a->target,
                                          reason ?: strerror(-r)));
