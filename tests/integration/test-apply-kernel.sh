@@ -155,6 +155,12 @@ EOF
 }
 pa=$(file_policy file-a "$mnt/swap/a")
 pb=$(file_policy file-b "$mnt/swap/b")
+# killed right after the file-create action, the record is already saved
+"$NODESWAP" plan --json --config "$pa" >"$tmp/m0.json"
+n=$(json "$tmp/m0.json" '[a["kind"] for a in d["actions"]].index("file-create") + 1')
+NODESWAP_TEST_KILL_AFTER=$n "$NODESWAP" apply --json --config "$pa" >/dev/null 2>&1
+check "killed after file-create: a is on" [ -n "$(swap_line "$mnt/swap/a")" ]
+check "killed after file-create: the state records a" grep -qx "swap_file=$mnt/swap/a" /var/lib/nodeswap/state
 "$NODESWAP" apply --json --config "$pa" >"$tmp/m1.json"
 check "apply Path=a exits 0" [ $? = 0 ]
 check "a is on" [ -n "$(swap_line "$mnt/swap/a")" ]
