@@ -252,6 +252,13 @@ static int do_file_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         _cleanup_free_ char *reason = NULL;
         int r;
+        /* Recorded before the file exists (fsync'ed, like the sysctl values): killed after the
+         * creation or the swapon, the next run still knows the file is nodeswap's, and finds it
+         * even after [File] Path= has moved elsewhere. A record whose file never came (a kill
+         * before the rename) is forgotten by the next run that finds it gone. */
+        bool recorded = state_add_swap_file(&e->state, a->target) == 0;
+        if (recorded)
+                (void) save_state(e);
         if (a->now)     /* an active file is replaced: make before break */
                 r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);
@@ -259,6 +266,10 @@ static int do_file_create(Exec *e, size_t i) {
                 r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);
         if (r < 0) {
+                /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
+                 * ours: the record made above goes again. */
+                if (recorded && !a->now && state_remove_swap_file(&e->state, a->target) == 0)
+                        (void) save_state(e);
                 set_result(e, i, RESULT_FAILED,
                            strdup_printf("Failed to create swap file '%s': %s", a->target,
                                          reason ?: strerror(-r)));
@@ -434,12 +445,17 @@ static int do_action(Exec *e, size_t i) {
                 set_result(e, i, RESULT_DONE, NULL);
                 return 0;
         case ACTION_FILE_REMOVE:
-                r = swapfile_remove(root, a->target);
+                /* A file only the state names as nodeswap's (an earlier Path=) must still carry
+                 * nodeswap's label when it is deleted, as plan() saw it. */
+                r = streq_ptr(a->target, e->p->file.path) ? swapfile_remove(root, a->target)
+                                                          : swapfile_remove_labelled(root, a->target);
                 if (r < 0 && r != -EOPNOTSUPP) {
                         set_result(e, i, RESULT_FAILED,
                                    strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
                         return r;
                 }
+                if (state_remove_swap_file(&e->state, a->target) == 0)
+                        (void) save_state(e);
                 set_result(e, i, RESULT_DONE, NULL);
                 return 0;
         case ACTION_SYSCTL:
@@ -514,6 +530,18 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 ret = EXIT_FAIL;
                 goto finish;
         }
+        /* A recorded swap file that is gone (deleted by hand, or never created by a run that was
+         * stopped) is simply forgotten, unless this plan creates it again. */
+        bool forgot = false;
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const char *path = h->recorded_files[i].path;
+                bool created = false;
+                for (size_t j = 0; j < pl->n_actions; j++)
+                        created = created || (pl->actions[j].kind == ACTION_FILE_CREATE &&
+                                              streq_ptr(pl->actions[j].target, path));
+                if (!h->recorded_files[i].exists && !created && state_remove_swap_file(&e.state, path) == 0)
+                        forgot = true;
+        }
         if (!c->json && c->verbosity >= 0 && pl->n_actions == 0)
                 printf("Nothing to do: the node matches the policy.\n");
 
@@ -549,7 +577,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         bool any_done = false;
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i] == RESULT_DONE;
-        if (any_done || e.reverting)
+        if (any_done || e.reverting || forgot)
                 save_state(&e);
 
         for (char **w = pl->warnings; w && *w && !c->json; w++)

@@ -89,7 +89,17 @@ typedef struct NodeswapState {
         int *zram_ids;          /* zram devices nodeswap created this boot */
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
+        char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
 } NodeswapState;
+
+/* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */
+typedef struct RecordedSwapFile {
+        char *path;
+        bool exists;
+        bool is_regular;        /* lstat: a regular file (a symlink is never followed) */
+        bool labelled;          /* a swap header with nodeswap's label */
+        bool swap_on;           /* listed in /proc/swaps */
+} RecordedSwapFile;
 
 typedef struct HostState {
         uint64_t page_size;
@@ -123,6 +133,8 @@ typedef struct HostState {
         bool psi;               /* /proc/pressure/memory readable */
 
         NodeswapState state;
+        RecordedSwapFile *recorded_files;       /* one per state.swap_files entry, same order */
+        size_t n_recorded_files;
 } HostState;
 
 /* Probe the host below root for what the policy needs to know. Never writes. Never talks to
@@ -132,6 +144,7 @@ void host_state_done(HostState *h);
 
 const SwapDevice *host_find_swap(const HostState *h, const char *path);
 const ZramDevice *host_find_zram(const HostState *h, int id);
+const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path);
 
 /* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
 char *swap_unit_name(const char *path);

@@ -401,8 +401,11 @@ static int plan_swapoff(Ctx *c) {
                         a->used = s->used;
                         continue;
                 }
+                bool old_file = s->kind == SWAP_KIND_FILE && s->owner == SWAP_OWNER_NODESWAP &&
+                                host_find_recorded_file(h, s->path) && !streq_ptr(s->path, c->p->file.path);
                 Action *a = plan_add(c->plan, ACTION_SWAPOFF, s->path, now, "off",
                                      c->o->revert ? "nodeswap revert"
+                                     : old_file   ? "created by nodeswap, no longer the policy's Path="
                                      : s->owner == SWAP_OWNER_NODESWAP ? "no longer wanted by the policy"
                                                                         : "Backend=none: no swap on this node");
                 if (!a)
@@ -416,6 +419,47 @@ static int plan_swapoff(Ctx *c) {
                                 return -ENOMEM;
                         a->zram_id = s->zram_id;
                 }
+        }
+        return 0;
+}
+
+/* Swap files nodeswap created (the state's swap_file= records) at a path the policy's [File] Path=
+ * no longer names: apply deletes them after plan_swapoff() has taken them off (make before break,
+ * with its fit check), or right away when they are off (after a reboot). The file at the policy's
+ * Path= is left as today even when Backend= no longer has `file`: only revert --purge deletes it.
+ * revert --purge deletes every recorded file. A file is deleted only while it is a regular file
+ * (a symlink is never followed) with nodeswap's swap label; a record whose file is gone is
+ * forgotten by execute, with no action. */
+static int plan_recorded_files(Ctx *c) {
+        const HostState *h = c->h;
+        if (c->o->revert ? !c->o->purge : !c->p->backend_set)
+                return 0;
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const RecordedSwapFile *f = &h->recorded_files[i];
+                if (!f->exists)
+                        continue;
+                if (!c->o->revert && streq_ptr(f->path, c->p->file.path))
+                        continue;
+                if (find_action(c->plan, ACTION_FILE_REMOVE, f->path) >= 0)
+                        continue;
+                if (!f->is_regular || !f->labelled) {
+                        int r = plan_addf(&c->plan->warnings,
+                                          "%s: recorded as a swap file nodeswap created, but it %s; left alone",
+                                          f->path,
+                                          !f->is_regular ? "is no longer a regular file (a symlink?)"
+                                                         : "no longer carries nodeswap's swap label");
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                bool off = find_action(c->plan, ACTION_SWAPOFF, f->path) >= 0;
+                if (f->swap_on && !off)
+                        continue;       /* stays on (the plan has errors): deleted by a later run */
+                if (!plan_add(c->plan, ACTION_FILE_REMOVE, f->path, f->swap_on ? "on, swapped off above" : "present, off",
+                              "deleted",
+                              c->o->revert ? "revert --purge: created by nodeswap"
+                                           : "created by nodeswap, no longer the policy's Path="))
+                        return -ENOMEM;
         }
         return 0;
 }
@@ -635,6 +679,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         }
         r = plan_swapoff(&c);
         if (r >= 0)
+                r = plan_recorded_files(&c);
+        if (r >= 0)
                 r = plan_stale_zram(&c);
         if (r >= 0)
                 r = plan_stop_services(&c);
@@ -644,6 +690,7 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         if (c.o->revert) {
                 if (c.o->purge && host->file.exists && host->file.is_regular && host->file.label &&
                     streq(host->file.label, "nodeswap") &&
+                    find_action(&plan, ACTION_FILE_REMOVE, policy->file.path) < 0 &&
                     !plan_add(&plan, ACTION_FILE_REMOVE, policy->file.path, "present", "deleted", "revert --purge")) {
                         r = -ENOMEM;
                         goto fail;

@@ -529,6 +529,40 @@ static int probe_file(const char *root, const char *path, HostState *h) {
         return 0;
 }
 
+/* The swap files the state records as nodeswap's: present, a regular file, labelled, active. */
+static int probe_recorded_files(const char *root, HostState *h) {
+        size_t n = strv_length(h->state.swap_files);
+        if (n == 0)
+                return 0;
+        h->recorded_files = calloc(n, sizeof(RecordedSwapFile));
+        if (!h->recorded_files)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                RecordedSwapFile *f = &h->recorded_files[h->n_recorded_files++];
+                f->path = strdup(h->state.swap_files[i]);
+                if (!f->path)
+                        return -ENOMEM;
+                f->swap_on = host_find_swap(h, f->path) != NULL;
+                _cleanup_free_ char *p = root_path(root, f->path);
+                if (!p)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(p, &st) < 0)
+                        continue;       /* gone (or unreadable): not ours to touch */
+                f->exists = true;
+                f->is_regular = S_ISREG(st.st_mode);
+                if (!f->is_regular)
+                        continue;
+                _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+                struct stat fst;
+                SwapHeaderInfo info;
+                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_dev == st.st_dev &&
+                    fst.st_ino == st.st_ino && swap_header_probe(fd, &info) > 0 && streq(info.label, SWAP_LABEL))
+                        f->labelled = true;
+        }
+        return 0;
+}
+
 /* --- units --- */
 
 static bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name) {
@@ -655,11 +689,16 @@ static void assign_owners(const Policy *policy, HostState *h) {
         for (size_t i = 0; i < h->n_swaps; i++) {
                 SwapDevice *d = &h->swaps[i];
                 const ZramDevice *z = d->kind == SWAP_KIND_ZRAM ? host_find_zram(h, d->zram_id) : NULL;
+                const RecordedSwapFile *rf;
                 if (d->kind == SWAP_KIND_ZRAM &&
                     (state_has_zram_id(&h->state, d->zram_id) || (z && z->ours)))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (policy->file.path && streq(d->path, policy->file.path) &&
                          streq_ptr(h->file.label, "nodeswap"))
+                        d->owner = SWAP_OWNER_NODESWAP;
+                else if (d->kind == SWAP_KIND_FILE && (rf = host_find_recorded_file(h, d->path)) &&
+                         rf->is_regular && rf->labelled)
+                        /* one nodeswap created at an earlier [File] Path= (state swap_file=) */
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (d->unit && strv_contains(policy->conflict_units, d->unit))
                         d->owner = SWAP_OWNER_CONFLICT;
@@ -703,6 +742,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
 
         mounts = load_mountinfo(root);
         h.cgroup = probe_cgroup(mounts);
+
+        r = probe_recorded_files(root, &h);
+        if (r < 0)
+                goto fail;
 
         /* Only a policy that names a file gets it probed (Backend=file without Path= has none). */
         if (policy->file.path) {
@@ -772,6 +815,9 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);
         free(h->units);
+        for (size_t i = 0; i < h->n_recorded_files; i++)
+                free(h->recorded_files[i].path);
+        free(h->recorded_files);
         nodeswap_state_done(&h->state);
         *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1 };
         nodeswap_state_init(&h->state);
@@ -783,6 +829,15 @@ const SwapDevice *host_find_swap(const HostState *h, const char *path) {
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (streq(h->swaps[i].path, path))
                         return &h->swaps[i];
+        return NULL;
+}
+
+const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path) {
+        if (!h || !path)
+                return NULL;
+        for (size_t i = 0; i < h->n_recorded_files; i++)
+                if (streq(h->recorded_files[i].path, path))
+                        return &h->recorded_files[i];
         return NULL;
 }
 

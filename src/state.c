@@ -19,6 +19,7 @@ void nodeswap_state_done(NodeswapState *s) {
                 return;
         strv_free(s->stopped_units);
         free(s->zram_ids);
+        strv_free(s->swap_files);
         nodeswap_state_init(s);
 }
 
@@ -51,6 +52,47 @@ int state_remove_zram_id(NodeswapState *s, int id) {
                         if (s->n_zram_ids == 0) {
                                 free(s->zram_ids);
                                 s->zram_ids = NULL;
+                        }
+                        return 0;
+                }
+        return 1;
+}
+
+/* An absolute path with no newline and no "." or ".." component: what swap_file= accepts. */
+static bool swap_file_path_ok(const char *path) {
+        if (!path || path[0] != '/' || path[1] == 0 || strchr(path, '\n'))
+                return false;
+        for (const char *c = path; c && *c;) {
+                c++;    /* past the '/' */
+                size_t n = strcspn(c, "/");
+                if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+                        return false;
+                c = strchr(c, '/');
+        }
+        return true;
+}
+
+bool state_has_swap_file(const NodeswapState *s, const char *path) {
+        return path && strv_contains(s->swap_files, path);
+}
+
+int state_add_swap_file(NodeswapState *s, const char *path) {
+        if (!swap_file_path_ok(path))
+                return -EINVAL;
+        if (state_has_swap_file(s, path))
+                return 1;
+        return strv_extend(&s->swap_files, path);
+}
+
+int state_remove_swap_file(NodeswapState *s, const char *path) {
+        size_t n = strv_length(s->swap_files);
+        for (size_t i = 0; i < n; i++)
+                if (streq(s->swap_files[i], path)) {
+                        free(s->swap_files[i]);
+                        memmove(s->swap_files + i, s->swap_files + i + 1, sizeof(char *) * (n - i));
+                        if (!s->swap_files[0]) {
+                                free(s->swap_files);
+                                s->swap_files = NULL;
                         }
                         return 0;
                 }
@@ -107,6 +149,10 @@ static int state_apply_line(NodeswapState *s, char *line) {
         } else if (streq(key, "swap_changed_usec")) {
                 if (safe_atou64(value, &u) >= 0)
                         s->swap_changed_usec = u;
+        } else if (streq(key, "swap_file")) {
+                int r = state_add_swap_file(s, value);
+                if (r == -ENOMEM)
+                        return r;
         } else if (streq(key, "zram_id")) {
                 if (safe_atoi(value, &i) >= 0 && i >= 0) {
                         int r = state_add_zram_id(s, i);
@@ -202,6 +248,8 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "stopped_unit=%s\n", *u);
         if (s->swap_changed_usec > 0)
                 buf_printf(&b, "swap_changed_usec=%" PRIu64 "\n", s->swap_changed_usec);
+        for (char **f = s->swap_files; f && *f; f++)
+                buf_printf(&b, "swap_file=%s\n", *f);
         return buf_finish(&b);
 }
 

@@ -15,6 +15,12 @@
  *       reverted=yes|no               "nodeswap revert" ran last
  *       stopped_unit=var-swap.swap    repeated, one per conflict unit nodeswap stopped
  *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
+ *       swap_file=/var/lib/nodeswap/swapfile
+ *                                     repeated, one per swap file nodeswap created and has not
+ *                                     deleted (only absolute paths are accepted). Recorded before
+ *                                     the file is created, forgotten when nodeswap deletes it or
+ *                                     finds it gone. Such a file is nodeswap's even when the
+ *                                     policy's [File] Path= has moved elsewhere.
  *
  *   /run/nodeswap/state       this boot only
  *       zram_id=1                     repeated, one per zram device nodeswap created
@@ -48,3 +54,9 @@ char *state_format_runtime(const NodeswapState *s);
 int state_add_zram_id(NodeswapState *s, int id);
 int state_remove_zram_id(NodeswapState *s, int id);
 bool state_has_zram_id(const NodeswapState *s, int id);
+
+/* Record / forget a swap file nodeswap created (an absolute path, no duplicates). Return 0, or 1
+ * when nothing changed; -EINVAL for a path that is not absolute. */
+int state_add_swap_file(NodeswapState *s, const char *path);
+int state_remove_swap_file(NodeswapState *s, const char *path);
+bool state_has_swap_file(const NodeswapState *s, const char *path);

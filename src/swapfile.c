@@ -1509,7 +1509,7 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
         return 0;
 }
 
-int swapfile_remove(const char *root, const char *path) {
+static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {
         _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
         _cleanup_free_ char *name = NULL;
         struct stat st;
@@ -1539,6 +1539,8 @@ int swapfile_remove(const char *root, const char *path) {
                 return r;
         if (r == 0)
                 return -EMEDIUMTYPE;
+        if (need_label && !streq(info.label, SWAP_LABEL))
+                return -EMEDIUMTYPE;
         close(fd);
         fd = -EBADF;
 
@@ -1558,4 +1560,12 @@ int swapfile_remove(const char *root, const char *path) {
                 return -errno;
         (void) fsync_dir(dirfd);
         return 1;
+}
+
+int swapfile_remove(const char *root, const char *path) {
+        return swapfile_remove_impl(root, path, false);
+}
+
+int swapfile_remove_labelled(const char *root, const char *path) {
+        return swapfile_remove_impl(root, path, true);
 }

@@ -153,3 +153,6 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
  * through a symlink (-ELOOP). Under a foreign root the swapoff is skipped. Returns 1 removed,
  * 0 there was nothing at path, -errno (-ENOMEM et al. from swapoff: the file stays). */
 int swapfile_remove(const char *root, const char *path);
+/* As swapfile_remove(), and the swap header must also carry nodeswap's label (SWAP_LABEL):
+ * -EMEDIUMTYPE otherwise. For a file only the state names as nodeswap's (an earlier Path=). */
+int swapfile_remove_labelled(const char *root, const char *path);

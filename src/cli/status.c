@@ -43,6 +43,12 @@
  *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
  *   psi              true when /proc/pressure/memory is readable
  *   reverted         true when "nodeswap revert" ran last
+ *   swap_files       array, in state order, of the swap files nodeswap created (state swap_file=):
+ *     path           the file
+ *     state          "on" | "off" | "gone" | "not-regular" (a symlink ...) | "unlabelled" (no
+ *                    longer carries nodeswap's swap label); the last two are never deleted
+ *     policy_path    true when it is the policy's [File] Path= (apply keeps it; the others are
+ *                    deleted by the next apply, every one by revert --purge)
  *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap
  *                    leaves the node alone)
  *   pods             (--pods only) array, sorted by cgroup, of
@@ -60,6 +66,11 @@
 #include "pods.h"
 
 #define STRV_FOREACH_CONST(i, l) for (char *const *i = (l); i && *i; i++)
+
+static const char *recorded_file_state(const RecordedSwapFile *f) {
+        return !f->exists ? "gone" : !f->is_regular ? "not-regular" : !f->labelled ? "unlabelled"
+                                                                    : f->swap_on ? "on" : "off";
+}
 
 static double zram_ratio(const ZramDevice *z) {
         return z->compr_data_size > 0 ? (double) z->orig_data_size / (double) z->compr_data_size : 0.0;
@@ -237,6 +248,20 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(h->cgroup))));
         json_object_object_add(o, "psi", json_object_new_boolean(h->psi));
         json_object_object_add(o, "reverted", json_object_new_boolean(h->state.reverted));
+        json_object *recorded = json_object_new_array();
+        if (!recorded)
+                goto oom_o;
+        json_object_object_add(o, "swap_files", recorded);
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const RecordedSwapFile *f = &h->recorded_files[i];
+                json_object *fo = json_object_new_object();
+                if (!fo)
+                        goto oom_o;
+                json_object_object_add(fo, "path", json_object_new_string(f->path));
+                json_object_object_add(fo, "state", json_object_new_string(recorded_file_state(f)));
+                json_object_object_add(fo, "policy_path", json_object_new_boolean(streq_ptr(f->path, p->file.path)));
+                json_object_array_add(recorded, fo);
+        }
         json_object *files = json_object_new_array();
         if (!files)
                 goto oom_o;
@@ -377,6 +402,20 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         }
         if (shown == 0)
                 printf("  none present\n");
+
+        if (h->n_recorded_files > 0) {
+                printf("\nSwap files nodeswap created:\n");
+                for (size_t i = 0; i < h->n_recorded_files; i++) {
+                        const RecordedSwapFile *f = &h->recorded_files[i];
+                        bool current = streq_ptr(f->path, p->file.path);
+                        const char *st = recorded_file_state(f);
+                        printf("  %-36s %s%s\n", f->path, st,
+                               streq(st, "not-regular") || streq(st, "unlabelled") ? " (left alone, never deleted)"
+                               : streq(st, "gone")                                 ? " (forgotten by the next apply)"
+                               : current                                           ? " (the policy's Path=)"
+                                         : " (no longer the policy's Path=: the next apply deletes it)");
+                }
+        }
 
         printf("\nReverted: %s\n", h->state.reverted ? "yes (nodeswap revert ran last; nodeswap apply undoes it)" : "no");
         if (strv_length(p->files) == 0)

@@ -142,5 +142,48 @@ check "second revert changes nothing" [ "$(json "$tmp/r2.json" 'd["changed"]')" 
 "$NODESWAP" revert --purge --json --config "$zf" >"$tmp/r3.json"
 check "revert --purge deletes the file" [ ! -e "$mnt/swap/swapfile" ]
 
+# --- [File] Path= moved: nodeswap's old file goes off after the new one is on, and is deleted ----
+file_policy() {	# file_policy NAME PATH
+	policy "$1" <<EOF
+[Swap]
+Backend=file
+[File]
+Path=$2
+Size=32M
+Priority=10
+EOF
+}
+pa=$(file_policy file-a "$mnt/swap/a")
+pb=$(file_policy file-b "$mnt/swap/b")
+# killed right after the file-create action, the record is already saved
+"$NODESWAP" plan --json --config "$pa" >"$tmp/m0.json"
+n=$(json "$tmp/m0.json" '[a["kind"] for a in d["actions"]].index("file-create") + 1')
+NODESWAP_TEST_KILL_AFTER=$n "$NODESWAP" apply --json --config "$pa" >/dev/null 2>&1
+check "killed after file-create: a is on" [ -n "$(swap_line "$mnt/swap/a")" ]
+check "killed after file-create: the state records a" grep -qx "swap_file=$mnt/swap/a" /var/lib/nodeswap/state
+"$NODESWAP" apply --json --config "$pa" >"$tmp/m1.json"
+check "apply Path=a exits 0" [ $? = 0 ]
+check "a is on" [ -n "$(swap_line "$mnt/swap/a")" ]
+check "the state records a" grep -qx "swap_file=$mnt/swap/a" /var/lib/nodeswap/state
+"$NODESWAP" apply --json --config "$pb" >"$tmp/m2.json"
+check "apply Path=b exits 0" [ $? = 0 ]
+check "b is on" [ -n "$(swap_line "$mnt/swap/b")" ]
+check "a is off" [ -z "$(swap_line "$mnt/swap/a")" ]
+check "a is deleted" [ ! -e "$mnt/swap/a" ]
+check "a went off after b came on, then was deleted" \
+	python3 -c 'import json,sys; k=[(a["kind"],a["target"]) for a in json.load(open(sys.argv[1]))["actions"]]; c=k.index(("file-create",sys.argv[2]+"/b")); o=k.index(("swapoff",sys.argv[2]+"/a")); r=k.index(("file-remove",sys.argv[2]+"/a")); sys.exit(not c<o<r)' "$tmp/m2.json" "$mnt/swap"
+check "the state forgot a and records b" \
+	[ "$(grep '^swap_file=' /var/lib/nodeswap/state)" = "swap_file=$mnt/swap/b" ]
+"$NODESWAP" status --json --config "$pb" >"$tmp/s1.json"
+check "status lists b as nodeswap's, on" \
+	[ "$(json "$tmp/s1.json" '[(f["path"], f["state"]) for f in d["swap_files"]]')" = "[('$mnt/swap/b', 'on')]" ]
+"$NODESWAP" apply --json --config "$pb" >"$tmp/m3.json"
+check "re-apply Path=b changes nothing" [ "$(json "$tmp/m3.json" 'd["changed"]')" = False ]
+"$NODESWAP" revert --purge --json --config "$pb" >"$tmp/m4.json"
+check "revert --purge exits 0" [ $? = 0 ]
+check "revert --purge swaps b off" [ -z "$(swap_line "$mnt/swap/b")" ]
+check "revert --purge deletes b" [ ! -e "$mnt/swap/b" ]
+check "the state records no swap file" [ -z "$(grep '^swap_file=' /var/lib/nodeswap/state)" ]
+
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

@@ -438,6 +438,172 @@ static void test_plan_is_pure(void **state) {
         done(&c);
 }
 
+/* --- swap files recorded in the state (swap_file=) at a [File] Path= the policy no longer names --- */
+
+#define OLD_FILE "/var/lib/nodeswap/swapfile"
+#define NEW_FILE "/var/lib/nodeswap/swapfile-new"
+#define MOVED_POLICY                                                                                                   \
+        "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                               \
+        "[File]\nPath=" NEW_FILE "\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                  \
+        "[Kubelet]\nSwapBehavior=LimitedSwap\n"
+
+typedef enum OldFile {
+        OLD_ACTIVE,             /* still swapped on, as nodeswap left it */
+        OLD_INACTIVE,           /* off (after a reboot) */
+        OLD_SYMLINK,            /* the recorded path is now a symlink to a labelled swap file */
+        OLD_UNLABELLED,         /* a swap area, active, whose label is not nodeswap's */
+        OLD_GONE,               /* deleted by hand */
+} OldFile;
+
+static void sh(const char *fmt, ...) _printf_(1, 2);
+static void sh(const char *fmt, ...) {
+        char cmd[PATH_MAX * 4];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(cmd, sizeof cmd, fmt, ap);
+        va_end(ap);
+        assert_int_equal(system(cmd), 0);
+}
+
+/* A copy of "matching" (its swap file at OLD_FILE is on) whose state records OLD_FILE as nodeswap's,
+ * changed as `old` says, probed with policy_text. */
+static void load_recorded(Case *c, const char *as, OldFile old, const char *policy_text) {
+        snprintf(c->root, sizeof c->root, "%s/%s", tmpdir, as);
+        sh("rm -rf '%s' && cp -a '%s/matching' '%s'", c->root, FIXTURE_DIR, c->root);
+        sh("echo 'swap_file=" OLD_FILE "' >> '%s/var/lib/nodeswap/state'", c->root);
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s" OLD_FILE, c->root);
+        assert_int_equal(chmod(path, 0600), 0);
+        if (old != OLD_ACTIVE && old != OLD_UNLABELLED)
+                sh("sed -i '\\|^" OLD_FILE " |d' '%s/proc/swaps'", c->root);
+        if (old == OLD_SYMLINK)
+                sh("mv '%s' '%s.real' && ln -s swapfile.real '%s'", path, path, path);
+        if (old == OLD_GONE)
+                assert_int_equal(unlink(path), 0);
+        if (old == OLD_UNLABELLED) {
+                int fd = open(path, O_RDWR | O_CLOEXEC);
+                assert_true(fd >= 0);
+                assert_int_equal(swap_header_write(fd, 40 * KiB, 4096, "someone"), 0);
+                close(fd);
+        }
+        load(c, NULL, policy_text);
+}
+
+/* Path= moved: the new file comes up, then the old one goes off, then it is deleted; the next
+ * run (the old file gone, the new one on) has nothing to do. */
+static void test_moved_path_old_file_deleted(void **state) {
+        Case c = {};
+        load_recorded(&c, "moved-active", OLD_ACTIVE, MOVED_POLICY);
+        assert_int_equal(host_find_swap(&c.host, OLD_FILE)->owner, SWAP_OWNER_NODESWAP);
+        run(&c, NULL);
+        assert_null(c.plan.errors);
+        assert_false(strv_has_substring(c.plan.warnings, "stays on"));
+        int create = find(&c.plan, ACTION_FILE_CREATE, NEW_FILE);
+        int off = find(&c.plan, ACTION_SWAPOFF, OLD_FILE);
+        int rm = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
+        assert_true(create >= 0 && create < off && off < rm);
+        assert_string_equal(c.plan.actions[rm].reason, "created by nodeswap, no longer the policy's Path=");
+        assert_string_equal(c.plan.actions[off].reason, "created by nodeswap, no longer the policy's Path=");
+        assert_int_equal(count(&c.plan, ACTION_FILE_REMOVE), 1);
+        done(&c);
+}
+
+/* A recorded file that is off (after a reboot) is deleted the same way, without a swapoff. */
+static void test_recorded_inactive_file_deleted(void **state) {
+        Case c = {};
+        load_recorded(&c, "moved-inactive", OLD_INACTIVE, MOVED_POLICY);
+        run(&c, NULL);
+        assert_null(c.plan.errors);
+        assert_int_equal(find(&c.plan, ACTION_SWAPOFF, OLD_FILE), -1);
+        int rm = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
+        assert_true(rm > find(&c.plan, ACTION_FILE_CREATE, NEW_FILE));
+        assert_string_equal(c.plan.actions[rm].now, "present, off");
+        done(&c);
+}
+
+/* A recorded path that became a symlink, or a file without nodeswap's label, is never deleted. */
+static void test_recorded_file_not_ours_any_more(void **state) {
+        static const struct {
+                const char *as;
+                OldFile old;
+                const char *warning;
+        } cases[] = {
+                { "moved-symlink", OLD_SYMLINK, "is no longer a regular file" },
+                { "moved-unlabelled", OLD_UNLABELLED, "no longer carries nodeswap's swap label" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                Case c = {};
+                load_recorded(&c, cases[i].as, cases[i].old, MOVED_POLICY);
+                run(&c, NULL);
+                assert_null(c.plan.errors);
+                assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
+                assert_int_equal(find(&c.plan, ACTION_SWAPOFF, OLD_FILE), -1);
+                assert_true(strv_has_substring(c.plan.warnings, cases[i].warning));
+                done(&c);
+        }
+        /* The unlabelled one is active: someone else's swap now, kept on with the usual warning. */
+        Case u = {};
+        load_recorded(&u, "moved-unlabelled", OLD_UNLABELLED, MOVED_POLICY);
+        assert_int_equal(host_find_swap(&u.host, OLD_FILE)->owner, SWAP_OWNER_OTHER);
+        run(&u, NULL);
+        assert_true(strv_has_substring(u.plan.warnings, "swap not made by nodeswap"));
+        done(&u);
+}
+
+/* A recorded file that is gone is only forgotten: no action, no warning. */
+static void test_recorded_file_gone(void **state) {
+        Case c = {};
+        load_recorded(&c, "moved-gone", OLD_GONE, MOVED_POLICY);
+        assert_false(c.host.recorded_files[0].exists);
+        run(&c, NULL);
+        assert_null(c.plan.errors);
+        assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
+        assert_false(strv_has_substring(c.plan.warnings, OLD_FILE));
+        done(&c);
+}
+
+/* Backend= without file (file -> zram): the file at the policy's Path= goes off and stays on disk. */
+static void test_recorded_policy_file_kept_without_file_backend(void **state) {
+        Case c = {};
+        load_recorded(&c, "to-zram", OLD_ACTIVE,
+                      "[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"
+                      "[Sysctl]\nSwappiness=60\nPageCluster=0\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        run(&c, NULL);
+        assert_null(c.plan.errors);
+        assert_true(find(&c.plan, ACTION_SWAPOFF, OLD_FILE) >= 0);
+        assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
+        done(&c);
+}
+
+/* revert swaps every recorded file off; --purge deletes each of them, not only the policy's Path=. */
+static void test_revert_purge_recorded_files(void **state) {
+        Case c = {};
+        load_recorded(&c, "revert-recorded", OLD_ACTIVE, MOVED_POLICY);
+        /* the new file exists too, recorded and off */
+        sh("cp -a '%s" OLD_FILE "' '%s" NEW_FILE "' && echo 'swap_file=" NEW_FILE "' >> '%s/var/lib/nodeswap/state'",
+           c.root, c.root, c.root);
+        host_state_done(&c.host);
+        assert_int_equal(probe(c.root, &c.policy, &c.host), 0);
+        c.policy.backends = 0;  /* what cli_load does for revert */
+
+        PlanOptions o = { .revert = true };
+        run(&c, &o);
+        assert_null(c.plan.errors);
+        assert_true(find(&c.plan, ACTION_SWAPOFF, OLD_FILE) >= 0);
+        assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
+        plan_done(&c.plan);
+
+        PlanOptions purge = { .revert = true, .purge = true };
+        run(&c, &purge);
+        assert_null(c.plan.errors);
+        int off = find(&c.plan, ACTION_SWAPOFF, OLD_FILE);
+        int rm_old = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
+        int rm_new = find(&c.plan, ACTION_FILE_REMOVE, NEW_FILE);
+        assert_true(off >= 0 && rm_old > off && rm_new >= 0);
+        assert_int_equal(count(&c.plan, ACTION_FILE_REMOVE), 2);
+        done(&c);
+}
+
 static int setup(void **state) {
         return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -467,6 +633,12 @@ int main(void) {
                 cmocka_unit_test(test_vps_no_zram),
                 cmocka_unit_test(test_file_storage_and_fs_refused),
                 cmocka_unit_test(test_plan_is_pure),
+                cmocka_unit_test(test_moved_path_old_file_deleted),
+                cmocka_unit_test(test_recorded_inactive_file_deleted),
+                cmocka_unit_test(test_recorded_file_not_ours_any_more),
+                cmocka_unit_test(test_recorded_file_gone),
+                cmocka_unit_test(test_recorded_policy_file_kept_without_file_backend),
+                cmocka_unit_test(test_revert_purge_recorded_files),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

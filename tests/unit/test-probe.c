@@ -340,6 +340,67 @@ static void test_matching_file_owner_needs_policy_path(void **state) {
         policy_free(&p);
 }
 
+/* swap_file= survives a save and a load; paths that are not absolute or not normal are ignored. */
+static void test_state_swap_file_round_trip(void **state) {
+        char root[] = "/tmp/nodeswap-test-state-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        NodeswapState s;
+        nodeswap_state_init(&s);
+        assert_int_equal(state_add_swap_file(&s, "/var/lib/nodeswap/swapfile"), 0);
+        assert_int_equal(state_add_swap_file(&s, "/mnt/nvme/swap file"), 0);
+        assert_int_equal(state_add_swap_file(&s, "/var/lib/nodeswap/swapfile"), 1);
+        assert_int_equal(state_add_swap_file(&s, "relative/swapfile"), -EINVAL);
+        assert_int_equal(state_add_swap_file(&s, "/var/../etc/passwd"), -EINVAL);
+        assert_int_equal(state_save(root, &s), 0);
+        nodeswap_state_done(&s);
+
+        _cleanup_free_ char *path = strdup_printf("%s/var/lib/nodeswap/state", root);
+        FILE *f = fopen(path, "ae");
+        assert_non_null(f);
+        fputs("swap_file=relative\nswap_file=\nswap_file=/a/./b\nswap_file=/mnt/nvme/swap file\n", f);
+        fclose(f);
+
+        NodeswapState l;
+        assert_int_equal(state_load(root, &l), 0);
+        assert_int_equal(strv_length(l.swap_files), 2);
+        assert_string_equal(l.swap_files[0], "/var/lib/nodeswap/swapfile");
+        assert_string_equal(l.swap_files[1], "/mnt/nvme/swap file");
+        assert_true(state_has_swap_file(&l, "/mnt/nvme/swap file"));
+        assert_int_equal(state_remove_swap_file(&l, "/var/lib/nodeswap/swapfile"), 0);
+        assert_int_equal(state_remove_swap_file(&l, "/var/lib/nodeswap/swapfile"), 1);
+        assert_int_equal(state_remove_swap_file(&l, "/mnt/nvme/swap file"), 0);
+        assert_null(l.swap_files);
+        _cleanup_free_ char *text = state_format_persistent(&l);
+        assert_null(strstr(text, "swap_file="));
+        nodeswap_state_done(&l);
+
+        _cleanup_free_ char *cmd = strdup_printf("rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+}
+
+/* A file the state records is nodeswap's although the policy's Path= is elsewhere. */
+static void test_recorded_file_owner(void **state) {
+        char root[] = "/tmp/nodeswap-test-recorded-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        _cleanup_free_ char *cmd = strdup_printf("cp -a '%s/matching/.' '%s' && echo 'swap_file=" SWAPFILE
+                                                 "' >> '%s/var/lib/nodeswap/state'",
+                                                 FIXTURE_DIR, root, root);
+        assert_int_equal(system(cmd), 0);
+        Policy p;
+        policy_make(&p, BACKEND_FILE, "/var/swap", NULL, default_conflicts, NULL);
+        HostState h;
+        assert_int_equal(probe(root, &p, &h), 0);
+        assert_int_equal(host_find_swap(&h, SWAPFILE)->owner, SWAP_OWNER_NODESWAP);
+        const RecordedSwapFile *f = host_find_recorded_file(&h, SWAPFILE);
+        assert_non_null(f);
+        assert_true(f->exists && f->is_regular && f->labelled && f->swap_on);
+        host_state_done(&h);
+        policy_free(&p);
+        free(cmd);
+        cmd = strdup_printf("rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+}
+
 static void test_stale_file(void **state) {
         _cleanup_free_ char *root = fixture("stale-file");
         Policy p;
@@ -983,6 +1044,8 @@ int main(void) {
                 cmocka_unit_test(test_rpi_untouched_without_conflicts_or_file),
                 cmocka_unit_test(test_matching),
                 cmocka_unit_test(test_matching_file_owner_needs_policy_path),
+                cmocka_unit_test(test_state_swap_file_round_trip),
+                cmocka_unit_test(test_recorded_file_owner),
                 cmocka_unit_test(test_stale_file),
                 cmocka_unit_test(test_vps_cgroupv1),
                 cmocka_unit_test(test_vps_swapfile_listed_as_conflict),
