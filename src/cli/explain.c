@@ -178,6 +178,13 @@ static void host_print(FILE *f, const Policy *p, const HostState *h) {
                         strdash(s->storage_device), s->storage ? storage_kind_to_string(s->storage) : "kind unknown",
                         strdash(s->fs_mount_point), format_bytes(a, sizeof a, s->fs_free));
         }
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const RecordedSwapFile *r = &h->recorded_files[i];
+                key(f, "made by nodeswap");
+                fprintf(f, "%s: %s\n", r->path,
+                        !r->exists ? "gone" : !r->is_regular ? "not a regular file" :
+                        !r->labelled ? "without nodeswap's label" : r->swap_on ? "on" : "off");
+        }
         key(f, "sysctls");
         fprintf(f, "vm.swappiness=%d vm.page-cluster=%d%s\n", h->swappiness,
                 h->page_cluster, h->swappiness < 0 || h->page_cluster < 0 ? " (-1: unreadable)" : "");

@@ -110,6 +110,12 @@ run 0 plan -v --root "$fx/rpi-untouched" --config "$zramfile" && {
 }
 run 0 plan --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
 run 0 plan -v --json --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
+# plan -v on a node with a swap file nodeswap made at a path the policy no longer names
+moved=$tmp/moved-root
+cp -a "$fx/matching" "$moved"
+printf 'swap_file=/var/lib/nodeswap/old-swapfile\n' >>"$moved/var/lib/nodeswap/state"
+run 0 plan -v --root "$moved" --config "$zramfile" && has '^  made by nodeswap +/var/lib/nodeswap/old-swapfile: gone$'
+
 # revert -v: the files read and the host, not the policy's values (revert plans from NoSwap)
 run 0 revert -v --dry-run --root "$fx/matching" --config "$zramfile" && {
         has '^revert: '
