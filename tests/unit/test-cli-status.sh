@@ -99,7 +99,7 @@ run 0 status --pods --root "$fx/pods/systemd" --config "$limited" && {
 run 0 plan -v --root "$fx/rpi-untouched" --config "$zramfile" && {
         has '^Policy files, in the order applied:$'
         has "^  \[Zram\] Size= +8G = 8\.0 GiB  \($zramfile:6\)$"
-        has "^  \[File\] Size= +36K = 32\.0 KiB  \($zramfile:12\)$"
+        has "^  \[File\] Size= +40K = 32\.0 KiB  \($zramfile:12\)$"
         has '^  \[File\] Storage= +nvme ssd virtual$'
         has '^  \[Zram\] MemLimit= +none$'
         has '^  swap +/dev/zram0: zram, 2\.0 GiB, 0 B used, priority 100, owner conflict$'
@@ -109,6 +109,8 @@ run 0 plan -v --root "$fx/rpi-untouched" --config "$zramfile" && {
         has '^ 9\. creating zram swap: 8\.0 GiB, zstd'
 }
 run 0 plan --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
+# the matching node is what this policy asks for
+run 0 plan --root "$fx/matching" --config "$zramfile" && has '^Nothing to do: the node matches the policy.$'
 run 0 plan -v --json --root "$fx/rpi-untouched" --config "$zramfile" && lacks '^Policy files'
 # plan -v on a node with a swap file nodeswap made at a path the policy no longer names
 moved=$tmp/moved-root
