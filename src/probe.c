@@ -466,6 +466,17 @@ static int nearest_existing_dir(const char *root, const char *path, char **ret) 
         }
 }
 
+/* The swap header of the regular file p that lstat() found as st, opened without following a
+ * symlink and only if it is still that file: > 0 and *ret filled when there is one, 0 otherwise. */
+static int probe_header_nofollow(const char *p, const struct stat *st, SwapHeaderInfo *ret) {
+        _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+        struct stat fst;
+        if (fd < 0 || fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev ||
+            fst.st_ino != st->st_ino)
+                return 0;
+        return swap_header_probe(fd, ret) > 0;
+}
+
 static int probe_file(const char *root, const char *path, HostState *h) {
         SwapFileState *f = &h->file;
         _cleanup_free_ char *p = root_path(root, path);
@@ -485,17 +496,12 @@ static int probe_file(const char *root, const char *path, HostState *h) {
                 f->uid = st.st_uid;
         }
 
-        if (f->is_regular) {
-                _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-                struct stat fst;
-                SwapHeaderInfo info;
-                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_dev == st.st_dev &&
-                    fst.st_ino == st.st_ino && swap_header_probe(fd, &info) > 0) {
-                        f->has_header = true;
-                        f->header_page_size = info.page_size;
-                        if (info.label[0] && !(f->label = strdup(info.label)))
-                                return -ENOMEM;
-                }
+        SwapHeaderInfo info;
+        if (f->is_regular && probe_header_nofollow(p, &st, &info) > 0) {
+                f->has_header = true;
+                f->header_page_size = info.page_size;
+                if (info.label[0] && !(f->label = strdup(info.label)))
+                        return -ENOMEM;
         }
 
         const SwapDevice *sw = host_find_swap(h, path);
@@ -530,7 +536,9 @@ static int probe_file(const char *root, const char *path, HostState *h) {
 }
 
 /* The swap files the state records as nodeswap's: present, a regular file, labelled, active. */
-static int probe_recorded_files(const char *root, HostState *h) {
+/* The swap files the state records as nodeswap's. The one at the policy's Path= was probed by
+ * probe_file() already: taken from h->file, not read twice. */
+static int probe_recorded_files(const char *root, const Policy *policy, HostState *h) {
         size_t n = strv_length(h->state.swap_files);
         if (n == 0)
                 return 0;
@@ -543,6 +551,12 @@ static int probe_recorded_files(const char *root, HostState *h) {
                 if (!f->path)
                         return -ENOMEM;
                 f->swap_on = host_find_swap(h, f->path) != NULL;
+                if (streq_ptr(f->path, policy->file.path)) {
+                        f->exists = h->file.exists;
+                        f->is_regular = h->file.is_regular;
+                        f->labelled = streq_ptr(h->file.label, SWAP_LABEL);
+                        continue;
+                }
                 _cleanup_free_ char *p = root_path(root, f->path);
                 if (!p)
                         return -ENOMEM;
@@ -553,12 +567,8 @@ static int probe_recorded_files(const char *root, HostState *h) {
                 f->is_regular = S_ISREG(st.st_mode);
                 if (!f->is_regular)
                         continue;
-                _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-                struct stat fst;
                 SwapHeaderInfo info;
-                if (fd >= 0 && fstat(fd, &fst) == 0 && S_ISREG(fst.st_mode) && fst.st_dev == st.st_dev &&
-                    fst.st_ino == st.st_ino && swap_header_probe(fd, &info) > 0 && streq(info.label, SWAP_LABEL))
-                        f->labelled = true;
+                f->labelled = probe_header_nofollow(p, &st, &info) > 0 && streq(info.label, SWAP_LABEL);
         }
         return 0;
 }
@@ -743,16 +753,16 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         mounts = load_mountinfo(root);
         h.cgroup = probe_cgroup(mounts);
 
-        r = probe_recorded_files(root, &h);
-        if (r < 0)
-                goto fail;
-
         /* Only a policy that names a file gets it probed (Backend=file without Path= has none). */
         if (policy->file.path) {
                 r = probe_file(root, policy->file.path, &h);
                 if (r < 0)
                         goto fail;
         }
+
+        r = probe_recorded_files(root, policy, &h);
+        if (r < 0)
+                goto fail;
 
         r = probe_dropin(root, policy, &h);
         if (r < 0)
