@@ -25,6 +25,22 @@ static void origin(FILE *f, const Origin *o) {
                 fputs("  (default)", f);
 }
 
+/* "[Zram] Size=  8G = 8.0 GiB  (FILE:LINE)": a size as written, in bytes, and where it was set */
+static void size_print(FILE *f, const char *k, const char *expr, uint64_t bytes, const Origin *o) {
+        char b[FORMAT_BYTES_MAX];
+        key(f, k);
+        fprintf(f, "%s = %s", strdash(expr), format_bytes(b, sizeof b, bytes));
+        origin(f, o);
+        fputc('\n', f);
+}
+
+static void priority_print(FILE *f, const char *k, int priority, const Origin *o) {
+        key(f, k);
+        fprintf(f, "%d", priority);
+        origin(f, o);
+        fputc('\n', f);
+}
+
 static void strv_print(FILE *f, char **l, const char *empty) {
         if (!l || !*l) {
                 fputs(empty, f);
@@ -84,18 +100,11 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
         fputc('\n', f);
 
         if (p->backends & BACKEND_ZRAM) {
-                key(f, "[Zram] Size=");
-                fprintf(f, "%s = %s", strdash(p->zram.size_expr),
-                        format_bytes(b, sizeof b, p->zram.size));
-                origin(f, &p->zram.size_origin);
-                fputc('\n', f);
+                size_print(f, "[Zram] Size=", p->zram.size_expr, p->zram.size, &p->zram.size_origin);
                 key(f, "[Zram] Algorithm=");
                 strv_print(f, p->zram.algorithms, "(none)");
                 fputc('\n', f);
-                key(f, "[Zram] Priority=");
-                fprintf(f, "%d", p->zram.priority);
-                origin(f, &p->zram.priority_origin);
-                fputc('\n', f);
+                priority_print(f, "[Zram] Priority=", p->zram.priority, &p->zram.priority_origin);
                 key(f, "[Zram] MemLimit=");
                 fprintf(f, "%s\n",
                         p->zram.mem_limit ? format_bytes(b, sizeof b, p->zram.mem_limit) : "none");
@@ -104,15 +113,8 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                 key(f, "[File] Path=");
                 fprintf(f, "%s\n", strdash(p->file.path));
                 if (p->backends & BACKEND_FILE) {
-                        key(f, "[File] Size=");
-                        fprintf(f, "%s = %s", strdash(p->file.size_expr),
-                                format_bytes(b, sizeof b, p->file.size));
-                        origin(f, &p->file.size_origin);
-                        fputc('\n', f);
-                        key(f, "[File] Priority=");
-                        fprintf(f, "%d", p->file.priority);
-                        origin(f, &p->file.priority_origin);
-                        fputc('\n', f);
+                        size_print(f, "[File] Size=", p->file.size_expr, p->file.size, &p->file.size_origin);
+                        priority_print(f, "[File] Priority=", p->file.priority, &p->file.priority_origin);
                         key(f, "[File] Storage=");
                         storage_print(f, p->file.storage);
                         fputc('\n', f);
