@@ -28,11 +28,6 @@ mkfs.ext4 -q -F "$tmp/ext4.img"
 loopdev=$(losetup --find --show "$tmp/ext4.img")
 mount "$loopdev" "$mnt"
 
-policy() {      # policy NAME <<EOF ... EOF: a root-owned 0644 policy file
-	cat >"$tmp/$1.conf"
-	chmod 0644 "$tmp/$1.conf"
-	echo "$tmp/$1.conf"
-}
 swap_line() { awk -v d="$1" '$1 == d' /proc/swaps; }
 
 z1=$(policy zram <<EOF

@@ -42,11 +42,6 @@ mkfs.ext4 -q -F "$tmp/ext4.img"
 loopdev=$(losetup --find --show "$tmp/ext4.img")
 mount "$loopdev" "$mnt"
 
-policy() {      # policy NAME CONTENT: a root-owned 0644 policy file
-	printf '%s\n' "$2" >"$tmp/$1.conf"
-	chmod 0644 "$tmp/$1.conf"
-	echo "$tmp/$1.conf"
-}
 swaps() { tail -n +2 /proc/swaps | awk '{print $1}' | sort | tr '\n' ' '; }
 clean() {       # back to nothing of ours, through nodeswap itself (with the policy naming the file)
 	"$NODESWAP" revert --purge -q --config "$zf" >/dev/null 2>&1

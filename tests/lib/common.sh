@@ -2,6 +2,7 @@
 # Sourced by the shell tests (bash). What several of them need, in one place:
 #   pass/fail/check   a check per line, counted in $fails
 #   json              a python expression over a JSON document
+#   policy            a policy file nodeswap accepts
 #   under_test        the path a test starts one of nodeswap's binaries by (see below)
 #   kernel_test_begin the preamble of the tests that use this machine's kernel
 #   kernel_save / kernel_restore
@@ -14,6 +15,14 @@ check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; f
 
 json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null
+}
+
+# policy NAME [CONTENT]: write CONTENT (or, without it, standard input) to $tmp/NAME.conf as a
+# root-owned 0644 policy file, which nodeswap accepts, and print its path. $tmp is the test's own.
+policy() {
+	if [ $# -ge 2 ]; then printf '%s\n' "$2"; else cat; fi >"$tmp/$1.conf" || return 1
+	chmod 0644 "$tmp/$1.conf"
+	echo "$tmp/$1.conf"
 }
 
 # under_test BINARY DIR: print the path the test runs BINARY by. That is BINARY itself (made
