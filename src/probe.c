@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
 #include "host.h"
+#include "mnt-blkid-util.h"
 #include "state.h"
 #include "swap.h"
 #include "swapfile.h"
@@ -134,24 +135,6 @@ char *swap_unit_name(const char *path) {
                 *o++ = '-';
         strcpy(o, ".swap");
         return r;
-}
-
-/* libmount / libblkid cleanups */
-static inline void mnt_unref_tablep(struct libmnt_table **t) {
-        if (*t)
-                mnt_unref_table(*t);
-}
-static inline void mnt_free_iterp(struct libmnt_iter **i) {
-        if (*i)
-                mnt_free_iter(*i);
-}
-static inline void blkid_free_probep(blkid_probe *p) {
-        if (*p)
-                blkid_free_probe(*p);
-}
-static inline void closedirp(DIR **d) {
-        if (*d)
-                closedir(*d);
 }
 
 static char *root_path(const char *root, const char *path) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "swap.h"
+#include "mnt-blkid-util.h"
 
 #include <blkid.h>
 #include <fcntl.h>
@@ -115,11 +116,6 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         return 0;
 }
 
-static void blkid_free_probep(blkid_probe *pr) {
-        if (*pr)
-                blkid_free_probe(*pr);
-}
-
 static int pread_u32(int fd, off_t offset, uint32_t *ret) {
         uint32_t v;
         ssize_t k;
@@ -205,16 +201,6 @@ void swap_entries_free(SwapEntry *entries, size_t n) {
                 free(entries[i].type);
         }
         free(entries);
-}
-
-static void mnt_unref_tablep(struct libmnt_table **t) {
-        if (*t)
-                mnt_unref_table(*t);
-}
-
-static void mnt_free_iterp(struct libmnt_iter **i) {
-        if (*i)
-                mnt_free_iter(*i);
 }
 
 int swaps_read(const char *root, SwapEntry **ret, size_t *ret_n) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "swapfile.h"
+#include "mnt-blkid-util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -37,21 +38,6 @@ void swapfile_fs_done(SwapFileFs *fs) {
 
 static inline void swapfile_fs_donep(SwapFileFs *fs) {
         swapfile_fs_done(fs);
-}
-
-static inline void mnt_free_tablep(struct libmnt_table **t) {
-        if (*t)
-                mnt_unref_table(*t);
-}
-
-static inline void mnt_free_iterp(struct libmnt_iter **i) {
-        if (*i)
-                mnt_free_iter(*i);
-}
-
-static inline void closedirp(DIR **d) {
-        if (*d)
-                closedir(*d);
 }
 
 /* Store a sentence in *ret_reason (when asked for) and return r. */
@@ -499,7 +485,7 @@ static int free_space(const char *root, const char *path, uint64_t *ret) {
 }
 
 int swapfile_inspect_fs(const char *root, const char *path, SwapFileFs *ret) {
-        _cleanup_(mnt_free_tablep) struct libmnt_table *tb = NULL;
+        _cleanup_(mnt_unref_tablep) struct libmnt_table *tb = NULL;
         _cleanup_(mnt_free_iterp) struct libmnt_iter *it = NULL;
         _cleanup_(swapfile_fs_donep) SwapFileFs fs = {};
         struct libmnt_fs *f, *best = NULL;

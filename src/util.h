@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +42,10 @@ static inline void closep(int *fd) {
 static inline void fclosep(FILE **f) {
         if (*f)
                 fclose(*f);
+}
+static inline void closedirp(DIR **d) {
+        if (*d)
+                closedir(*d);
 }
 void strv_free(char **l);
 static inline void strv_freep(char ***l) {
