@@ -14,9 +14,7 @@ command -v readelf >/dev/null || { echo "SKIP: readelf missing"; exit 77; }
 tmp=$(mktemp -d /tmp/nodeswap-lazy.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
 # maps_libsystemd CMD...: whether running CMD makes the loader map libsystemd
 # (through a file: with pipefail, grep -q closing the pipe early would fail the pipeline)
 maps_libsystemd() { LD_DEBUG=files "$@" >/dev/null 2>"$tmp/ld"; grep -q 'file=libsystemd\.so' "$tmp/ld"; }
@@ -25,14 +23,15 @@ never() { local what=$1; shift; if maps_libsystemd "$@"; then fail "$what maps l
 if readelf -d "$NODESWAP" | grep -q 'NEEDED.*libsystemd'; then fail "libsystemd in DT_NEEDED"; else pass "no libsystemd in DT_NEEDED"; fi
 
 root=$FIXTURE/rpi-untouched
-never "--version" "$NODESWAP" --version
-never "plan" "$NODESWAP" plan --root "$root"
-never "status" "$NODESWAP" status --root "$root"
-never "check" "$NODESWAP" check --root "$root"
-never "allowance" "$NODESWAP" allowance --root "$root" --request 256Mi --limit 1Gi --qos burstable
-
+# a policy, so that plan, status and check do their whole work (the fixture has none)
 printf '[Swap]\nBackend=zram\n[Zram]\nSize=1G\nAlgorithm=lz4\nPriority=100\n' >"$tmp/zram.conf"
 chmod 0644 "$tmp/zram.conf"
+never "--version" "$NODESWAP" --version
+never "plan" "$NODESWAP" plan --root "$root" --config "$tmp/zram.conf"
+never "status" "$NODESWAP" status --root "$root" --config "$tmp/zram.conf"
+never "check" "$NODESWAP" check --root "$root" --config "$tmp/zram.conf"
+never "allowance" "$NODESWAP" allowance --root "$root" --request 256Mi --limit 1Gi --qos burstable
+
 cp -a "$root" "$tmp/a"
 never "apply under --root" "$NODESWAP" apply --root "$tmp/a" --config "$tmp/zram.conf"
 
