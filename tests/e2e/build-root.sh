@@ -14,13 +14,13 @@
 set -euo pipefail
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
-RECIPE_VERSION=3
+RECIPE_VERSION=4
 
 PACKAGES=(
         systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools kmod
         systemd-zram-generator openssh-server python3 iproute2 util-linux procps e2fsprogs
         # runtime libraries of nodeswap (libsystemd0, libmount1, libblkid1 come with the above)
-        libinih1 libjson-c5
+        libinih1 libjson-c5 libyaml-0-2
 )
 
 CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
