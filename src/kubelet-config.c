@@ -157,8 +157,11 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
                         if (b < 0) {
                                 f->fail_swap_on_field = KUBELET_FIELD_ABSENT;
                                 r = set_invalid(f, line_of(k),
-                                                strdup_printf("failSwapOn: %s is not a boolean",
-                                                              strempty(scalar(v))));
+                                                v->type != YAML_SCALAR_NODE ? strdup("failSwapOn is not a boolean")
+                                                : v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+                                                ? strdup_printf("failSwapOn: \"%s\" is a string, not a boolean",
+                                                                scalar(v))
+                                                : strdup_printf("failSwapOn: %s is not a boolean", scalar(v)));
                                 if (r < 0)
                                         return r;
                                 continue;
