@@ -443,6 +443,11 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                        swap_behavior_to_string(eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP
                                                                                          : eff.swap_behavior),
                        strempty(src), eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
+        if (eff.fail_swap_on && eff.fail_swap_on_from) {
+                _cleanup_free_ char *fsrc = kubelet_source(eff.fail_swap_on_from, eff.fail_swap_on_from->fail_swap_on_line);
+                printf("  failSwapOn      true from %s: the kubelet does not start while the node has swap\n",
+                       strempty(fsrc));
+        }
         if (h->kubelet.config_dir)
                 printf("  drop-in dir     %s\n", h->kubelet.config_dir);
         for (size_t i = 0; i < h->kubelet.n_files; i++) {

@@ -107,6 +107,7 @@ r=$(root kubeadm)
 run 0 status --root "$r" --config "$kubeadm"
 has '^  swapBehavior +LimitedSwap from /etc/kubernetes/kubelet.conf.d/10-swap.conf:2$'
 has '^  drop-in dir +/etc/kubernetes/kubelet.conf.d$'
+has '^  failSwapOn +true from /etc/kubernetes/kubelet.conf.d/sub/20-fail.conf:3: '
 run 1 plan --root "$r" --config "$kubeadm"
 has '^error: /etc/kubernetes/kubelet.conf.d/sub/20-fail.conf:3 sets failSwapOn: true'
 # the policy's drop-in outside the kubelet's --config-dir: refused
