@@ -186,6 +186,38 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
         return 0;
 }
 
+/* The deepest nesting of flow collections ('[', '{' outside quotes and comments), roughly: libyaml
+ * takes time quadratic in it (every token revisits the open levels), so a file of 100000 '[' would
+ * hold nodeswap for minutes. The kubelet's go-yaml stops at 10000 levels. */
+#define KUBELET_FLOW_DEPTH_MAX 1000
+static size_t flow_depth(const char *text, size_t len) {
+        size_t depth = 0, max = 0;
+        char quote = 0;
+        bool comment = false;
+        for (size_t i = 0; i < len; i++) {
+                char ch = text[i];
+                if (comment) {
+                        comment = ch != '\n' && ch != '\r';
+                        continue;
+                }
+                if (quote) {
+                        if (ch == quote)
+                                quote = 0;
+                        continue;
+                }
+                if (ch == '"' || ch == '\'')
+                        quote = ch;
+                else if (ch == '#' && (i == 0 || strchr(" \t\r\n", text[i - 1])))
+                        comment = true;
+                else if (ch == '[' || ch == '{') {
+                        if (++depth > max)
+                                max = depth;
+                } else if ((ch == ']' || ch == '}') && depth > 0)
+                        depth--;
+        }
+        return max;
+}
+
 int kubelet_config_parse(const char *path, const char *text, size_t len, KubeletConfigFile *ret) {
         KubeletConfigFile f = {};
         yaml_parser_t parser;
@@ -200,7 +232,9 @@ int kubelet_config_parse(const char *path, const char *text, size_t len, Kubelet
                 return -ENOMEM;
         }
         yaml_parser_set_input_string(&parser, (const unsigned char *) (text ?: ""), text ? len : 0);
-        if (!yaml_parser_load(&parser, &doc)) {
+        if (text && flow_depth(text, len) > KUBELET_FLOW_DEPTH_MAX)
+                r = set_invalid(&f, 0, strdup_printf("nested more than %d levels deep", KUBELET_FLOW_DEPTH_MAX));
+        else if (!yaml_parser_load(&parser, &doc)) {
                 if (parser.error == YAML_MEMORY_ERROR)
                         r = -ENOMEM;
                 else

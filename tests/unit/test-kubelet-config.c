@@ -79,6 +79,31 @@ static const ParseCase parse_cases[] = {
         { "a tab indent", HDR "memorySwap:\n\tswapBehavior: LimitedSwap\n", true, 4 },
 };
 
+/* Deep nesting is refused quickly (libyaml is quadratic in it), shallow nesting parses. */
+static void test_deep_nesting(void **state) {
+        size_t n = 100000;
+        _cleanup_free_ char *text = malloc(strlen(HDR) + 2 * n + 8);
+        assert_non_null(text);
+        char *p = stpcpy(stpcpy(text, HDR), "x: ");
+        memset(p, '[', n);
+        memset(p + n, ']', n);
+        p[2 * n] = 0;
+        KubeletConfigFile f;
+        assert_int_equal(kubelet_config_parse("/x.conf", text, strlen(text), &f), 0);
+        assert_true(f.invalid);
+        assert_string_equal(f.invalid_reason, "nested more than 1000 levels deep");
+        kubelet_config_file_done(&f);
+
+        /* 1000 levels, and brackets in quotes and comments, do not count */
+        p = stpcpy(stpcpy(text, HDR), "y: '[[[[' # {{{{\nx: ");
+        memset(p, '[', 1000);
+        memset(p + 1000, ']', 1000);
+        p[2000] = 0;
+        assert_int_equal(kubelet_config_parse("/x.conf", text, strlen(text), &f), 0);
+        assert_false(f.invalid);
+        kubelet_config_file_done(&f);
+}
+
 static void test_parse(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(parse_cases); i++) {
                 const ParseCase *c = &parse_cases[i];
@@ -254,6 +279,7 @@ static void test_read_invalid(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_deep_nesting),
                 cmocka_unit_test(test_rendered_dropin),
                 cmocka_unit_test(test_read_k3s_hand_swap),
                 cmocka_unit_test(test_read_site_override),
