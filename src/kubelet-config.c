@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define KUBELET_FILE_MAX (256 * 1024)   /* bytes read of one file; more: taken as invalid */
 #define KUBELET_WALK_DEPTH 16           /* subdirectory levels followed below --config-dir */
 
@@ -218,6 +219,15 @@ static size_t flow_depth(const char *text, size_t len) {
         return max;
 }
 
+/* Lines as YAML counts them (LF, CR LF or CR ends one); at least 1. */
+static unsigned count_lines(const char *text, size_t len) {
+        unsigned n = 1;
+        for (size_t i = 0; text && i < len; i++)
+                if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
+                        n++;
+        return n;
+}
+
 int kubelet_config_parse(const char *path, const char *text, size_t len, KubeletConfigFile *ret) {
         KubeletConfigFile f = {};
         yaml_parser_t parser;
@@ -238,7 +248,9 @@ int kubelet_config_parse(const char *path, const char *text, size_t len, Kubelet
                 if (parser.error == YAML_MEMORY_ERROR)
                         r = -ENOMEM;
                 else
-                        r = set_invalid(&f, (unsigned) parser.problem_mark.line + 1,
+                        /* libyaml may place an error at the end of input on a line after the
+                         * last one: name the last line then */
+                        r = set_invalid(&f, MIN((unsigned) parser.problem_mark.line + 1, count_lines(text, len)),
                                         strdup_printf("not valid YAML: %s%s%s", strempty(parser.problem),
                                                       parser.context ? " " : "", strempty(parser.context)));
         } else {
