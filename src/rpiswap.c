@@ -31,14 +31,6 @@ void rpi_swap_config_done(RpiSwapConfig *c) {
         *c = (RpiSwapConfig) {};
 }
 
-static char *strip(char *s) {
-        s += strspn(s, " \t");
-        size_t l = strlen(s);
-        while (l > 0 && strchr(" \t\r", s[l - 1]))
-                s[--l] = 0;
-        return s;
-}
-
 static int set_string(char **field, const char *v) {
         char *n = strdup(v);
         if (!n)
@@ -71,7 +63,7 @@ static int parse_file(const char *root, const char *path, RpiSwapConfig *c, char
                 if (next)
                         *next++ = 0;
                 line++;
-                char *s = strip(l);
+                char *s = strstrip(l);
                 if (*s == 0 || *s == '#' || *s == ';')
                         continue;
                 if (*s == '[') {
@@ -86,7 +78,7 @@ static int parse_file(const char *root, const char *path, RpiSwapConfig *c, char
                 if (!eq || !section)
                         continue;
                 *eq = 0;
-                const char *key = strip(s), *v = strip(eq + 1);
+                const char *key = strstrip(s), *v = strstrip(eq + 1);
                 if (streq(section, "Main") && streq(key, "Mechanism")) {
                         RpiSwapMechanism m = RPI_SWAP_AUTO;     /* empty or unknown: auto */
                         for (size_t i = 0; i < _RPI_SWAP_MECHANISM_MAX; i++)

@@ -349,3 +349,11 @@ char *unit_name_path_instance(const char *prefix, const char *path, const char *
                 errno = ENOMEM;
         return r;
 }
+
+char *strstrip(char *s) {
+        s += strspn(s, " \t");
+        size_t l = strlen(s);
+        while (l > 0 && strchr(" \t\r", s[l - 1]))
+                s[--l] = 0;
+        return s;
+}

@@ -81,6 +81,8 @@ char **strv_split_ws(const char *s);
 char *strv_join(char *const *l, const char *sep);
 
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
+/* Leading blanks skipped, trailing blanks and CR cut off in place (config lines). */
+char *strstrip(char *s);
 
 /* Unit names from paths, as systemd-escape --path does it: "/var/swap" -> "var-swap". NULL with
  * errno EINVAL (relative path, a ".." component) or ENOMEM. */

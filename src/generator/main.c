@@ -109,14 +109,6 @@ static uint64_t read_mem_total(const char *root) {
         return (uint64_t) si.totalram * si.mem_unit;
 }
 
-static char *strip(char *s) {
-        s += strspn(s, " \t");
-        size_t l = strlen(s);
-        while (l > 0 && strchr(" \t\r", s[l - 1]))
-                s[--l] = 0;
-        return s;
-}
-
 /* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
  * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
  * TODO: use state_load() once state.c is in. A missing file is not reverted. */
@@ -138,16 +130,16 @@ static int read_reverted(const char *root, bool *ret) {
                 return r;
 
         for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                l = strip(l);
+                l = strstrip(l);
                 if (*l == '#')
                         continue;
                 char *eq = strchr(l, '=');
                 if (!eq)
                         continue;
                 *eq = 0;
-                if (!streq(strip(l), "reverted"))
+                if (!streq(strstrip(l), "reverted"))
                         continue;
-                const char *v = strip(eq + 1);
+                const char *v = strstrip(eq + 1);
                 if (streq(v, "yes") || streq(v, "1") || streq(v, "true"))
                         reverted = true;
                 else if (streq(v, "no") || streq(v, "0") || streq(v, "false"))
