@@ -27,7 +27,7 @@ ALL_SCENARIOS=smoke,h,a,b,c,d,f,e,ansible,g
 STANDIN=${E2E_STANDIN:-rpi-swap}
 [[ $STANDIN == rpi-swap || $STANDIN == zram-generator ]] || {
         echo "unknown E2E_STANDIN '$STANDIN' (rpi-swap or zram-generator)" >&2; exit 2; }
-BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 600 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
