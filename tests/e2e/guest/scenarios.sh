@@ -619,6 +619,10 @@ scenario_g_prepare() {
         fi
         ns revert --json
         ns_expect_rc "prepare: revert nodeswap" 0
+        # g's policy is the whole policy: the Ansible run before leaves its drop-in
+        # (nodeswap.conf.d/50-ansible.conf), whose [File] Path= would win over g's.
+        info "prepare: policy drop-ins removed" "$(ls /etc/nodeswap/nodeswap.conf.d/ 2>/dev/null | tr '\n' ' ')"
+        rm -f /etc/nodeswap/nodeswap.conf.d/*.conf
         printf '# e2e scenario g\n[Main]\nMechanism=zram\n' >"$G_CONF"
         echo prepared >"$STATE/g-phase"
         pass "prepare: rpi-swap set to Mechanism=zram for the next boot" "$(tr '\n' ' ' <"$G_CONF")"
