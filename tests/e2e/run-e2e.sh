@@ -5,12 +5,14 @@
 # installs nodeswap from a meson build dir into it, runs the scenarios inside and reports.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,e,ansible (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,e,ansible,g (default: all)
+#        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
+#                       zram-generator: systemd-zram-generator configured directly
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
-#                       for smoke alone, 450 for the first boot with product scenarios, 200 for
-#                       each reboot of scenario e)
+#                       for smoke alone, 900 for the first boot with product scenarios, 200 for
+#                       each reboot of scenarios e and g, 400 more for Ansible)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
@@ -19,8 +21,13 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,e,ansible
-BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,e,ansible,g
+# The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
+# zram-generator (systemd-zram-generator configured directly, as other distributions do).
+STANDIN=${E2E_STANDIN:-rpi-swap}
+[[ $STANDIN == rpi-swap || $STANDIN == zram-generator ]] || {
+        echo "unknown E2E_STANDIN '$STANDIN' (rpi-swap or zram-generator)" >&2; exit 2; }
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 900 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
@@ -116,8 +123,33 @@ fi
 
 # --- fakes and the scenario runner ------------------------------------------------------------
 G=$HERE/guest
-install -m 0644 "$G/zram-generator.conf" "$ROOT/etc/systemd/zram-generator.conf"
-install -m 0644 "$G/rpi-zram-writeback.service" "$G/rpi-zram-writeback.timer" "$ROOT/lib/systemd/system/"
+install -d -m 0755 "$ROOT/etc/nodeswap-e2e"
+echo "$STANDIN" >"$ROOT/etc/nodeswap-e2e/standin"
+to_enable=
+if [[ $STANDIN == rpi-swap ]]; then
+        # Raspberry Pi OS's rpi-swap as its packages install it (rpi-swap, rpi-loop-utils): a
+        # generator and static units; Debian's own /etc/systemd/zram-generator.conf stays.
+        R=$G/rpi-swap
+        install -D -m 0755 "$R/rpi-swap-generator" "$ROOT/usr/lib/systemd/system-generators/rpi-swap-generator"
+        install -D -m 0644 "$R/conf.sh" "$ROOT/usr/lib/rpi-swap/conf.sh"
+        install -D -m 0755 "$R/rpi-resize-swap-file" "$ROOT/usr/lib/rpi-swap/bin/rpi-resize-swap-file"
+        install -m 0644 "$R/rpi-resize-swap-file.service" "$R/rpi-remove-swap-file@.service" \
+                "$R/rpi-setup-loop@.service" "$R/rpi-zram-writeback.service" "$ROOT/usr/lib/systemd/system/"
+        install -D -m 0644 "$R/20-rpi-swap-zram0-ctrl.conf" \
+                "$ROOT/usr/lib/systemd/zram-generator.conf.d/20-rpi-swap-zram0-ctrl.conf"
+        install -D -m 0755 "$R/rpi-loop-device-namer" "$ROOT/usr/lib/rpi-loop-utils/bin/rpi-loop-device-namer"
+        install -D -m 0755 "$R/rpi-wait-backingfile-symlink" "$ROOT/usr/lib/rpi-loop-utils/bin/rpi-wait-backingfile-symlink"
+        install -D -m 0644 "$R/70-rpi-symlink-loop-devices.rules" "$ROOT/usr/lib/udev/rules.d/70-rpi-symlink-loop-devices.rules"
+        install -D -m 0644 "$R/swap.conf" "$ROOT/etc/rpi/swap.conf"
+        install -D -m 0644 "$R/80-e2e-writeback.conf" "$ROOT/etc/rpi/swap.conf.d/80-e2e-writeback.conf"
+        install -D -m 0644 "$R/rpi-zram-writeback-e2e.conf" \
+                "$ROOT/etc/systemd/system/rpi-zram-writeback.service.d/e2e-record.conf"
+else
+        # other distributions: systemd-zram-generator configured directly, a writeback timer
+        install -m 0644 "$G/zram-generator.conf" "$ROOT/etc/systemd/zram-generator.conf"
+        install -m 0644 "$G/rpi-zram-writeback.service" "$G/rpi-zram-writeback.timer" "$ROOT/lib/systemd/system/"
+        to_enable=rpi-zram-writeback.timer
+fi
 install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
@@ -128,7 +160,7 @@ for f in "$HERE"/../policies/hostile/*.conf; do
         grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
         install -m 0644 "$f" "$ROOT/usr/local/lib/nodeswap-e2e/hostile/"
 done
-chroot "$ROOT" systemctl enable k3s-agent.service rpi-zram-writeback.timer nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
+chroot "$ROOT" systemctl enable k3s-agent.service $to_enable nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
         cat "$TMP/enable.log"; echo "FAIL e2e: cannot enable the fake units"; exit 1; }
 if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/system/nodeswap.service ]]; then
         chroot "$ROOT" systemctl enable nodeswap.service >"$TMP/enable.log" 2>&1 ||
@@ -281,21 +313,33 @@ if ! flock -n 8; then
         flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
 fi
 
-# Default timeouts fit meson's 900 s for the whole test: 450 + 2 x 200 plus the image.
-# Ansible runs against the VM of the last boot, after that boot's own scenarios.
-last_extra=
-want ansible && [[ -n $NODESWAP ]] && last_extra=,ansible
-first=$(tr ',' '\n' <<<"$SCENARIOS" | grep -vx ansible | paste -sd, -)
-if [[ -z $first ]]; then
-        boot 1 "ansible" 700
-elif want e && [[ -n $NODESWAP ]]; then
-        if [[ $first == smoke ]]; then boot 1 "$first" 300; else boot 1 "$first" 450; fi
-        boot 2 e 200
-        boot 3 "e$last_extra" $(( ${last_extra:+400} + 200 ))
+# Default timeouts: 900 s for the first boot with the product (450 s and 600 s were too tight
+# under load: 420 s for smoke,a,d alone and more than 600 s for all of boot 1 at load 6 to 9),
+# 200 s for each reboot, 400 s more for Ansible.
+# Ansible runs against the VM of boot 3 when e is selected (the reverted node), else of the last
+# boot, after that boot's own scenarios. Scenario g needs two boots of its own (g2, g3) after
+# everything else; its preparation ("g-prepare") runs at the end of the boot before them.
+first=$(tr ',' '\n' <<<"$SCENARIOS" | grep -vx -e ansible -e g | paste -sd, -)
+plan=()         # "PHASE SCENARIOS TIMEOUT"
+if [[ -z $first ]] && ! want g; then
+        plan+=("1 ansible 700")
 else
-        if [[ $first == smoke ]]; then boot 1 "$first$last_extra" $(( ${last_extra:+400} + 300 ))
-        else boot 1 "$first$last_extra" $(( ${last_extra:+400} + 450 )); fi
+        [[ -z $first ]] && first=none
+        if [[ $first == smoke ]]; then plan+=("1 $first 300"); else plan+=("1 $first 900"); fi
+        if want e && [[ -n $NODESWAP ]]; then
+                plan+=("2 e 200" "3 e 200")
+        fi
+        want ansible && [[ -n $NODESWAP ]] && {
+                read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,ansible $(( to + 400 ))"; }
+        if want g && [[ -n $NODESWAP ]]; then
+                read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
+                plan+=("g2 g 200" "g3 g 200")
+        fi
 fi
+for b in "${plan[@]}"; do
+        read -r ph sc to <<<"$b"
+        boot "$ph" "$sc" "$to"
+done
 
 t_end=$(date +%s)
 log "times: root $(( t_root - t_start )) s (cached: ~0), image $(( t_image - t_root )) s, total $(( t_end - t_start )) s"
