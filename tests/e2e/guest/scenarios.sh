@@ -3,7 +3,8 @@
 # The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
 #
 # The kernel command line says what to run:
-#   e2e.phase=1|2|3        which boot of the image this is (2 and 3 only for scenario e)
+#   e2e.phase=1|2|3|ansible which boot of the image this is (2 and 3 only for scenario e;
+#                          ansible: the image without nodeswap that the Ansible role installs on)
 #   e2e.scenarios=LIST     comma-separated: smoke,a,b,c,d,f,e
 #   e2e.keep=1             do not power off at the end (debugging)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
@@ -600,6 +601,7 @@ case $phase in
         ;;
 2) CUR=e; scenario_e_boot2 ;;
 3) CUR=e; scenario_e_boot3 ;;
+ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
 # The host runs Ansible against this VM over ssh (tests/e2e/ansible-checks.sh) once the
