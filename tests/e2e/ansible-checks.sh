@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The Ansible role (conf/ansible) run for real with ansible-core against the e2e VM over ssh. The
-# VM starts without nodeswap. The role installs the amd64 package (DEB) and applies; a rerun
+# VM starts without nodeswap. Check mode there changes nothing. The role installs the amd64
+# package (DEB) and applies; a rerun
 # reports changed=0; check mode with a changed policy reports the change from the node's whole
 # policy and touches nothing; a broken policy is refused with nodeswap's FILE:LINE message and
 # the node is unchanged; revert reverts, and a second revert reports changed=0. Then the package
@@ -105,6 +106,14 @@ kubelet_dropin=/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf
 
 info "package under test: $(basename "$DEB")"
 check "the node starts without nodeswap" "$(on_node 'dpkg-query -W -f="\${Status}" nodeswap 2>/dev/null; test -e /usr/sbin/nodeswap && echo " binary"')" ""
+
+# --- check mode on a node without nodeswap: the package is the change, nothing is installed ----
+play policy --check
+check "check mode without nodeswap exits 0" "$RC" 0
+[[ ${CHANGED:-0} -ge 1 ]] && pass "check mode reports what would change: changed=$CHANGED ($(changed_tasks))" ||
+	fail "check mode without nodeswap reports no change: changed=${CHANGED:-?}"
+check "check mode installed nothing and wrote no policy" \
+	"$(on_node 'dpkg-query -W -f="\${Status}" nodeswap 2>/dev/null; ls /etc/nodeswap /var/cache/nodeswap-ansible 2>/dev/null')" ""
 
 # --- install and apply -------------------------------------------------------------------------
 play policy
