@@ -101,6 +101,10 @@ node_state() {
 		wc -l </var/lib/fake-k3s/starts'
 }
 check() { local what=$1 got=$2 want=$3; if [[ $got == "$want" ]]; then pass "$what: $got"; else fail "$what: got '$got', want '$want'"; fi; }
+unchanged() {   # unchanged BEFORE WHAT: node_state is still BEFORE
+	local now; now=$(node_state)
+	if [[ $now == "$1" ]]; then pass "$2"; else fail "$2: $(diff <(echo "$1") <(echo "$now") | head -c 600)"; fi
+}
 dropin=/etc/nodeswap/nodeswap.conf.d/50-ansible.conf
 kubelet_dropin=/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf
 
@@ -150,7 +154,7 @@ check "the plan resizes the swap file (the role's new Size=)" \
 	"$(task 'Plan with the new policy in place' "any(a['target'] == '/var/lib/nodeswap/swapfile' for a in $plan['actions'])")" True
 check "the plan keeps Swappiness=100 (90-operator.conf, read after the role's file)" \
 	"$(task 'Plan with the new policy in place' "[a['target'] for a in $plan['actions'] if a['kind'] == 'sysctl']")" "[]"
-check "check mode touched nothing" "$(node_state)" "$before"
+unchanged "$before" "check mode touched nothing (swaps, sysctls, policy files, drop-in, state, kubelet starts)"
 
 # --- a broken policy never lands ---------------------------------------------------------------
 play broken
@@ -159,7 +163,7 @@ msg=$(task Policy '(r.get("stderr") or r.get("msg") or "").strip()')
 info "the task's message: $msg"
 [[ $msg =~ :[0-9]+:\ \[Kubelet\]\ SwapBehavior=Limited: ]] && pass "the task fails with nodeswap's FILE:LINE message" ||
 	fail "no FILE:LINE message from nodeswap: $msg"
-check "the node is unchanged (policy file, swaps, sysctls, drop-in, state)" "$(node_state)" "$before"
+unchanged "$before" "the node is unchanged (swaps, sysctls, policy files, drop-in, state, kubelet starts)"
 
 # --- revert ------------------------------------------------------------------------------------
 play policy -e nodeswap_state=reverted

@@ -14,7 +14,7 @@
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
 #                       for smoke alone, 450 for the first boot with product scenarios, 200 for
-#                       each reboot of scenario e, 900 for the ansible boot)
+#                       each reboot of scenario e, 1500 for the ansible boot)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
@@ -342,7 +342,8 @@ if ! flock -n 8; then
 fi
 
 # Default timeouts fit meson's timeout for the whole test (tests/meson.build): 450 + 2 x 200 for
-# the product scenarios, 900 for the ansible boot, plus the package and the images.
+# the product scenarios, 1500 for the ansible boot (eight playbook runs against an emulated VM), plus
+# the package and the images.
 first=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx ansible || true; } | paste -sd, -)
 if [[ -n $first ]]; then
         if want e && [[ -n $NODESWAP ]]; then
@@ -356,7 +357,7 @@ if [[ -n $first ]]; then
         fi
 fi
 # The ansible scenario: its own image, without nodeswap; the role installs the package.
-want ansible && [[ -n $IMG_ANSIBLE ]] && boot ansible ansible 900 "$IMG_ANSIBLE"
+want ansible && [[ -n $IMG_ANSIBLE ]] && boot ansible ansible 1500 "$IMG_ANSIBLE"
 
 t_end=$(date +%s)
 log "times: root $(( t_root - t_start )) s (cached: ~0), image $(( t_image - t_root )) s, total $(( t_end - t_start )) s"

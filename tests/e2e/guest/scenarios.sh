@@ -610,10 +610,10 @@ if want ansible; then
         CUR=ansible
         mkdir -p /run/nodeswap-e2e
         touch /run/nodeswap-e2e/ansible-ready
-        if wait_for 900 test -e /run/nodeswap-e2e/ansible-done; then
+        if wait_for 1400 test -e /run/nodeswap-e2e/ansible-done; then
                 pass "the host ran the playbooks against this VM"
         else
-                fail "the host did not finish the playbooks within 900 s"
+                fail "the host did not finish the playbooks within 1400 s"
         fi
 fi
 exit 0
