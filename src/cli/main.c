@@ -22,6 +22,9 @@ static void help(void) {
                "  allowance   the swap LimitedSwap gives a container on this node\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only\n"
+               "      --policy-file-as PATH=FILE\n"
+               "                      read the policy as if FILE were at PATH (plan, check, status,\n"
+               "                      allowance, apply/revert --dry-run): validate a new drop-in\n"
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
                "      --json          machine-readable output\n"
                "  -q, --quiet         only errors\n"
@@ -173,6 +176,7 @@ int main(int argc, char *argv[]) {
                 ARG_QOS,
                 ARG_CRITICAL,
                 ARG_DRY_RUN,
+                ARG_POLICY_FILE_AS,
         };
         static const struct option options[] = {
                 { "config", required_argument, NULL, 'c' },
@@ -191,6 +195,7 @@ int main(int argc, char *argv[]) {
                 { "qos", required_argument, NULL, ARG_QOS },
                 { "critical", no_argument, NULL, ARG_CRITICAL },
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+                { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
                 {},
         };
         CliContext c = { .root = "/" };
@@ -247,6 +252,18 @@ int main(int argc, char *argv[]) {
                 case ARG_DRY_RUN:
                         c.dry_run = true;
                         break;
+                case ARG_POLICY_FILE_AS: {
+                        /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
+                        char *eq = strchr(optarg, '=');
+                        if (!eq || eq == optarg || !eq[1] || optarg[0] != '/') {
+                                fprintf(stderr, "--policy-file-as needs PATH=FILE with an absolute PATH, not '%s'.\n",
+                                        optarg);
+                                return EXIT_USAGE;
+                        }
+                        *eq = 0;
+                        c.file_as = (PolicyFileAs) { .path = optarg, .file = eq + 1 };
+                        break;
+                }
                 default:
                         fprintf(stderr, "Try 'nodeswap --help'.\n");
                         return EXIT_USAGE;
@@ -260,6 +277,16 @@ int main(int argc, char *argv[]) {
         c.args = argv + optind + 1;
         if (*c.args) {
                 fprintf(stderr, "Unexpected argument '%s' after '%s'.\n", *c.args, verb);
+                return EXIT_USAGE;
+        }
+        if (c.file_as.path && c.config) {
+                fprintf(stderr, "--policy-file-as and --config exclude each other.\n");
+                return EXIT_USAGE;
+        }
+        /* It plans with a file that is not in place: nothing may be changed on that basis. */
+        if (c.file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c.dry_run) {
+                fprintf(stderr, "--policy-file-as only plans: use it with plan, check, status, allowance or "
+                        "%s --dry-run.\n", verb);
                 return EXIT_USAGE;
         }
         if (c.config && access(c.config, F_OK) < 0) {

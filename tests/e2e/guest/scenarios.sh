@@ -3,8 +3,9 @@
 # The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
 #
 # The kernel command line says what to run:
-#   e2e.phase=1|2|3|g2|g3  which boot of the image this is (2 and 3 for scenario e, g2 and g3
-#                          for scenario g)
+#   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
+#                          and g3 for scenario g; ansible: the image without nodeswap that the
+#                          Ansible role installs on)
 #   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
@@ -822,6 +823,7 @@ case $phase in
 3) CUR=e; scenario_e_boot3 ;;
 g2) CUR=g; scenario_g_boot2 ;;
 g3) CUR=g; scenario_g_boot3 ;;
+ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
 # The host runs Ansible against this VM over ssh (tests/e2e/ansible-checks.sh) once the
@@ -830,10 +832,10 @@ if want ansible; then
         CUR=ansible
         mkdir -p /run/nodeswap-e2e
         touch /run/nodeswap-e2e/ansible-ready
-        if wait_for 900 test -e /run/nodeswap-e2e/ansible-done; then
+        if wait_for 1400 test -e /run/nodeswap-e2e/ansible-done; then
                 pass "the host ran the playbooks against this VM"
         else
-                fail "the host did not finish the playbooks within 900 s"
+                fail "the host did not finish the playbooks within 1400 s"
         fi
 fi
 if want g-prepare; then
