@@ -25,6 +25,7 @@ CROSS=aarch64-linux-gnu-
 JOBS=${ARM64_KERNEL_JOBS:-2}
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$HERE/../lib/vm-build.sh"
 
 source_version() { dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null; }
 
@@ -53,53 +54,27 @@ done
 [[ -w ${CACHE_DIR%/*} || -w $CACHE_DIR ]] || skip "cannot write $CACHE_DIR"
 
 mkdir -p "$CACHE_DIR"
-exec 9>"$CACHE_DIR/.kernel.lock"
-echo "Waiting for the kernel build lock $CACHE_DIR/.kernel.lock ..." >&2
-flock 9
-if [[ -f $IMAGE ]]; then           # built by someone else while we waited
-        echo "$IMAGE"
-        exit 0
-fi
-# With the lock held no build runs: what is left was left by one killed outright.
-for stale in "$CACHE_DIR"/.kernel-*; do
-        [[ -d $stale ]] || continue
-        echo "Removing $stale, left by an interrupted build" >&2
-        rm -rf --one-file-system "$stale"
-done
-
+cache_wait "$CACHE_DIR/.kernel.lock" "$IMAGE"
+remove_stale "$CACHE_DIR"/.kernel-*
 WORK=$(mktemp -d "$CACHE_DIR/.kernel-$KEY.XXXXXX")
-# Long steps run in the background and are waited for, so that a TERM (meson's timeout, Ctrl-C)
-# runs the trap at once; the trap then stops the whole process group of the step.
-CHILD=
-run() {
-        local rc=0
-        setsid "$@" &
-        CHILD=$!
-        wait "$CHILD" || rc=$?
-        CHILD=
-        return "$rc"
-}
 cleanup() {
         set +e
-        if [[ -n $CHILD ]]; then
-                kill -TERM -- "-$CHILD" 2>/dev/null
-                wait "$CHILD" 2>/dev/null
-        fi
+        stop_bg
         rm -rf --one-file-system "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 start=$(date +%s)
-echo "Building the arm64 16 KiB-page kernel (key $KEY, linux-source-6.1 $(source_version)); this takes about 10 minutes ..." >&2
-run tar -C "$WORK" -xJf "$SOURCE" || { echo "unpacking $SOURCE failed" >&2; exit 1; }
+echo "Building the arm64 16 KiB-page kernel (key $KEY, linux-source-6.1 $(source_version)); this takes 10 to 30 minutes on 2 cores ..." >&2
+run_bg tar -C "$WORK" -xJf "$SOURCE" || { echo "unpacking $SOURCE failed" >&2; exit 1; }
 SRC=$WORK/linux-source-6.1
 MAKE=(nice -n 10 make -C "$SRC" ARCH=arm64 CROSS_COMPILE="$CROSS" -j"$JOBS")
 
-run "${MAKE[@]}" tinyconfig >"$WORK/config.log" 2>&1 || { cat "$WORK/config.log" >&2; exit 1; }
-run env ARCH=arm64 CROSS_COMPILE="$CROSS" "$SRC/scripts/kconfig/merge_config.sh" -m -O "$SRC" \
+run_bg "${MAKE[@]}" tinyconfig >"$WORK/config.log" 2>&1 || { cat "$WORK/config.log" >&2; exit 1; }
+run_bg env ARCH=arm64 CROSS_COMPILE="$CROSS" "$SRC/scripts/kconfig/merge_config.sh" -m -O "$SRC" \
         "$SRC/.config" "$FRAGMENT" >>"$WORK/config.log" 2>&1 || { cat "$WORK/config.log" >&2; exit 1; }
-run "${MAKE[@]}" olddefconfig >>"$WORK/config.log" 2>&1 || { cat "$WORK/config.log" >&2; exit 1; }
+run_bg "${MAKE[@]}" olddefconfig >>"$WORK/config.log" 2>&1 || { cat "$WORK/config.log" >&2; exit 1; }
 # Kconfig drops a symbol silently when a dependency is missing: every line must have survived.
 missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$FRAGMENT" | grep -vxF -f "$SRC/.config" || true)
 if [[ -n $missing ]]; then
@@ -107,7 +82,7 @@ if [[ -n $missing ]]; then
         exit 1
 fi
 
-run "${MAKE[@]}" Image >"$WORK/build.log" 2>&1 || {
+run_bg "${MAKE[@]}" Image >"$WORK/build.log" 2>&1 || {
         tail -n 60 "$WORK/build.log" >&2
         echo "kernel build failed (log above)" >&2
         exit 1

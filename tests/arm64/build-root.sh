@@ -57,37 +57,13 @@ MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
 mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the arm64 root"
 
 mkdir -p "$CACHE_DIR"
-exec 9>"$CACHE_DIR/.root.lock"
-echo "Waiting for the root build lock $CACHE_DIR/.root.lock ..." >&2
-flock 9
-if [[ -f $TARBALL ]]; then
-        echo "$TARBALL"
-        exit 0
-fi
-for stale in "$CACHE_DIR"/.root-*; do
-        [[ -d $stale ]] || continue
-        echo "Removing $stale, left by an interrupted build" >&2
-        umount_under "$stale"
-        rm -rf --one-file-system "$stale"
-done
-
+cache_wait "$CACHE_DIR/.root.lock" "$TARBALL"
+remove_stale "$CACHE_DIR"/.root-*
 WORK=$(mktemp -d "$CACHE_DIR/.root-$KEY.XXXXXX")
 ROOT=$WORK/root
-CHILD=
-run() {         # in the background and waited for, so that a TERM runs the trap at once
-        local rc=0
-        setsid "$@" &
-        CHILD=$!
-        wait "$CHILD" || rc=$?
-        CHILD=
-        return "$rc"
-}
 cleanup() {
         set +e
-        if [[ -n $CHILD ]]; then
-                kill -TERM -- "-$CHILD" 2>/dev/null
-                wait "$CHILD" 2>/dev/null
-        fi
+        stop_bg
         umount_under "$WORK"    # mmdebstrap mounts /proc, /sys, /dev inside the root
         rm -rf --one-file-system "$WORK"
 }
@@ -97,7 +73,7 @@ trap 'exit 130' INT TERM
 start=$(date +%s)
 echo "Building the arm64 VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
 include=$(IFS=,; echo "${PACKAGES[*]}")
-run nice -n 10 mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
+run_bg nice -n 10 mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
         "$SUITE" "$ROOT" "$MIRROR" >"$WORK/mmdebstrap.log" 2>&1 || {
         tail -n 40 "$WORK/mmdebstrap.log" >&2
         echo "mmdebstrap failed (log above)" >&2
@@ -118,7 +94,7 @@ rm -f "$ROOT"/etc/apt/sources.list.d/*
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin "$ROOT"/var/cache/apt/archives/*.deb
 test -x "$ROOT/lib/systemd/systemd"
 
-run tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+run_bg tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
 sync -f "$WORK/root.tar"
 mv -f "$WORK/root.tar" "$TARBALL"
 echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2

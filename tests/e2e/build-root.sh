@@ -55,24 +55,8 @@ MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
 mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the VM root"
 
 mkdir -p "$CACHE_DIR"
-exec 9>"$CACHE_DIR/.lock"
-echo "Waiting for the root build lock $CACHE_DIR/.lock ..." >&2
-flock 9
-# Someone else may have built it while we waited.
-if [[ -f $TARBALL ]]; then
-        echo "$TARBALL"
-        exit 0
-fi
-
-
-# Remove what a build that was killed outright (SIGKILL, power loss) left: with the lock held, no
-# build is running.
-for stale in "$CACHE_DIR"/.build-*; do
-        [[ -d $stale ]] || continue
-        echo "Removing $stale, left by an interrupted build" >&2
-        umount_under "$stale"
-        rm -rf --one-file-system "$stale"
-done
+cache_wait "$CACHE_DIR/.lock" "$TARBALL"
+remove_stale "$CACHE_DIR"/.build-*
 
 WORK=$(mktemp -d "$CACHE_DIR/.build-$KEY.XXXXXX")
 ROOT=$WORK/root

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by the scripts that build the cached VM roots (tests/e2e/build-root.sh,
-# tests/arm64/build-root.sh). They set SUITE first.
+# Sourced by the scripts that build and boot the cached VM roots and kernel (tests/e2e/,
+# tests/arm64/). The mirror functions need SUITE set first.
 #   find_mirror        the mirror apt uses for $SUITE on this machine (deb822 or one-line sources)
 #   mirror_reachable   whether MIRROR answers for $SUITE (skips the check without curl and wget)
 #   umount_under DIR   lazily unmount everything mounted below DIR, deepest first
+#   cache_wait, remove_stale   the build lock of a cache, and what a killed build left
+#   run_bg, stop_bg    a long step the caller's trap can stop at once
 
 find_mirror() {
         local f uri
@@ -47,4 +49,47 @@ umount_under() {
         while read -r m; do
                 umount -l "$m" 2>/dev/null || true
         done < <(awk -v w="$1/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+}
+
+# cache_wait LOCKFILE TARGET: take the cache's build lock (fd 9, held until the script exits); when
+# TARGET exists by then (built by another run while this one waited), print it and exit 0.
+cache_wait() {
+        exec 9>"$1"
+        echo "Waiting for the build lock $1 ..." >&2
+        flock 9
+        if [[ -f $2 ]]; then
+                echo "$2"
+                exit 0
+        fi
+}
+
+# remove_stale DIR...: with the lock held no build runs, so these directories were left by one
+# killed outright (SIGKILL, power loss): unmount what it mounted inside, remove them.
+remove_stale() {
+        local stale
+        for stale in "$@"; do
+                [[ -d $stale ]] || continue
+                echo "Removing $stale, left by an interrupted build" >&2
+                umount_under "$stale"
+                rm -rf --one-file-system "$stale"
+        done
+}
+
+# run_bg CMD...: a long step in its own process group, in the background and waited for, so that
+# a TERM (meson's timeout, Ctrl-C) runs the caller's trap at once; stop_bg, from that trap, stops
+# the whole group.
+BG_PID=
+run_bg() {
+        local rc=0
+        setsid "$@" &
+        BG_PID=$!
+        wait "$BG_PID" || rc=$?
+        BG_PID=
+        return "$rc"
+}
+stop_bg() {
+        [[ -n $BG_PID ]] || return 0
+        kill -TERM -- "-$BG_PID" 2>/dev/null
+        wait "$BG_PID" 2>/dev/null
+        BG_PID=
 }
