@@ -74,7 +74,7 @@ copy_tree() {
         while IFS= read -r -d '' d; do
                 [[ -d $SRC/$d/meson-private ]] && skip+=("$d")
         done < <(git -C "$SRC" ls-files -z --others --exclude-standard --directory)
-        git -C "$SRC" ls-files -z --cached --others --exclude-standard |
+        git -C "$SRC" ls-files -z --cached --others --exclude-standard | sort -zu |
                 while IFS= read -r -d '' f; do
                         for d in "${skip[@]}"; do [[ $f == "$d"* ]] && continue 2; done
                         [[ -e $SRC/$f || -L $SRC/$f ]] && printf '%s\0' "$f"
