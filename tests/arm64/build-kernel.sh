@@ -37,14 +37,7 @@ cache_key() {
 KEY=$(cache_key)
 IMAGE=$CACHE_DIR/Image-$KEY
 
-if [[ ${1:-} == --key ]]; then
-        echo "$KEY"
-        exit 0
-fi
-if [[ -f $IMAGE ]]; then
-        echo "$IMAGE"
-        exit 0
-fi
+cache_lookup "$KEY" "$IMAGE" "$@"
 
 [[ -r $SOURCE && -n $(source_version) ]] || skip "linux-source-6.1 is not installed ($SOURCE)"
 command -v "${CROSS}gcc" >/dev/null || skip "${CROSS}gcc not installed (crossbuild-essential-arm64)"

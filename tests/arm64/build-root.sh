@@ -38,14 +38,7 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 KEY=$(cache_key)
 TARBALL=$CACHE_DIR/root-$KEY.tar
 
-if [[ ${1:-} == --key ]]; then
-        echo "$KEY"
-        exit 0
-fi
-if [[ -f $TARBALL ]]; then
-        echo "$TARBALL"
-        exit 0
-fi
+cache_lookup "$KEY" "$TARBALL" "$@"
 
 [[ $(id -u) == 0 ]] || skip "building the arm64 VM root needs root"
 command -v mmdebstrap >/dev/null || skip "mmdebstrap not installed"

@@ -4,6 +4,7 @@
 #   find_mirror        the mirror apt uses for $SUITE on this machine (deb822 or one-line sources)
 #   mirror_reachable   whether MIRROR answers for $SUITE (skips the check without curl and wget)
 #   umount_under DIR   lazily unmount everything mounted below DIR, deepest first
+#   cache_lookup       --key, or the cached file when it is there
 #   cache_wait, remove_stale   the build lock of a cache, and what a killed build left
 #   run_bg, stop_bg    a long step the caller's trap can stop at once
 
@@ -49,6 +50,19 @@ umount_under() {
         while read -r m; do
                 umount -l "$m" 2>/dev/null || true
         done < <(awk -v w="$1/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+}
+
+# cache_lookup KEY FILE [ARG]: with ARG --key, print KEY; otherwise, when FILE exists, print it;
+# exit 0 in both cases. Returns (to build FILE) when neither.
+cache_lookup() {
+        if [[ ${3:-} == --key ]]; then
+                echo "$1"
+                exit 0
+        fi
+        if [[ -f $2 ]]; then
+                echo "$2"
+                exit 0
+        fi
 }
 
 # cache_wait LOCKFILE TARGET: take the cache's build lock (fd 9, held until the script exits); when
