@@ -230,7 +230,8 @@ if [[ -f $NEWFILE ]]; then
         file_size_check "created swap file" "$NEWFILE" $FILE_SIZE
         expect "created swap file priority" "$(swaps_prio "$NEWFILE")" 10
         expect "created file: SWAPSPACE2 at 16384 - 10" "$(magic_at $PAGE "$NEWFILE")" SWAPSPACE2
-        info "the old file" "$(swaps_size "$SWAPFILE" | sed 's/^$/not/') in /proc/swaps; $( [[ -e $SWAPFILE ]] && echo kept || echo deleted)"
+        old_kib=$(swaps_size "$SWAPFILE")
+        info "the old file" "${old_kib:-not} in /proc/swaps; $( [[ -e $SWAPFILE ]] && echo kept || echo deleted)"
 else
         fail "apply with a new Path= creates it" "$(out apply-new)"
 fi
