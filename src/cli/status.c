@@ -26,6 +26,8 @@
  *                    (known for the policy's [File] Path= only)
  *     storage_device (kind "file" only) e.g. "nvme0n1", or null
  *   mem_total, mem_available, swap_total, swap_free   bytes, from /proc/meminfo
+ *   page_size        bytes: the kernel's page size (a swap header is written for it; 16384 on
+ *                    a Raspberry Pi 5)
  *   zram_mem_used    bytes of RAM all zram swap uses (sum of mem_used_total)
  *   swappiness       vm.swappiness, or null when unreadable
  *   page_cluster     vm.page-cluster, or null when unreadable
@@ -268,6 +270,7 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "mem_available", json_object_new_uint64(h->mem_available));
         json_object_object_add(o, "swap_total", json_object_new_uint64(h->swap_total));
         json_object_object_add(o, "swap_free", json_object_new_uint64(h->swap_free));
+        json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
         json_object_object_add(o, "zram_mem_used", json_object_new_uint64(zram_mem_used(h)));
         json_object_object_add(o, "swappiness", h->swappiness >= 0 ? json_object_new_int(h->swappiness) : NULL);
         json_object_object_add(o, "page_cluster", h->page_cluster >= 0 ? json_object_new_int(h->page_cluster) : NULL);
@@ -438,7 +441,7 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         uint64_t zused = zram_mem_used(h);
         if (zused > 0)
                 printf("; zram holds %s of RAM", format_bytes(a, sizeof a, zused));
-        printf("\n");
+        printf("\n  page size %s (swap headers are written for it)\n", format_bytes(a, sizeof a, h->page_size));
 
         printf("\nSysctl:\n");
         if (h->swappiness >= 0)
