@@ -90,6 +90,9 @@ typedef struct NodeswapState {
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
         char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
+        bool last_run_revert;   /* that run was a revert */
+        bool last_run_failed;   /* ... and an action of it failed */
 } NodeswapState;
 
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */

@@ -21,6 +21,9 @@
  *                                     the file is created, forgotten when nodeswap deletes it or
  *                                     finds it gone. Such a file is nodeswap's even when the
  *                                     policy's [File] Path= has moved elsewhere.
+ *       last_run=apply|revert         the last apply or revert that wrote this file (one that
+ *       last_run_usec=N               changed nothing writes nothing), when it ended
+ *       last_run_result=ok|failed     (CLOCK_REALTIME µs) and whether an action of it failed
  *
  *   /run/nodeswap/state       this boot only
  *       zram_id=1                     repeated, one per zram device nodeswap created

@@ -277,3 +277,12 @@ const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
         snprintf(buf, len, "%.1f %s", v, units[u]);
         return buf;
 }
+
+bool colors_enabled(int fd) {
+        const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+        if (no && *no)
+                return false;
+        if (term && streq(term, "dumb"))
+                return false;
+        return isatty(fd) == 1;
+}

@@ -122,7 +122,7 @@ ns_expect_rc() {  # ns_expect_rc NAME WANT
                 pass "$1" "rc=$NS_RC"
         else
                 local why
-                why=$(json '"; ".join(a["kind"] + " " + str(a["target"]) + ": " + str(a.get("result")) + ": " + str(a.get("message")) for a in j.get("actions", []) if a.get("result") in ("failed", "not-done")) + " | errors: " + "; ".join(j.get("errors", []))')
+                why=$(json '"; ".join(a["kind"] + " " + str(a["target"]) + ": " + str(a.get("result")) + ": " + str(a.get("message")) for a in j.get("actions", []) if a.get("result") in ("failed", "not-done")) + " | errors: " + "; ".join(f["id"] + ": " + f["message"] for f in j.get("findings", []) if f.get("severity") == "error")')
                 fail "$1" "rc=$NS_RC, want $2; not done: $why; stderr: $(tail -c 800 "$NS_ERR")"
         fi
 }
