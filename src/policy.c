@@ -549,6 +549,11 @@ static int parse_size_common(ParseState *st, const char *v, const char *def, uin
 
         if (!*v)
                 v = def;
+        /* A bare number that reads like zram-generator's MiB is named first: it is why such a
+         * size is also too small. */
+        int r = size_check_meant(v, ret_msg);
+        if (r < 0)
+                return r;
         if (size_eval(v, st->ctx->ram, st->ctx->page_size, &n, &reason) < 0)
                 return FAIL("invalid size: %s", reason ?: "syntax error");
         if (replace_str(expr, v) < 0)
@@ -573,6 +578,9 @@ static int parse_mem_limit(ParseState *st, const char *v, char **ret_msg) {
         uint64_t n = 0;
 
         /* Empty: no limit. */
+        int r = *v ? size_check_meant(v, ret_msg) : 0;
+        if (r < 0)
+                return r;
         if (*v && size_eval(v, st->ctx->ram, st->ctx->page_size, &n, &reason) < 0)
                 return FAIL("invalid size: %s", reason ?: "syntax error");
         if (replace_str(&st->mem_limit_expr, v) < 0)
