@@ -44,6 +44,7 @@
  * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
  *                                    does not start), and the policy does not rewrite it
  * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
+ * host-unreadable          info      a state file this user may not read (non-root status, check)
  * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, and a
  *                                    [Conflicts] unit exists unmasked
  */
@@ -454,9 +455,26 @@ static int check_conflict_units(const Policy *p, const HostState *h, Findings *f
                           "nodeswap-generator is installed (it masks them at boot)"));
 }
 
+/* What this user could not read of nodeswap's records (a non-root status or check). */
+static int check_unreadable(const Policy *p, const HostState *h, Findings *fs) {
+        for (char **u = h->state.unreadable; u && *u; u++) {
+                int r = add(fs, VERDICT_HOST_UNREADABLE,
+                            strdup_printf("%s: this user may not read it; nodeswap's records (the last run, "
+                                          "revert, the devices and files nodeswap made) are unknown", *u),
+                            strdup("run as root for the whole picture"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *fs) {
         SwapBehavior b = check_swap_behavior(p, h);
         int r;
+
+        r = check_unreadable(p, h, fs);
+        if (r < 0)
+                return r;
 
         if ((r = check_cgroup(p, h, b, fs)) < 0 ||
             (r = check_little_swap(p, h, pl, b, fs)) < 0 ||

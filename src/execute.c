@@ -71,7 +71,7 @@ static int save_state(Exec *e) {
         return r;
 }
 
-/* For the zram ids only, which live in /run/nodeswap/state: no fsync'ed persistent write. */
+/* For the zram ids only, which live in /run/nodeswap-state/state: no fsync'ed persistent write. */
 static int save_runtime_state(Exec *e) {
         int r = state_save_runtime(e->c->root, &e->state);
         if (r < 0)

@@ -45,6 +45,7 @@ typedef struct ZramDevice {
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {
+        bool unreadable;        /* this user may not look at it (EACCES): nothing below is known */
         bool exists;
         bool is_regular;        /* false: a symlink, directory, device ... (never followed) */
         uint64_t size;          /* st_size */
@@ -80,7 +81,7 @@ typedef enum CgroupMode {
 } CgroupMode;
 const char *cgroup_mode_to_string(CgroupMode m);
 
-/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap/state. */
+/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap-state/state. */
 typedef struct NodeswapState {
         int saved_swappiness;   /* -1: not saved */
         int saved_page_cluster; /* -1: not saved */
@@ -93,6 +94,7 @@ typedef struct NodeswapState {
         uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
         bool last_run_revert;   /* that run was a revert */
         bool last_run_failed;   /* ... and an action of it failed */
+        char **unreadable;      /* state files this user may not read (read as empty) */
 } NodeswapState;
 
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */

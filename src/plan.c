@@ -273,6 +273,13 @@ static int plan_file(Ctx *c) {
         Plan *plan = c->plan;
         const char *path = p->file.path;
 
+        if (f->unreadable)
+                /* A non-root status or check: nothing is known about the file, so nothing is
+                 * planned for it (apply runs as root and sees it). */
+                return plan_find(plan, VERDICT_HOST_UNREADABLE, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("run as root to judge the swap file"),
+                                 "%s: this user may not look at it; the swap file is not judged", path);
+
         /* The file system and the storage under it, decided as the swap file backend decides. */
         if (!f->fstype || !f->fs_mount_point)
                 return plan_find(plan, VERDICT_SWAPFILE_NO_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,

@@ -20,6 +20,7 @@ void nodeswap_state_done(NodeswapState *s) {
         strv_free(s->stopped_units);
         free(s->zram_ids);
         strv_free(s->swap_files);
+        strv_free(s->unreadable);
         nodeswap_state_init(s);
 }
 
@@ -180,6 +181,8 @@ static int state_load_file(const char *root, const char *path, NodeswapState *s)
         int r = read_full_file(p, 1024 * 1024, &buf);
         if (r == -ENOENT)
                 return 0;
+        if (r == -EACCES || r == -EPERM)
+                return strv_extend(&s->unreadable, p);
         if (r < 0)
                 return r;
         char *save = NULL;

@@ -212,7 +212,7 @@ typedef struct StatusVerdict {
 
 /* 1 matches, 0 differs, -1 unknown (no policy, or an invalid one). */
 static int status_matches(const StatusVerdict *v) {
-        if (!v->have_policy || !v->policy_valid)
+        if (!v->have_policy || !v->policy_valid || findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
                 return -1;
         return v->pending == 0 && findings_count(&v->findings, SEVERITY_ERROR) == 0;
 }
@@ -376,9 +376,13 @@ static void print_verdict_line(const StatusVerdict *v) {
         size_t errors = findings_count(&v->findings, SEVERITY_ERROR);
         if (!v->have_policy)
                 printf("Verdict:  no policy: nodeswap leaves this node alone\n");
+        else if (findings_has(&v->findings, VERDICT_POLICY_UNREADABLE) && errors == 0)
+                printf("Verdict:  not judged: this user may not read the whole policy (run as root)\n");
         else if (!v->policy_valid)
                 printf("Verdict:  the policy has %zu error%s: not judged (nodeswap check lists them)\n", errors,
                        errors == 1 ? "" : "s");
+        else if (findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
+                printf("Verdict:  not judged: this user may not read all of the node (run as root)\n");
         else if (errors > 0)
                 printf("Verdict:  apply would refuse the policy: %zu error%s (nodeswap check lists them)\n", errors,
                        errors == 1 ? "" : "s");
@@ -496,7 +500,8 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                 printf("Last run: %s at %s, %s\n", h->state.last_run_revert ? "revert" : "apply", strempty(t),
                        h->state.last_run_failed ? "failed (journalctl -u nodeswap, or run nodeswap apply)" : "ok");
         } else
-                printf("Last run: none recorded\n");
+                printf("Last run: %s\n", h->state.unreadable ? "unknown (nodeswap's records are unreadable for this user)"
+                                                              : "none recorded");
         if (strv_length(p->files) == 0)
                 printf("Policy:   none (nodeswap leaves this node alone)\n");
         else {

@@ -553,7 +553,7 @@ node_snapshot() {
         ls -la --time-style=+%s /var/lib/rancher/k3s/agent/etc/kubelet.conf.d 2>&1
         sha256sum /var/lib/rancher/k3s/agent/etc/kubelet.conf.d/* 2>&1
         find /run/systemd/system /run/systemd/generator.early /etc/systemd/system -maxdepth 1 -lname /dev/null 2>&1 | sort
-        ls -la --time-style=+%s /var/lib/nodeswap /run/nodeswap 2>&1
+        ls -la --time-style=+%s /var/lib/nodeswap /run/nodeswap-state 2>&1
 }
 scenario_h() {
         local dir=/usr/local/lib/nodeswap-e2e/hostile f n=0 bad=0 before after

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# One verdict everywhere (issue 14): the built binary on the fixture trees.
+# Usage: test-cli-verdict.sh NODESWAP FIXTURES POLICIES EXAMPLES
+set -uo pipefail
+export LC_ALL=C
+fx=$2 policies=$3 examples=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$1" "$tmp") || exit 1
+command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+pol() { printf '%b' "$2" >"$tmp/$1"; chmod 0644 "$tmp/$1"; }
+rpi=$fx/rpi-untouched
+
+# 7: options a command does not take are refused, naming the command
+for a in "status --purge" "plan --force" "check --pods" "allowance --boot"; do
+	set -- $a
+	"$ns" "$@" --root "$rpi" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	[ $rc = 2 ] || fail "$a exited $rc, not 2"
+	grep -q "nodeswap $1 does not take $2" "$tmp/err" || fail "$a: $(cat "$tmp/err")"
+done
+# 7: --config - reads standard input
+pol zram.conf '[Swap]\nBackend=zram\n[Zram]\nAlgorithm=lz4\n'
+"$ns" plan --json --root "$rpi" --config - <"$tmp/zram.conf" >"$tmp/out" 2>"$tmp/err" || fail "plan --config -: $(cat "$tmp/err")"
+grep -q '"kind":"zram-create"' "$tmp/out" || grep -q '"kind": *"zram-create"' "$tmp/out" || fail "plan --config - planned no zram"
+printf '[Zram]\nSize=8GB\n' | "$ns" check --root "$rpi" --config - >"$tmp/out" 2>&1
+grep -q '<stdin>:2: \[Zram\] Size=8GB' "$tmp/out" || fail "check --config -: no <stdin>:2: $(cat "$tmp/out")"
+# 7: -v names FILE:LINE for every value it prints, (default) otherwise
+"$ns" status -v --root "$rpi" --config "$tmp/zram.conf" >"$tmp/out" 2>&1
+grep -E '^  \[(Swap|Zram|File|Sysctl|Kubelet|Conflicts)\] ' "$tmp/out" | grep -vE '\((default)\)$|\(.*:[0-9]+\)$' && fail "-v: a value without its origin"
+grep -q "\[Zram\] Algorithm= .*lz4  ($tmp/zram.conf:4)" "$tmp/out" || fail "-v: no origin for Algorithm="
+# 7: -q on status: the verdict line only
+"$ns" status -q --root "$rpi" --config "$tmp/zram.conf" >"$tmp/out" 2>&1
+[ "$(wc -l <"$tmp/out")" = 1 ] && grep -q '^Verdict: ' "$tmp/out" || fail "status -q: $(cat "$tmp/out")"
+# 7: NO_COLOR and a terminal (script(1) gives one)
+if command -v script >/dev/null; then
+	script -qec "$ns check --root $rpi --config $tmp/zram.conf" /dev/null >"$tmp/tty" 2>&1
+	grep -q $'\033\\[' "$tmp/tty" || fail "no colour on a terminal"
+	NO_COLOR=1 script -qec "$ns check --root $rpi --config $tmp/zram.conf" /dev/null >"$tmp/tty" 2>&1
+	grep -q $'\033\\[' "$tmp/tty" && fail "colour despite NO_COLOR"
+fi
+
+# 2: a broken drop-in: status shows the node and the error, --json one document, check exits 1
+pol broken.conf '[Swap]\nBackend=file\n[File]\nSize=8GB\n'
+"$ns" status --root "$rpi" --config "$tmp/broken.conf" >"$tmp/out" 2>"$tmp/err" || fail "status on a broken policy exited $?"
+grep -q '^Swap:' "$tmp/out" && grep -q 'policy-invalid' "$tmp/out" || fail "status on a broken policy: $(cat "$tmp/out")"
+for v in status check allowance plan apply; do
+	"$ns" $v --json --root "$rpi" --config "$tmp/broken.conf" >"$tmp/out" 2>/dev/null
+	python3 - "$tmp/out" "$v" <<'PY' || fail "$v --json on a broken policy"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["version"] == 1, j
+f = [x for x in j["findings"] if x["id"] == "policy-invalid"]
+assert f and f[0]["line"] == 4 and f[0]["key"] == "Size" and f[0]["value"] == "8GB", j["findings"]
+PY
+done
+"$ns" check --root "$rpi" --config "$tmp/broken.conf" >/dev/null 2>&1; [ $? = 1 ] || fail "check on a broken policy: not exit 1"
+
+# 4: a swap file on tmpfs: no "Nothing to do", the error on stderr with FILE:LINE and a hint
+mnt=$(findmnt -rn -t tmpfs -o TARGET | grep -E '^/(dev/shm|run)$' | head -1)
+pol tmpfs.conf '[Swap]\nBackend=file\n[File]\nPath=/tmp/x/swapfile\nSize=64M\n'
+"$ns" plan --root "$rpi" --config "$tmp/tmpfs.conf" >"$tmp/out" 2>"$tmp/err"
+grep -q "Nothing to do" "$tmp/out" && fail "plan with errors says Nothing to do"
+grep -q "error" "$tmp/out" && fail "plan's errors on stdout: $(cat "$tmp/out")"
+# 4: the algorithm not offered: FILE:LINE and the nearest offered one
+pol alg.conf '[Swap]\nBackend=zram\n[Zram]\nAlgorithm=lz5\n'
+"$ns" plan --root "$fx/vps-cgroupv1" --config "$tmp/alg.conf" >"$tmp/out" 2>"$tmp/err"; rc=$?
+if grep -q zram-algorithm-unavailable "$tmp/err"; then
+	grep -q "at: $tmp/alg.conf:4: \[Zram\] Algorithm=lz5" "$tmp/err" || fail "algorithm error without FILE:LINE: $(cat "$tmp/err")"
+	grep -q "did you mean lz4" "$tmp/err" || fail "no suggestion: $(cat "$tmp/err")"
+	[ $rc = 1 ] || fail "plan with an error exited $rc"
+fi
+# 1: plan and check agree: 2T on a disk that cannot hold it, cgroup v1 + LimitedSwap
+pol big.conf '[Swap]\nBackend=file\n[File]\nSize=2T\n'
+pol v1.conf '[Swap]\nBackend=zram\n[Kubelet]\nSwapBehavior=LimitedSwap\n'
+for c in big:$rpi v1:$fx/vps-cgroupv1; do
+	"$ns" check --root "${c#*:}" --config "$tmp/${c%%:*}.conf" >/dev/null 2>&1; a=$?
+	"$ns" plan --root "${c#*:}" --config "$tmp/${c%%:*}.conf" >/dev/null 2>&1; b=$?
+	[ $a = 1 ] && [ $b = 1 ] || fail "${c%%:*}: check exited $a, plan $b (both should be 1)"
+done
+
+# 1 (done when): check and plan give the same error ids for every policy we ship or test
+ids() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(" ".join(sorted({f["id"] for f in j["findings"] if f["severity"]=="error"})))' "$1"; }
+n=0
+for f in "$policies"/hostile/*.conf "$examples"/*.conf; do
+	[ -f "$f" ] || continue
+	cp "$f" "$tmp/p.conf" 2>/dev/null && chmod 0644 "$tmp/p.conf" || continue
+	timeout 20 "$ns" check --json --root "$rpi" --config "$tmp/p.conf" >"$tmp/c" 2>/dev/null
+	timeout 20 "$ns" plan --json --root "$rpi" --config "$tmp/p.conf" >"$tmp/p" 2>/dev/null
+	a=$(ids "$tmp/c") b=$(ids "$tmp/p")
+	[ "$a" = "$b" ] || fail "$(basename "$f"): check says '$a', plan says '$b'"
+	n=$((n + 1))
+done
+[ $n -ge 60 ] || fail "only $n policies compared"
+echo "$n policies: check and plan agree"
+exit $failed
