@@ -371,7 +371,8 @@ static int plan_file(Ctx *c) {
                 return plan_file_create(c, NULL, "size changed");
         }
         if (f->allocated < f->size)
-                if (plan_find(plan, VERDICT_SWAPFILE_HOLES, p, -1, NULL, NULL,
+                if (plan_find(plan, VERDICT_SWAPFILE_HOLES, p, -1, NULL,
+                              strdup("nothing to do: apply allocates the holes before it swaps the file on"),
                               "%s: has holes (%s allocated of %s); it will be allocated before swapon",
                               path, B(f->allocated), B(f->size)) < 0)
                         return -ENOMEM;
@@ -452,7 +453,8 @@ static int plan_swapoff(Ctx *c) {
                                          "free swap that stays %s): %s missing; free memory or use --force",
                                          B(leaving_used), B(h->mem_available + staying_free), B(h->mem_available),
                                          B(staying_free), B(missing));
-                if (plan_find(plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL, NULL,
+                if (plan_find(plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL,
+                              strdup("watch for the OOM killer; without --force apply refuses this"),
                               "--force: swapping off although %s of pages may not fit in memory", B(missing)) < 0)
                         return -ENOMEM;
         }
@@ -677,7 +679,9 @@ static int plan_masks(Ctx *c) {
         if (!h->systemd_booted) {
                 /* Nothing could start those units again, and nobody to ask to mask them. */
                 if (h->n_units > 0)
-                        if (plan_find(c->plan, VERDICT_SYSTEMD_NOT_RUNNING, p, -1, NULL, NULL,
+                        if (plan_find(c->plan, VERDICT_SYSTEMD_NOT_RUNNING, p, -1, NULL,
+                                      strdup("nothing brings those units up without systemd; on a systemd node "
+                                             "apply masks them"),
                                       "systemd is not running: the [Conflicts] units are not masked") < 0)
                                 return -ENOMEM;
                 return 0;

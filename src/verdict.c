@@ -125,7 +125,11 @@ int findings_add_policy_error(Findings *fs, Verdict v, const PolicyError *e) {
         f.line = e->line;
         if (dup_or_null(e->message, &f.message) < 0 || !f.message || dup_or_null(e->file, &f.file) < 0 ||
             dup_or_null(e->section, &f.section) < 0 || dup_or_null(e->key, &f.key) < 0 ||
-            dup_or_null(e->value, &f.value) < 0) {
+            dup_or_null(e->value, &f.value) < 0 ||
+            dup_or_null(v == VERDICT_POLICY_UNREADABLE ? "run as root, or make it readable"
+                                                       : "fix the line named (nodeswap.conf(5) lists every key); "
+                                                         "nothing is applied while the policy has an error",
+                        &f.hint) < 0) {
                 finding_done(&f);
                 return -ENOMEM;
         }
