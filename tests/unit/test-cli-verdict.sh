@@ -8,6 +8,7 @@ fx=$2 policies=$3 examples=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "${u:-}"' EXIT
 . "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+bin=$(readlink -f "$1")
 ns=$(under_test "$1" "$tmp") || exit 1
 command -v python3 >/dev/null || { echo "SKIP: python3 missing"; exit 77; }
 failed=0
@@ -133,14 +134,17 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
 	u=$(mktemp -d /tmp/nodeswap-verdict-u.XXXXXX)
 	chmod 0755 "$u"
 	cp -a "$fx/matching" "$u/root"
+	# nobody runs a copy of the binary itself: the build tree (and the wrapper's script in $tmp)
+	# may sit in a directory nobody can enter
+	install -m 0755 "$bin" "$u/nodeswap"
 	chmod 0700 "$u/root/var/lib/nodeswap" "$u/root/run/nodeswap-state"
 	mkdir -m 0700 "$u/root/run/nodeswap"
 	for v in status check allowance; do
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$ns" $v --root "$u/root" >"$tmp/out" 2>&1; rc=$?
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$u/nodeswap" $v --root "$u/root" >"$tmp/out" 2>&1; rc=$?
 		[ $rc = 0 ] || fail "$v as nobody exited $rc: $(cat "$tmp/out")"
 		grep -q "Permission denied\|may not read" "$tmp/out" || fail "$v as nobody does not say what it could not read"
 	done
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$ns" check -v --root "$u/root" >"$tmp/out" 2>&1
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$u/nodeswap" check -v --root "$u/root" >"$tmp/out" 2>&1
 	grep -q "host-unreadable: $u/root/var/lib/nodeswap/state" "$tmp/out" || fail "check as nobody: no host-unreadable"
 	rm -rf "$u"
 else
@@ -149,9 +153,15 @@ fi
 
 # 1 (done when): check and plan give the same error ids for every policy we ship or test
 ids() { python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(" ".join(sorted({f["id"] for f in j["findings"] if f["severity"]=="error"})))' "$1"; }
-n=0
+# Under tests/valgrind.sh (NODESWAP_TEST_WRAPPER) each run takes seconds: there the examples and
+# every fifth hostile policy are compared, enough for memcheck to see both paths; without a
+# wrapper, every policy.
+n=0 k=0 step=1
+[ -n "${NODESWAP_TEST_WRAPPER:-}" ] && step=5
 for f in "$policies"/hostile/*.conf "$examples"/*.conf; do
 	[ -f "$f" ] || continue
+	k=$((k + 1))
+	case $f in "$policies"/hostile/*) [ $(((k - 1) % step)) = 0 ] || continue ;; esac
 	cp "$f" "$tmp/p.conf" 2>/dev/null && chmod 0644 "$tmp/p.conf" || continue
 	timeout 20 "$ns" check --json --root "$rpi" --config "$tmp/p.conf" >"$tmp/c" 2>/dev/null
 	timeout 20 "$ns" plan --json --root "$rpi" --config "$tmp/p.conf" >"$tmp/p" 2>/dev/null
@@ -159,6 +169,6 @@ for f in "$policies"/hostile/*.conf "$examples"/*.conf; do
 	[ "$a" = "$b" ] || fail "$(basename "$f"): check says '$a', plan says '$b'"
 	n=$((n + 1))
 done
-[ $n -ge 60 ] || fail "only $n policies compared"
-echo "$n policies: check and plan agree"
+[ $n -ge $((60 / step)) ] || fail "only $n policies compared"
+echo "$n of $k policies: check and plan agree"
 exit $failed
