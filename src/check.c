@@ -6,6 +6,7 @@
 #include <stdarg.h>
 
 #include "allowance.h"
+#include "kubelet.h"
 
 /* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
  * Their ids, severities and summaries are rows of the table in verdict.h.
@@ -45,6 +46,14 @@
  *                                    does not start), and the policy does not rewrite it
  * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
  * host-unreadable          info      a state file this user may not read (non-root status, check)
+ * kubelet-config-invalid   warning   another file the kubelet reads is not valid YAML, not a mapping,
+ *                                    or lacks apiVersion/kind (the kubelet does not start)
+ * kubelet-swap-behavior    info      every file that sets swapBehavior, in merge order, and the one
+ *                                    that wins (when a file other than nodeswap's drop-in sets it)
+ * dropin-overridden        error     the policy sets SwapBehavior= but a file merged after nodeswap's
+ *                                    drop-in sets another (nodeswap apply refuses)
+ * kubelet-fail-swap-on     error     the file that wins sets failSwapOn: true while the node has (or
+ *                                    the policy plans) swap: the kubelet does not start
  * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, and a
  *                                    [Conflicts] unit exists unmasked
  */
@@ -63,97 +72,12 @@ static int add_at(Findings *fs, Verdict v, const Policy *p, PolicyKey k, const c
         return findings_add_at(fs, v, p, k, value, message, hint);
 }
 
-/* Skip white space and one optional quote. */
-static const char *skip_ws_quote(const char *s) {
-        while (*s == ' ' || *s == '\t')
-                s++;
-        if (*s == '"' || *s == '\'')
-                s++;
-        return s;
-}
-
-/* If line (at its start) holds key (optionally quoted) followed by ':', return what follows ':'.
- * indented: allow leading white space (nested keys); else the key must be top level. */
-static const char *line_key(const char *line, const char *key, bool indented) {
-        const char *s = line;
-        if (indented)
-                while (*s == ' ' || *s == '\t')
-                        s++;
-        if (*s == '"' || *s == '\'')
-                s++;
-        if (!startswith(s, key))
-                return NULL;
-        s += strlen(key);
-        if (*s == '"' || *s == '\'')
-                s++;
-        while (*s == ' ' || *s == '\t')
-                s++;
-        if (*s != ':')
-                return NULL;
-        return s + 1;
-}
-
-static bool dropin_has_top_key(const char *text, const char *key) {
-        for (const char *l = text; l && *l; ) {
-                if (line_key(l, key, false))
-                        return true;
-                l = strchr(l, '\n');
-                if (l)
-                        l++;
-        }
-        return false;
-}
-
-/* Where key stands as a mapping key on the line [l, e) (YAML block or flow style, or JSON), return
- * what follows its ':'. Nothing after a '#' comment counts. */
-static const char *find_key_in_line(const char *l, const char *e, const char *key) {
-        size_t kl = strlen(key);
-        for (const char *s = l; s + kl <= e; s++) {
-                if (*s == '#')
-                        return NULL;
-                if (strncmp(s, key, kl) != 0)
-                        continue;
-                if (s > l && !strchr(" \t\"'{,", s[-1]))
-                        continue;
-                const char *v = s + kl;
-                if (v < e && (*v == '"' || *v == '\''))
-                        v++;
-                while (v < e && (*v == ' ' || *v == '\t'))
-                        v++;
-                if (v < e && *v == ':')
-                        return v + 1;
-        }
-        return NULL;
-}
-
-int kubelet_dropin_swap_behavior(const char *text) {
-        int result = SWAP_BEHAVIOR_UNSET;
-        for (const char *l = text; l && *l; ) {
-                const char *e = l + strcspn(l, "\n");
-                const char *v = find_key_in_line(l, e, "swapBehavior");
-                if (v) {
-                        v = skip_ws_quote(v);
-                        size_t n = strcspn(v, " \t\r\n\"',#}");
-                        if (n == 0)
-                                result = SWAP_BEHAVIOR_UNSET;   /* empty: the kubelet's default */
-                        else if (n == strlen("LimitedSwap") && strncmp(v, "LimitedSwap", n) == 0)
-                                result = SWAP_BEHAVIOR_LIMITED_SWAP;
-                        else if (n == strlen("NoSwap") && strncmp(v, "NoSwap", n) == 0)
-                                result = SWAP_BEHAVIOR_NO_SWAP;
-                        else
-                                return -EINVAL;
-                        /* the last one wins, as when the YAML is decoded */
-                }
-                l = *e ? e + 1 : NULL;
-        }
-        return result;
-}
-
 SwapBehavior check_swap_behavior(const Policy *p, const HostState *h) {
         if (p && p->swap_behavior != SWAP_BEHAVIOR_UNSET)
                 return p->swap_behavior;
-        int b = kubelet_dropin_swap_behavior(h->dropin);
-        return b < 0 ? SWAP_BEHAVIOR_UNSET : (SwapBehavior) b;
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        return e.swap_behavior;
 }
 
 static bool zram_swap_on_or_planned(const Policy *p, const HostState *h) {
@@ -399,21 +323,19 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
                         return r;
         }
 
-        if (h->dropin && p->swap_behavior == SWAP_BEHAVIOR_UNSET) {
+        const KubeletConfigFile *ours = kubelet_config_find(&h->kubelet, path);
+        if (h->dropin && ours && ours->invalid && p->swap_behavior == SWAP_BEHAVIOR_UNSET) {
                 /* (A policy that sets SwapBehavior= rewrites the drop-in: the plan has it.) */
-                bool api = dropin_has_top_key(h->dropin, "apiVersion");
-                bool kind = dropin_has_top_key(h->dropin, "kind");
-                if (!api || !kind) {
-                        r = add(fs, VERDICT_DROPIN_INVALID,
-                                strdup_printf("the kubelet drop-in %s has no %s: the kubelet "
-                                              "refuses it and does not start", path,
-                                              !api && !kind ? "apiVersion and no kind" :
-                                              !api ? "apiVersion" : "kind"),
-                                strdup("run nodeswap apply to rewrite it (apiVersion: "
-                                       "kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration)"));
-                        if (r < 0)
-                                return r;
-                }
+                r = add(fs, VERDICT_DROPIN_INVALID,
+                        ours->invalid_line > 0
+                        ? strdup_printf("the kubelet drop-in %s:%u: %s: the kubelet refuses it and does "
+                                        "not start", path, ours->invalid_line, ours->invalid_reason)
+                        : strdup_printf("the kubelet drop-in %s: %s: the kubelet refuses it and does not "
+                                        "start", path, ours->invalid_reason),
+                        strdup("run nodeswap apply to rewrite it (apiVersion: "
+                               "kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration)"));
+                if (r < 0)
+                        return r;
         }
 
         if (strcmp(name, K3S_DEFAULTS_DROPIN) < 0) {
@@ -423,6 +345,120 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
                                       "k3s's defaults override it", path),
                         strdup("name it so it sorts after " K3S_DEFAULTS_DROPIN ", e.g. "
                                "90-nodeswap.conf"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static SwapBehavior normalized(SwapBehavior b) {
+        return b == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP : b;
+}
+
+static int check_kubelet_config(const Policy *p, const HostState *h, Findings *fs) {
+        const KubeletConfig *c = &h->kubelet;
+        const char *ours_path = p->dropin ?: h->dropin_path;
+        int r;
+
+        for (size_t i = 0; i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                if (!f->invalid || streq_ptr(f->path, ours_path))
+                        continue;       /* nodeswap's own: dropin-invalid */
+                _cleanup_free_ char *src = kubelet_source(f, f->invalid_line);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
+                        strdup_printf("%s: %s: the kubelet refuses it and does not start", src, f->invalid_reason),
+                        strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
+                                      "KubeletConfiguration) or remove it", f->path));
+                if (r < 0)
+                        return r;
+        }
+
+        KubeletEffective now;
+        kubelet_config_effective(c, NULL, NULL, &now);
+
+        /* Every file that sets swapBehavior, when there is more than nodeswap's own drop-in. */
+        _cleanup_strv_free_ char **setters = NULL;
+        size_t n_setters = 0;
+        bool foreign = false;
+        for (size_t i = 0; i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                if (f->swap_behavior_field == KUBELET_FIELD_ABSENT)
+                        continue;
+                n_setters++;
+                if (!streq_ptr(f->path, ours_path))
+                        foreign = true;
+                _cleanup_free_ char *src = kubelet_source(f, f->swap_behavior_line);
+                if (!src)
+                        return -ENOMEM;
+                char *e = f->swap_behavior_field == KUBELET_FIELD_CLEARED
+                        ? strdup_printf("%s (null: the default)", src)
+                        : strdup_printf("%s (%s)", src, f->swap_behavior_value[0] ? f->swap_behavior_value : "\"\"");
+                if (strv_push(&setters, e) < 0)
+                        return -ENOMEM;
+        }
+        if (setters && (n_setters > 1 || foreign)) {
+                _cleanup_free_ char *list = strv_join(setters, ", ");
+                _cleanup_free_ char *win = kubelet_source(now.swap_behavior_from, now.swap_behavior_from ?
+                                                          now.swap_behavior_from->swap_behavior_line : 0);
+                if (!list || !win)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_SWAP_BEHAVIOR,
+                        strdup_printf("swapBehavior is set by %s; %s wins: %s", list, win,
+                                      now.swap_behavior_unknown ? now.swap_behavior_value
+                                      : swap_behavior_to_string(normalized(now.swap_behavior))),
+                        strdup("the kubelet merges its drop-ins in name order, the last one that sets a "
+                               "field wins; nodeswap status shows the result"));
+                if (r < 0)
+                        return r;
+        }
+
+        /* What the kubelet runs with once nodeswap apply wrote its drop-in. */
+        _cleanup_(kubelet_config_file_done) KubeletConfigFile ours = {};
+        KubeletEffective after = now;
+        if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && ours_path && endswith(ours_path, ".conf")) {
+                /* (a name without .conf: dropin-name) */
+                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior, &ours, &after);
+                if (r < 0)
+                        return r;
+                const KubeletConfigFile *w = after.swap_behavior_from;
+                if (w != &ours && (after.swap_behavior_unknown ||
+                                   normalized(after.swap_behavior) != p->swap_behavior)) {
+                        _cleanup_free_ char *src = kubelet_source(w, w ? w->swap_behavior_line : 0);
+                        if (!src)
+                                return -ENOMEM;
+                        r = add_at(fs, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                           swap_behavior_to_string(p->swap_behavior),
+                                !kubelet_config_reads(c, ours_path)
+                                ? strdup_printf("the kubelet does not read %s (its drop-in directory is %s, from "
+                                                "%s): it runs with swapBehavior %s, not the policy's %s",
+                                                ours_path, strempty(c->config_dir), strempty(c->config_dir_source),
+                                                after.swap_behavior_unknown ? after.swap_behavior_value
+                                                : swap_behavior_to_string(normalized(after.swap_behavior)),
+                                                swap_behavior_to_string(p->swap_behavior))
+                                : strdup_printf("%s sets swapBehavior %s and is merged after %s: the kubelet "
+                                                "runs with it, not the policy's %s (nodeswap apply refuses)",
+                                                src, after.swap_behavior_unknown ? after.swap_behavior_value
+                                                : swap_behavior_to_string(normalized(after.swap_behavior)),
+                                                ours_path, swap_behavior_to_string(p->swap_behavior)),
+                                strdup_printf("remove swapBehavior from %s (or the file), or set [Kubelet] "
+                                              "SwapBehavior= to what it says", w ? w->path : ours_path));
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        bool swap = h->swap_total > 0 || (p->backend_set && p->backends != 0);
+        if (swap && after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours) {
+                const KubeletConfigFile *w = after.fail_swap_on_from;
+                _cleanup_free_ char *src = kubelet_source(w, w->fail_swap_on_line);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
+                        strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
+                                      "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
+                        strdup_printf("set failSwapOn: false in %s or remove it", w->path));
                 if (r < 0)
                         return r;
         }
@@ -485,6 +521,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_swapfile(p, h, fs)) < 0 ||
             (r = check_kubelet_stale(p, h, fs)) < 0 ||
             (r = check_dropin(p, h, fs)) < 0 ||
+            (r = check_kubelet_config(p, h, fs)) < 0 ||
             (r = check_conflict_units(p, h, fs)) < 0)
                 return r;
         return 0;

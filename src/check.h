@@ -20,10 +20,6 @@ int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, P
 /* verdict_plan()'s findings only, for check. *ret_n may be 0. */
 int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n);
 
-/* The swapBehavior a kubelet drop-in sets: SWAP_BEHAVIOR_UNSET when the text has no
- * swapBehavior key (or text is NULL), -EINVAL for a value that is neither NoSwap nor LimitedSwap. */
-int kubelet_dropin_swap_behavior(const char *text);
-
 /* The swapBehavior the rules look at: the policy's when it sets one (apply will write it),
- * else what the current drop-in says. */
+ * else the kubelet's effective one (every file it reads, merged). */
 SwapBehavior check_swap_behavior(const Policy *p, const HostState *h);

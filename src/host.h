@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "kubelet-config.h"
 #include "policy.h"
 
 /* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
@@ -124,6 +125,7 @@ typedef struct HostState {
 
         char *dropin_path;
         char *dropin;           /* current contents, NULL when absent */
+        KubeletConfig kubelet;  /* every file the kubelet reads (kubelet-config.h), for kubelet_unit */
 
         char *kubelet_unit;     /* resolved: the policy's Unit= or the first present of the list */
         int kubelet_active;     /* 1, 0, -1 unknown */

@@ -23,26 +23,27 @@ char *kubelet_render_dropin(SwapBehavior b) {
                              v);
 }
 
-SwapBehavior kubelet_dropin_behavior(const char *text) {
-        if (!text)
-                return SWAP_BEHAVIOR_UNSET;
-        const char *p = text;
-        while ((p = strstr(p, "swapBehavior:"))) {
-                /* only at the start of a (possibly indented) line */
-                const char *q = p;
-                while (q > text && (q[-1] == ' ' || q[-1] == '\t'))
-                        q--;
-                p += strlen("swapBehavior:");
-                if (q != text && q[-1] != '\n')
-                        continue;
-                while (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'')
-                        p++;
-                if (startswith(p, "LimitedSwap"))
-                        return SWAP_BEHAVIOR_LIMITED_SWAP;
-                if (startswith(p, "NoSwap"))
-                        return SWAP_BEHAVIOR_NO_SWAP;
+int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, SwapBehavior b,
+                                  KubeletConfigFile *ours, KubeletEffective *ret) {
+        KubeletConfigFile f = {};
+        if (b != SWAP_BEHAVIOR_UNSET) {
+                /* parse what kubelet_render_dropin() writes, so the two cannot disagree */
+                _cleanup_free_ char *text = kubelet_render_dropin(b);
+                if (!text)
+                        return -ENOMEM;
+                int r = kubelet_config_parse(path, text, strlen(text), &f);
+                if (r < 0)
+                        return r;
         }
-        return SWAP_BEHAVIOR_UNSET;
+        *ours = f;
+        kubelet_config_effective(c, path, b != SWAP_BEHAVIOR_UNSET ? ours : NULL, ret);
+        return 0;
+}
+
+char *kubelet_source(const KubeletConfigFile *f, unsigned line) {
+        if (!f)
+                return strdup("the kubelet's default");
+        return line > 0 ? strdup_printf("%s:%u", f->path, line) : strdup(f->path);
 }
 
 static int mkdir_parents_0700(const char *dir) {

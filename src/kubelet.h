@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "kubelet-config.h"
 #include "plan.h"
 
 /* The first line of every drop-in nodeswap writes. */
@@ -9,8 +10,14 @@
 /* The units tried, in order, for [Kubelet] Unit=auto. */
 extern const char *const kubelet_units[];
 
-/* Parse "swapBehavior: X" out of a drop-in's text. Returns SWAP_BEHAVIOR_UNSET when absent. */
-SwapBehavior kubelet_dropin_behavior(const char *text);
+/* What the kubelet reads once nodeswap has written its drop-in at path for b (b UNSET: once it has
+ * removed it): c merged with that drop-in in its place. *ours receives nodeswap's file, which
+ * ret points into: free it with kubelet_config_file_done() after ret's last use. Pure. */
+int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, SwapBehavior b,
+                                  KubeletConfigFile *ours, KubeletEffective *ret);
+
+/* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */
+char *kubelet_source(const KubeletConfigFile *f, unsigned line);
 
 /* Write content to path (below root) atomically: a temporary file in the same directory
  * (O_CREAT|O_EXCL|O_NOFOLLOW, 0644), fsync, rename over path, fsync of the directory. The

@@ -760,6 +760,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         if (r < 0)
                 goto fail;
 
+        r = kubelet_config_read(root, h.kubelet_unit, policy->dropin, &h.kubelet);
+        if (r < 0)
+                goto fail;
+
         r = probe_units(root, policy, &h);
         if (r < 0)
                 goto fail;
@@ -810,6 +814,7 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
+        kubelet_config_done(&h->kubelet);
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);
         free(h->units);

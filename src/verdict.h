@@ -59,6 +59,16 @@
         X(DROPIN_NAME, "dropin-name", ERROR, "the kubelet ignores a drop-in whose name does not end in .conf") \
         X(DROPIN_INVALID, "dropin-invalid", ERROR, "the kubelet drop-in lacks apiVersion or kind")           \
         X(DROPIN_ORDER, "dropin-order", WARNING, "the drop-in sorts before k3s's own defaults")              \
+        X(DROPIN_OVERRIDDEN, "dropin-overridden", ERROR,                                                     \
+          "the kubelet would not run with the policy's swapBehavior: another file overrides it, or the "      \
+          "kubelet does not read nodeswap's drop-in")                                                         \
+        X(KUBELET_CONFIG_INVALID, "kubelet-config-invalid", WARNING,                                         \
+          "a file the kubelet reads is invalid: it does not start, whatever nodeswap does (apply still sets up swap)") \
+        X(REVERT_LIMITEDSWAP_KEPT, "revert-limitedswap-kept", WARNING,                                       \
+          "after revert another file still gives pods swap (LimitedSwap)")                                   \
+        X(KUBELET_FAIL_SWAP_ON, "kubelet-fail-swap-on", ERROR,                                               \
+          "the kubelet's configuration says failSwapOn: true on a node with swap")                           \
+        X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
         X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked")

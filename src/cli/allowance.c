@@ -5,9 +5,9 @@
  * The swap the kubelet's LimitedSwap gives one container on this node:
  *   request / MemTotal × SwapTotal, rounded down
  * or 0 and the reason. SIZE is a Kubernetes quantity (256Mi, 1Gi, 500M, 1.5G).
- * The node's numbers are MemTotal and SwapTotal as they are now, and the swapBehavior of the
- * kubelet drop-in as it is now (what the kubelet does after its next start); when the policy asks
- * for another swapBehavior, the text output says so.
+ * The node's numbers are MemTotal and SwapTotal as they are now, and the kubelet's effective
+ * swapBehavior as its files are now (every file it reads, merged: what the kubelet does after its
+ * next start); when the policy asks for another swapBehavior, the text output says so.
  *
  * --json prints one object:
  *   request        bytes, or null without --request
@@ -16,7 +16,8 @@
  *   critical       true | false
  *   swap           bytes of swap the container gets (0 when none)
  *   reason         why it gets none, one sentence; null when it gets swap
- *   swap_behavior  the drop-in's swapBehavior: "LimitedSwap" | "NoSwap" | null (none set)
+ *   swap_behavior  the kubelet's effective swapBehavior: "LimitedSwap" | "NoSwap" | null (no file
+ *                  sets it: the default, NoSwap)
  *   cgroup         "v1" | "hybrid" | "v2" | "unknown" (cgroup_mode_to_string)
  *   mem_total      node MemTotal, bytes
  *   swap_total     node SwapTotal, bytes
@@ -156,11 +157,13 @@ int verb_allowance(const CliContext *c) {
         if (c->verbosity > 0 && !c->json)
                 explain_print(stdout, &p, &h, false);
 
-        r = kubelet_dropin_swap_behavior(h.dropin);
-        if (r < 0)
-                fprintf(stderr, "Warning: %s has a swapBehavior that is neither NoSwap nor LimitedSwap; "
-                        "taking it as unset\n", strempty(h.dropin_path));
-        in.behavior = r < 0 ? SWAP_BEHAVIOR_UNSET : (SwapBehavior) r;
+        KubeletEffective eff;
+        kubelet_config_effective(&h.kubelet, NULL, NULL, &eff);
+        if (eff.swap_behavior_unknown)
+                fprintf(stderr, "Warning: %s:%u sets swapBehavior %s, neither NoSwap nor LimitedSwap (the "
+                        "kubelet refuses it); taking it as unset\n", eff.swap_behavior_from->path,
+                        eff.swap_behavior_from->swap_behavior_line, eff.swap_behavior_value);
+        in.behavior = eff.swap_behavior;
         in.cgroup = h.cgroup;
         in.mem_total = h.mem_total;
         in.swap_total = h.swap_total;

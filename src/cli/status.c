@@ -34,8 +34,18 @@
  *     active         true | false | null (unknown: systemd not asked)
  *     dropin         the drop-in path nodeswap manages, or null
  *     dropin_present true when that file exists
- *     swap_behavior  swapBehavior in the drop-in: "LimitedSwap" | "NoSwap" | "invalid" | null (absent:
- *                    the kubelet's default NoSwap, unless another drop-in sets it)
+ *     swap_behavior  the kubelet's effective swapBehavior, every file it reads merged in its order:
+ *                    "LimitedSwap" | "NoSwap" | "invalid" (a value the kubelet refuses) | null (no
+ *                    file sets it: the kubelet's default, NoSwap)
+ *     swap_behavior_source  "FILE:LINE" of the file that decides it, or null (the default)
+ *     fail_swap_on   the effective failSwapOn (true: the default)
+ *     fail_swap_on_source   "FILE:LINE", or null (the default)
+ *     config_dir     the drop-in directory the kubelet reads (--config-dir), or null
+ *     config_files   array, in merge order, of every file the kubelet reads:
+ *       path, invalid (why the kubelet refuses it, or null), invalid_line (or null),
+ *       swap_behavior (the value it sets, or null), swap_behavior_line (null: the file does not
+ *       set it; a line with a null swap_behavior: set to null, back to the default),
+ *       fail_swap_on (true | false | null: not set)
  *     swap_stale     true when the unit started before nodeswap's last swap change (the kubelet
  *                    still works with the old SwapTotal), false when after, null when unknown
  *   units            array, one per [Conflicts] unit in policy order, of
@@ -62,6 +72,7 @@
 #include <json-c/json.h>
 
 #include "check.h"
+#include "kubelet.h"
 #include "cli.h"
 #include "report.h"
 #include <time.h>
@@ -93,15 +104,46 @@ static const SwapFileState *file_state_for(const Policy *p, const HostState *h, 
         return &h->file;
 }
 
-static int dropin_behavior(const HostState *h, const char **ret_text) {
-        int b = kubelet_dropin_swap_behavior(h->dropin);
-        if (b < 0)
-                *ret_text = "invalid";
-        else if (b == SWAP_BEHAVIOR_UNSET)
-                *ret_text = NULL;
-        else
-                *ret_text = swap_behavior_to_string((SwapBehavior) b);
-        return b;
+/* The kubelet's effective swapBehavior as text: "LimitedSwap", "NoSwap", "invalid" (a value the
+ * kubelet refuses), NULL when no file sets it (the default, NoSwap). */
+static const char *effective_text(const KubeletEffective *e) {
+        if (e->swap_behavior_unknown)
+                return "invalid";
+        return e->swap_behavior == SWAP_BEHAVIOR_UNSET ? NULL : swap_behavior_to_string(e->swap_behavior);
+}
+
+static json_object *json_source(const KubeletConfigFile *f, unsigned line) {
+        _cleanup_free_ char *s = f ? kubelet_source(f, line) : NULL;
+        return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *kubelet_files_json(const KubeletConfig *c) {
+        json_object *a = json_object_new_array();
+        if (!a)
+                return NULL;
+        for (size_t i = 0; i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                json_object *o = json_object_new_object();
+                if (!o) {
+                        json_object_put(a);
+                        return NULL;
+                }
+                json_object_object_add(o, "path", json_object_new_string(f->path));
+                json_object_object_add(o, "invalid", f->invalid ? json_object_new_string(f->invalid_reason) : NULL);
+                json_object_object_add(o, "invalid_line", f->invalid && f->invalid_line > 0 ?
+                                       json_object_new_int((int) f->invalid_line) : NULL);
+                json_object_object_add(o, "swap_behavior",
+                                       f->swap_behavior_field == KUBELET_FIELD_SET ?
+                                       json_object_new_string(f->swap_behavior_value) : NULL);
+                json_object_object_add(o, "swap_behavior_line",
+                                       f->swap_behavior_field != KUBELET_FIELD_ABSENT ?
+                                       json_object_new_int((int) f->swap_behavior_line) : NULL);
+                json_object_object_add(o, "fail_swap_on",
+                                       f->fail_swap_on_field == KUBELET_FIELD_SET ?
+                                       json_object_new_boolean(f->fail_swap_on) : NULL);
+                json_object_array_add(a, o);
+        }
+        return a;
 }
 
 /* 1: the kubelet started before nodeswap's last swap change, 0: after (or no change), -1: unknown. */
@@ -265,13 +307,25 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "swappiness", h->swappiness >= 0 ? json_object_new_int(h->swappiness) : NULL);
         json_object_object_add(o, "page_cluster", h->page_cluster >= 0 ? json_object_new_int(h->page_cluster) : NULL);
 
-        const char *behavior;
-        dropin_behavior(h, &behavior);
+        KubeletEffective eff;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &eff);
+        json_object *cfiles = kubelet_files_json(&h->kubelet);
+        if (!cfiles)
+                goto oom_o;
         json_object_object_add(kubelet, "unit", json_string_or_null(h->kubelet_unit));
         json_object_object_add(kubelet, "active", json_tristate(h->kubelet_active));
         json_object_object_add(kubelet, "dropin", json_string_or_null(h->dropin_path ?: p->dropin));
         json_object_object_add(kubelet, "dropin_present", json_object_new_boolean(h->dropin != NULL));
-        json_object_object_add(kubelet, "swap_behavior", json_string_or_null(behavior));
+        json_object_object_add(kubelet, "swap_behavior", json_string_or_null(effective_text(&eff)));
+        json_object_object_add(kubelet, "swap_behavior_source",
+                               json_source(eff.swap_behavior_from, eff.swap_behavior_from ?
+                                           eff.swap_behavior_from->swap_behavior_line : 0));
+        json_object_object_add(kubelet, "fail_swap_on", json_object_new_boolean(eff.fail_swap_on));
+        json_object_object_add(kubelet, "fail_swap_on_source",
+                               json_source(eff.fail_swap_on_from, eff.fail_swap_on_from ?
+                                           eff.fail_swap_on_from->fail_swap_on_line : 0));
+        json_object_object_add(kubelet, "config_dir", json_string_or_null(h->kubelet.config_dir));
+        json_object_object_add(kubelet, "config_files", cfiles);
         json_object_object_add(kubelet, "swap_stale", json_tristate(kubelet_swap_stale(h)));
 
         for (size_t i = 0; i < h->n_units; i++) {
@@ -447,19 +501,39 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         else
                 printf("  vm.page-cluster unreadable\n");
 
-        const char *behavior;
-        int bv = dropin_behavior(h, &behavior);
+        KubeletEffective eff;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &eff);
+        _cleanup_free_ char *src = kubelet_source(eff.swap_behavior_from, eff.swap_behavior_from ?
+                                                  eff.swap_behavior_from->swap_behavior_line : 0);
         printf("\nKubelet:\n");
         printf("  unit            %s%s\n", h->kubelet_unit ?: "none found",
                !h->kubelet_unit ? "" : h->kubelet_active > 0 ? " (active)" :
                h->kubelet_active == 0 ? " (inactive)" : "");
         printf("  drop-in         %s%s\n", strempty(h->dropin_path ?: p->dropin), h->dropin ? "" : " (absent)");
-        if (!h->dropin)
-                printf("  swapBehavior    not set by nodeswap (the kubelet's default is NoSwap)\n");
-        else if (bv < 0)
-                printf("  swapBehavior    unrecognised value in the drop-in\n");
+        if (eff.swap_behavior_unknown)
+                printf("  swapBehavior    %s from %s: not NoSwap or LimitedSwap, the kubelet refuses it\n",
+                       eff.swap_behavior_value, strempty(src));
+        else if (!eff.swap_behavior_from)
+                printf("  swapBehavior    NoSwap (the kubelet's default: no file sets it)\n");
         else
-                printf("  swapBehavior    %s\n", behavior ?: "not set in the drop-in (the kubelet's default is NoSwap)");
+                printf("  swapBehavior    %s from %s%s\n",
+                       swap_behavior_to_string(eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP
+                                                                                         : eff.swap_behavior),
+                       strempty(src), eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
+        if (eff.fail_swap_on && eff.fail_swap_on_from) {
+                _cleanup_free_ char *fsrc = kubelet_source(eff.fail_swap_on_from, eff.fail_swap_on_from->fail_swap_on_line);
+                printf("  failSwapOn      true from %s: the kubelet does not start while the node has swap\n",
+                       strempty(fsrc));
+        }
+        if (h->kubelet.config_dir)
+                printf("  drop-in dir     %s\n", h->kubelet.config_dir);
+        for (size_t i = 0; i < h->kubelet.n_files; i++) {
+                const KubeletConfigFile *f = &h->kubelet.files[i];
+                if (!f->invalid)
+                        continue;
+                _cleanup_free_ char *isrc = kubelet_source(f, f->invalid_line);
+                printf("  invalid file    %s: %s (the kubelet does not start)\n", strempty(isrc), f->invalid_reason);
+        }
         printf("  cgroup          %s%s\n", strempty(cgroup_mode_to_string(h->cgroup)),
                cgroup_mode_is_v1(h->cgroup) ? " (LimitedSwap needs v2)" : "");
         if (kubelet_swap_stale(h) > 0)

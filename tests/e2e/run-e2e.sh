@@ -5,7 +5,7 @@
 # installs nodeswap from a meson build dir into it, runs the scenarios inside and reports.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,a,b,c,d,f,e (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,e,ansible (default: all)
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
@@ -19,7 +19,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,e,ansible
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,e,ansible
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 

@@ -9,6 +9,7 @@
 
 int fuzz_policy_one(const uint8_t *data, size_t size);
 int fuzz_size_one(const uint8_t *data, size_t size);
+int fuzz_kubelet_one(const uint8_t *data, size_t size);
 
 /* A check that holds for every input; a failure is a bug the fuzzer reports as a crash. */
 #define FUZZ_ASSERT(x)                                                                          \

@@ -7,8 +7,8 @@
 set -euo pipefail
 SRC=$(readlink -f "${1:?usage: $0 SRC_DIR}")
 out=$SRC/tests/fuzz/corpus
-rm -rf "$out/policy" "$out/size"
-mkdir -p "$out/policy" "$out/size"
+rm -rf "$out/policy" "$out/size" "$out/kubelet"
+mkdir -p "$out/policy" "$out/size" "$out/kubelet"
 
 i=0
 add() { cp "$1" "$out/policy/$(printf '%03d' $i)-$(basename "$1")"; i=$((i + 1)); }
@@ -39,4 +39,15 @@ for e in '512M' '1.5G' '50%' '12.5%' 'ram' 'ram / 2' 'min(ram / 2, 8G)' 'max(ram
 	size $((m % 8)) "$e"
 	m=$((m + 1))
 done
-echo "$i policy seeds, $n size seeds"
+# kubelet configuration files: every drop-in and config.yaml of the fixture trees (one of each
+# content), and a few shapes they do not have
+k=0
+while IFS= read -r f; do
+	cmp -s "$f" "$out/kubelet/"*"-$(basename "$f")" 2>/dev/null && continue
+	cp "$f" "$out/kubelet/$(printf '%03d' $k)-$(basename "$f")"; k=$((k + 1))
+done < <(find "$SRC/tests/fixtures" \( -path '*kubelet.conf.d*' -o -path '*/var/lib/kubelet/config.yaml' \) -type f | sort)
+printf 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nx: &a {swapBehavior: LimitedSwap}\nmemorySwap: *a\nfailSwapOn: null\n' \
+	>"$out/kubelet/900-anchor-null.conf"
+printf 'apiVersion: kubelet.config.k8s.io/v1beta1\r\nkind: KubeletConfiguration\r\nmemorySwap: ~\r\nfailSwapOn: "false"\r\n' \
+	>"$out/kubelet/901-crlf-quoted-bool.conf"
+echo "$i policy seeds, $n size seeds, $((k + 2)) kubelet seeds"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Runs both fuzz harnesses over every file of the directories (or files) given: the seed corpus
+/* Runs every fuzz harness over every file of the directories (or files) given: the seed corpus
  * and tests/fuzz/regressions/, so every input a fuzzer ever crashed on stays a unit test. A
  * harness that finds a broken invariant aborts, which fails the test. */
 #include <dirent.h>
@@ -36,6 +36,7 @@ static int replay_file(const char *path, unsigned *count) {
         fprintf(stderr, "replay %s (%zu bytes)\n", path, got);
         fuzz_policy_one(buf, got);
         fuzz_size_one(buf, got);
+        fuzz_kubelet_one(buf, got);
         (*count)++;
         return 0;
 }
@@ -71,6 +72,6 @@ int main(int argc, char *argv[]) {
                 if (r < 0)
                         return 1;
         }
-        printf("%u inputs replayed through fuzz-policy and fuzz-size, no crash\n", count);
+        printf("%u inputs replayed through fuzz-policy, fuzz-size and fuzz-kubelet, no crash\n", count);
         return count > 0 ? 0 : 1;
 }

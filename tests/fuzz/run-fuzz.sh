@@ -4,14 +4,14 @@
 # A crashing input is copied to tests/fuzz/found/ (next to this script's SRC_DIR) to be turned into
 # a regression test in tests/fuzz/regressions/. Exit 77 (skip) when clang or its libFuzzer runtime
 # is missing (Debian: clang libclang-rt-14-dev).
-#   run-fuzz.sh SRC_DIR SECONDS [fuzz-policy|fuzz-size ...]
+#   run-fuzz.sh SRC_DIR SECONDS [fuzz-policy|fuzz-size|fuzz-kubelet ...]
 set -uo pipefail
 
 SRC=${1:?usage: $0 SRC_DIR SECONDS [TARGET...]}
 SECONDS_EACH=${2:?usage: $0 SRC_DIR SECONDS [TARGET...]}
 shift 2
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz-policy fuzz-size)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz-policy fuzz-size fuzz-kubelet)
 SRC=$(readlink -f "$SRC")
 CC=${CLANG:-clang}
 
@@ -19,6 +19,8 @@ command -v "$CC" >/dev/null || { echo "SKIP: $CC not installed"; exit 77; }
 command -v pkg-config >/dev/null || { echo "SKIP: pkg-config missing"; exit 77; }
 INIH_CFLAGS=$(pkg-config --cflags inih) && INIH_LIBS=$(pkg-config --libs inih) ||
 	{ echo "SKIP: inih development files missing"; exit 77; }
+YAML_CFLAGS=$(pkg-config --cflags yaml-0.1) && YAML_LIBS=$(pkg-config --libs yaml-0.1) ||
+	{ echo "SKIP: libyaml development files missing"; exit 77; }
 
 work=$(mktemp -d /tmp/nodeswap-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -32,8 +34,11 @@ fi
 
 # The library sources the two harnesses reach: policy parsing, size expressions, util.
 LIBSRC=("$SRC/src/policy.c" "$SRC/src/size.c" "$SRC/src/util.c")
+# ... and the kubelet configuration reader (kubelet.c renders nodeswap's drop-in; policy.c names
+# the behaviours).
+KUBELET_SRC=("$SRC/src/kubelet-config.c" "$SRC/src/kubelet.c" "$SRC/src/policy.c" "$SRC/src/size.c" "$SRC/src/util.c")
 CFLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE -DNODESWAP_VERSION='"fuzz"' -I"$SRC/src" -I"$SRC/tests/fuzz"
-	$INIH_CFLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	$INIH_CFLAGS $YAML_CFLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-fno-omit-frame-pointer)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
@@ -41,11 +46,12 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 fails=0
 for t in "${TARGETS[@]}"; do
 	case "$t" in
-	fuzz-policy) corpus=policy ;;
-	fuzz-size) corpus=size ;;
+	fuzz-policy) corpus=policy libsrc=("${LIBSRC[@]}") libs=$INIH_LIBS ;;
+	fuzz-size) corpus=size libsrc=("${LIBSRC[@]}") libs=$INIH_LIBS ;;
+	fuzz-kubelet) corpus=kubelet libsrc=("${KUBELET_SRC[@]}") libs="$YAML_LIBS $INIH_LIBS" ;;
 	*) echo "unknown target $t"; exit 2 ;;
 	esac
-	if ! "$CC" "${CFLAGS[@]}" "$SRC/tests/fuzz/$t.c" "${LIBSRC[@]}" $INIH_LIBS -o "$work/$t" 2>"$work/$t.build"; then
+	if ! "$CC" "${CFLAGS[@]}" "$SRC/tests/fuzz/$t.c" "${libsrc[@]}" $libs -o "$work/$t" 2>"$work/$t.build"; then
 		cat "$work/$t.build"
 		echo "FAIL: $t does not build"
 		fails=$((fails + 1))

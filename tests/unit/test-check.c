@@ -23,6 +23,7 @@ static ZramDevice zrams[1];
 static UnitState units[2];
 static Policy policy;
 static HostState host;
+static const char *extra_path, *extra_text;
 
 static void healthy_node(void) {
         static char *conflicts[] = { (char *) "dev-zram0.swap", (char *) "var-swap.swap", NULL };
@@ -56,6 +57,7 @@ static void healthy_node(void) {
                                  .active = 0 };
         units[1] = (UnitState) { .name = (char *) "var-swap.swap", .exists = false, .active = -1 };
 
+        extra_path = extra_text = NULL;
         host = (HostState) {
                 .page_size = 4096,
                 .mem_total = MEMTOTAL_16G,
@@ -88,6 +90,36 @@ static void healthy_node(void) {
                 .fstype = (char *) "ext4",
                 .storage = STORAGE_NVME, .storage_device = (char *) "nvme0n1",
         };
+}
+
+/* What probe() gives: the files the kubelet reads, parsed (here: nodeswap's drop-in and extra). */
+
+static int run_check(Finding **f, size_t *n) {
+        KubeletConfig *k = &host.kubelet;
+        *k = (KubeletConfig) {};
+        assert_non_null(k->config_dir = strdup("/var/lib/rancher/k3s/agent/etc/kubelet.conf.d"));
+        /* the kubelet (and so probe) reads only names ending in .conf */
+        const char *paths[2] = { host.dropin && endswith(policy.dropin, ".conf") ? policy.dropin : NULL, extra_path };
+        const char *texts[2] = { host.dropin, extra_text };
+        if (paths[0] && paths[1] && strcmp(paths[1], paths[0]) < 0) {
+                const char *t = paths[0]; paths[0] = paths[1]; paths[1] = t;
+                t = texts[0]; texts[0] = texts[1]; texts[1] = t;
+        }
+        assert_non_null(k->files = calloc(2, sizeof(KubeletConfigFile)));
+        for (size_t i = 0; i < 2; i++)
+                if (paths[i])
+                        assert_int_equal(kubelet_config_parse(paths[i], texts[i], strlen(texts[i]),
+                                                              &k->files[k->n_files++]), 0);
+        /* The rules of check.c alone, on the synthetic node (the plan's own findings are
+         * test-plan.c's). */
+        Findings fs = {};
+        int r = check_rules(&policy, &host, NULL, &fs);
+        kubelet_config_done(k);
+        if (r < 0)
+                return r;
+        *f = fs.f;
+        *n = fs.n;
+        return 0;
 }
 
 /* --- one change each ------------------------------------------------------------------------- */
@@ -292,17 +324,6 @@ static const Case rule_cases[] = {
         { "unmasked, swap not managed",         unit_unmasked_unmanaged,        NULL, 0 },
 };
 
-/* The rules of check.c alone, on the synthetic node (the plan's own findings are test-plan.c's). */
-static int rules_run(Finding **ret, size_t *ret_n) {
-        Findings fs = {};
-        int r = check_rules(&policy, &host, NULL, &fs);
-        if (r < 0)
-                return r;
-        *ret = fs.f;
-        *ret_n = fs.n;
-        return 0;
-}
-
 static void test_each_rule(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(rule_cases); i++) {
                 const Case *c = &rule_cases[i];
@@ -313,7 +334,7 @@ static void test_each_rule(void **state) {
                 Finding *f = NULL;
                 size_t n = 99;
                 print_message("case: %s\n", c->name);
-                assert_int_equal(rules_run(&f, &n), 0);
+                assert_int_equal(run_check(&f, &n), 0);
                 for (size_t k = 0; k < n; k++)
                         print_message("  %s %s: %s\n", severity_to_string(f[k].severity), f[k].id, f[k].message);
 
@@ -336,14 +357,14 @@ static void test_messages_carry_the_numbers(void **state) {
 
         healthy_node();
         little_swap();
-        assert_int_equal(rules_run(&f, &n), 0);
+        assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
         assert_non_null(strstr(f[0].message, "12.6 %"));
         findings_free(f, n);
 
         healthy_node();
         file_pagesize_16k();
-        assert_int_equal(rules_run(&f, &n), 0);
+        assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
         assert_non_null(strstr(f[0].message, "4096-byte pages"));
         assert_non_null(strstr(f[0].message, "16384"));
@@ -352,7 +373,7 @@ static void test_messages_carry_the_numbers(void **state) {
         healthy_node();
         units[1].exists = true;
         units[0].masked = false;
-        assert_int_equal(rules_run(&f, &n), 0);
+        assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
         assert_non_null(strstr(f[0].message, "dev-zram0.swap var-swap.swap are not masked"));
         findings_free(f, n);
@@ -366,7 +387,7 @@ static void test_several_at_once_in_rule_order(void **state) {
         host.cgroup = CGROUP_HYBRID;
         host.psi = false;
         swaps[1].priority = 100;
-        assert_int_equal(rules_run(&f, &n), 0);
+        assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 3);
         assert_string_equal(f[0].id, "cgroup-v1-limitedswap");
         assert_string_equal(f[1].id, "swap-priority-shared");
@@ -374,31 +395,73 @@ static void test_several_at_once_in_rule_order(void **state) {
         findings_free(f, n);
 }
 
-static void test_dropin_swap_behavior(void **state) {
+#define HDR "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+#define DIR "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/"
+
+/* Other files beside nodeswap's drop-in: the findings, in order, with the file and line named. */
+static void test_other_kubelet_files(void **state) {
         static const struct {
-                const char *text;
-                int want;
+                const char *name;
+                bool policy_leaves_alone;
+                bool cgroup_v1;
+                const char *path, *text;
+                const char *ids[3];
+                const char *in_message;         /* in the last finding's message */
         } cases[] = {
-                { NULL, SWAP_BEHAVIOR_UNSET },
-                { "", SWAP_BEHAVIOR_UNSET },
-                { valid_dropin, SWAP_BEHAVIOR_LIMITED_SWAP },
-                { "memorySwap:\n  swapBehavior: NoSwap\n", SWAP_BEHAVIOR_NO_SWAP },
-                { "memorySwap:\n  swapBehavior: \"LimitedSwap\"  # comment\n", SWAP_BEHAVIOR_LIMITED_SWAP },
-                { "memorySwap:\n  swapBehavior: ''\n", SWAP_BEHAVIOR_UNSET },
-                { "memorySwap:\n  swapBehavior:\n", SWAP_BEHAVIOR_UNSET },
-                { "{\"memorySwap\": {\"swapBehavior\": \"NoSwap\"}}", SWAP_BEHAVIOR_NO_SWAP },
-                { "failSwapOn: false\n", SWAP_BEHAVIOR_UNSET },
-                { "memorySwap:\n  swapBehavior: UnlimitedSwap\n", -EINVAL },
-                { "# swapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
-                { "memorySwap:\r\n  swapBehavior: LimitedSwap\r\n", SWAP_BEHAVIOR_LIMITED_SWAP },
-                { "memorySwap: {swapBehavior: LimitedSwap}\n", SWAP_BEHAVIOR_LIMITED_SWAP },
-                { "x: 1 # swapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
-                { "noswapBehavior: LimitedSwap\n", SWAP_BEHAVIOR_UNSET },
-                { "  swapBehavior: LimitedSwap\n  swapBehavior: NoSwap\n", SWAP_BEHAVIOR_NO_SWAP },
+                { "a later site drop-in says NoSwap", false, false, DIR "95-site.conf",
+                  HDR "memorySwap:\n  swapBehavior: NoSwap\n",
+                  { "kubelet-swap-behavior", "dropin-overridden" }, DIR "95-site.conf:4 sets swapBehavior NoSwap" },
+                { "90-swap.conf sorts after 90-nodeswap.conf, flow style", false, false, DIR "90-swap.conf",
+                  HDR "# site\nmemorySwap: {swapBehavior: \"NoSwap\"}\n",
+                  { "kubelet-swap-behavior", "dropin-overridden" }, DIR "90-swap.conf:4" },
+                { "memorySwap: null in a later file clears it", false, false, DIR "95-site.conf",
+                  HDR "memorySwap: null\n",
+                  { "kubelet-swap-behavior", "dropin-overridden" }, DIR "95-site.conf:3 sets swapBehavior NoSwap" },
+                { "an earlier file is overridden by nodeswap's", false, false, DIR "50-site.conf",
+                  HDR "memorySwap:\n  swapBehavior: NoSwap\n",
+                  { "kubelet-swap-behavior" }, DIR "90-nodeswap.conf:5 wins: LimitedSwap" },
+                { "a later file agrees", false, false, DIR "95-site.conf",
+                  HDR "memorySwap:\n  swapBehavior: 'LimitedSwap'\n",
+                  { "kubelet-swap-behavior" }, DIR "95-site.conf:4 wins: LimitedSwap" },
+                { "a later file without swapBehavior", false, false, DIR "95-site.conf",
+                  HDR "memorySwap: {}\nmaxPods: 50\n", {}, NULL },
+                { "an invalid file", false, false, DIR "95-bad.conf",
+                  HDR "memorySwap: [\n", { "kubelet-config-invalid" }, DIR "95-bad.conf:" },
+                { "a file without kind", false, false, DIR "95-bad.conf",
+                  "apiVersion: kubelet.config.k8s.io/v1beta1\nfailSwapOn: false\n",
+                  { "kubelet-config-invalid" }, "no kind" },
+                { "failSwapOn: true after nodeswap's", false, false, DIR "95-site.conf",
+                  HDR "failSwapOn: true\n", { "kubelet-fail-swap-on" }, DIR "95-site.conf:3 sets failSwapOn" },
+                { "failSwapOn: true before nodeswap's", false, false, DIR "50-site.conf",
+                  HDR "failSwapOn: true\n", {}, NULL },
+                { "kubelet left alone, a hand-written 90-swap.conf on cgroup v1", true, true, DIR "90-swap.conf",
+                  HDR "memorySwap: {swapBehavior: LimitedSwap}\n",
+                  { "cgroup-v1-limitedswap", "kubelet-swap-behavior" }, DIR "90-swap.conf:3 wins: LimitedSwap" },
         };
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-                print_message("case %zu\n", i);
-                assert_int_equal(kubelet_dropin_swap_behavior(cases[i].text), cases[i].want);
+                print_message("case: %s\n", cases[i].name);
+                healthy_node();
+                if (cases[i].policy_leaves_alone) {
+                        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
+                        host.dropin = NULL;
+                }
+                if (cases[i].cgroup_v1)
+                        host.cgroup = CGROUP_V1;
+                extra_path = cases[i].path;
+                extra_text = cases[i].text;
+                Finding *f = NULL;
+                size_t n = 99, want = 0;
+                assert_int_equal(run_check(&f, &n), 0);
+                for (size_t k = 0; k < n; k++)
+                        print_message("  %s %s: %s\n", severity_to_string(f[k].severity), f[k].id, f[k].message);
+                while (want < ELEMENTSOF(cases[i].ids) && cases[i].ids[want])
+                        want++;
+                assert_int_equal(n, want);
+                for (size_t k = 0; k < n; k++)
+                        assert_string_equal(f[k].id, cases[i].ids[k]);
+                if (cases[i].in_message)
+                        assert_non_null(strstr(f[n - 1].message, cases[i].in_message));
+                findings_free(f, n);
         }
 }
 
@@ -414,7 +477,7 @@ int main(void) {
                 cmocka_unit_test(test_each_rule),
                 cmocka_unit_test(test_messages_carry_the_numbers),
                 cmocka_unit_test(test_several_at_once_in_rule_order),
-                cmocka_unit_test(test_dropin_swap_behavior),
+                cmocka_unit_test(test_other_kubelet_files),
                 cmocka_unit_test(test_severity_names),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

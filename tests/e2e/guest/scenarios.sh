@@ -4,7 +4,7 @@
 #
 # The kernel command line says what to run:
 #   e2e.phase=1|2|3        which boot of the image this is (2 and 3 only for scenario e)
-#   e2e.scenarios=LIST     comma-separated: smoke,a,b,c,d,f,e
+#   e2e.scenarios=LIST     comma-separated: smoke,a,b,c,d,f,k,e
 #   e2e.keep=1             do not power off at the end (debugging)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
@@ -444,6 +444,61 @@ scenario_f() {
                 test -z "$(ls -A "$DROPIN_DIR" | grep -v -e '^00-k3s-defaults.conf$' -e '^90-nodeswap.conf$')"
 }
 
+# k: a site drop-in overrides nodeswap's. The operator's 95-site.conf (flow style) sorts after
+# 90-nodeswap.conf, so the kubelet runs with its swapBehavior: plan and apply refuse, naming the
+# file and line, and leave the node exactly as it was; status says where NoSwap comes from. Then
+# the site file agrees (LimitedSwap): apply goes through, and revert warns that the site file
+# still enables swap (the kubelet keeps LimitedSwap) instead of claiming NoSwap.
+SITE=$DROPIN_DIR/95-site.conf
+not_grep() { ! grep -q "$@"; }
+scenario_k() {
+        setup_policy kubelet-limited
+        cat >"$SITE" <<'CONF'
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+memorySwap: {swapBehavior: NoSwap}   # site policy: no swap for pods
+CONF
+        systemctl restart k3s-agent.service
+        k3s_saw_current "the site drop-in in place" NoSwap
+        local before after s0
+        before=$(node_snapshot) s0=$(k3s_starts)
+        ns plan
+        ns_expect_rc "plan exits 1" 1
+        check "plan names the site drop-in and its line" "$(tail -c 400 "$NS_ERR" "$NS_OUT")" \
+                grep -Eq "^error +dropin-overridden: $SITE:3 sets swapBehavior NoSwap" "$NS_OUT" "$NS_ERR"
+        ns apply --json
+        ns_expect_rc "apply exits 1" 1
+        check "apply's JSON error names the site drop-in" "$(json '[f["message"] for f in j.get("findings", []) if f["severity"] == "error"]')" \
+                grep -q "$SITE:3" "$NS_OUT"
+        after=$(node_snapshot)
+        check "the node is exactly as before" "$(diff <(echo "$before") <(echo "$after") | head -c 400)" \
+                test "$before" = "$after"
+        expect "k3s-agent not restarted" "$(( $(k3s_starts) - s0 ))" 0
+        ns status --json
+        expect "status: the effective swapBehavior" "$(json 'j["kubelet"]["swap_behavior"]')" NoSwap
+        expect "status: where it comes from" "$(json 'j["kubelet"]["swap_behavior_source"]')" "$SITE:3"
+        ns check --json
+        check "check: dropin-overridden" "$(json '[f["id"] for f in j["findings"]]')" \
+                grep -q '"id": *"dropin-overridden"' "$NS_OUT"
+
+        # the site file now agrees: apply goes through, revert leaves the site's LimitedSwap
+        sed -i 's/swapBehavior: NoSwap/swapBehavior: LimitedSwap/' "$SITE"
+        systemctl restart k3s-agent.service
+        k3s_saw_current "the site drop-in agrees" LimitedSwap
+        ns apply --json
+        ns_expect_rc "apply with an agreeing site drop-in exits 0" 0
+        ns revert --json
+        ns_expect_rc "revert exits 0" 0
+        check "revert warns that the site drop-in still enables swap" "$(json '[f["message"] for f in j.get("findings", []) if f["severity"] == "warning"]')" \
+                grep -q "$SITE:3 still sets swapBehavior LimitedSwap" "$NS_OUT"
+        check "revert does not claim NoSwap" "$(json '[a for a in j.get("actions", []) if "90-nodeswap" in json.dumps(a)]')" \
+                not_grep 'NoSwap, the default' "$NS_OUT"
+        k3s_saw_current "after revert" LimitedSwap
+        rm -f "$SITE"
+        systemctl restart k3s-agent.service
+        k3s_saw_current "the site drop-in removed" NoSwap
+}
+
 # e, first boot: leave the zram policy applied for the reboot
 scenario_e_prepare() {
         write_policy zram
@@ -584,7 +639,7 @@ have_nodeswap() { command -v nodeswap >/dev/null; }
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f; do
+        for s in smoke h a b c d f k; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke ]] && ! have_nodeswap; then

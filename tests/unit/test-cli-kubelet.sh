@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kubelet's effective configuration through the built binary: status, allowance, check, plan,
+# apply and revert on fixture trees with hand-written drop-ins (tests/fixtures/kubelet/, each an
+# overlay on the base tree its "base" file names; tests/fixtures/README.md).
+# Usage: test-cli-kubelet.sh NODESWAP FIXTURES
+set -uo pipefail
+fx=$(readlink -f "${2:?usage: $0 NODESWAP FIXTURES}")
+tmp=$(mktemp -d /tmp/nodeswap-cli-kubelet.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$1" "$tmp") || exit 1
+out=$tmp/out
+D=/var/lib/rancher/k3s/agent/etc/kubelet.conf.d
+
+# root CASE: a fresh copy of the case's base tree with its overlay on top; prints its path
+root() {
+	local r=$tmp/root-$1
+	rm -rf "$r"
+	cp -a "$fx/$(cat "$fx/kubelet/$1/base")" "$r" && cp -a "$fx/kubelet/$1/." "$r/" && rm "$r/base" && echo "$r"
+}
+snapshot() {
+	(cd "$1" && find . ! -path ./run/nodeswap.lock -printf '%p %y %m %l\n' | sort &&
+		find . -type f ! -path ./run/nodeswap.lock -print0 | sort -z | xargs -0 sha256sum)
+}
+# run WANT_EXIT ARGS...: nodeswap's output (stdout and stderr) into $out
+run() {
+	local want=$1 rc
+	shift
+	"$ns" "$@" >"$out" 2>&1
+	rc=$?
+	check "nodeswap $* exits $want (got $rc)" [ "$rc" = "$want" ] || sed 's/^/    /' "$out"
+}
+not() { ! "$@"; }
+has() { check "output has /$1/" grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
+lacks() { check "output lacks /$1/" not grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
+
+limited=$(policy limited $'[Kubelet]\nSwapBehavior=LimitedSwap')
+noswap=$(policy noswap $'[Kubelet]\nSwapBehavior=NoSwap')
+zramfile=$(install -m 0644 "$fx/status/zram-file-limitedswap.conf" "$tmp/zramfile.conf" && echo "$tmp/zramfile.conf")
+kubeadm=$(policy kubeadm $'[Kubelet]\nSwapBehavior=LimitedSwap\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
+
+# --- a hand-written 90-swap.conf (flow style, quoted keys, comments), a .conf.bak, k3s's defaults
+r=$(root hand-swap)
+run 0 status --root "$r" --config "$limited"
+has "^  swapBehavior +LimitedSwap from $D/90-swap.conf:4\$"
+lacks 'not set by nodeswap'
+run 0 status --json --root "$r" --config "$limited"
+check "status --json: the effective LimitedSwap and its source" \
+	[ "$(json "$out" 'd["kubelet"]["swap_behavior"], d["kubelet"]["swap_behavior_source"], d["kubelet"]["fail_swap_on"], d["kubelet"]["fail_swap_on_source"]')" = \
+	  "('LimitedSwap', '$D/90-swap.conf:4', False, '$D/00-k3s-defaults.conf:3')" ]
+check "status --json: the files the kubelet reads, in order, without the .conf.bak" \
+	[ "$(json "$out" '[f["path"].split("/")[-1] for f in d["kubelet"]["config_files"]]')" = "['00-k3s-defaults.conf', '90-swap.conf']" ]
+# 256Mi / 16608080 kB × 16777212 kB = 258.6 MiB: the kubelet's figure, not 0
+run 0 allowance --root "$r" --config "$limited" --request 256Mi --limit 512Mi
+has '^Swap: 258.6 MiB'
+run 0 allowance --json --root "$r" --config "$limited" --request 256Mi --limit 512Mi
+has '"swap_behavior": *"LimitedSwap"'
+has '"swap": *271169126'
+# a NoSwap policy would write 90-nodeswap.conf, which 90-swap.conf overrides ("90-n" < "90-s")
+run 1 plan --root "$r" --config "$noswap"
+has "^error +dropin-overridden: $D/90-swap.conf:4 sets swapBehavior LimitedSwap and is merged after $D/90-nodeswap.conf"
+before=$(snapshot "$r")
+run 1 apply --root "$r" --config "$noswap"
+has "$D/90-swap.conf:4"
+check "apply refused: the tree is unchanged" [ "$(snapshot "$r")" = "$before" ]
+run 0 plan --root "$r" --config "$limited"
+lacks '^error'
+run 0 check --root "$r" --config "$limited"
+has "kubelet-swap-behavior: swapBehavior is set by $D/90-swap.conf:4 \\(LimitedSwap\\); $D/90-swap.conf:4 wins: LimitedSwap"
+run 1 check --json --root "$r" --config "$noswap"
+has '"id": *"dropin-overridden"'
+# revert: no drop-in of nodeswap's, but 90-swap.conf still enables swap
+run 0 revert --dry-run --root "$r" --config "$limited"
+has "^warning +revert-limitedswap-kept: $D/90-swap.conf:4 still sets swapBehavior LimitedSwap"
+
+# --- nodeswap's drop-in in place, a later 95-site.conf (quoted NoSwap, two documents) wins ------
+r=$(root site-override)
+run 0 status --root "$r" --config "$zramfile"
+has "^  swapBehavior +NoSwap from $D/95-site.conf:6\$"
+run 1 plan --root "$r" --config "$zramfile"
+has "^error +dropin-overridden: $D/95-site.conf:6 sets swapBehavior NoSwap and is merged after $D/90-nodeswap.conf"
+run 1 check --root "$r" --config "$zramfile"
+has "^info +kubelet-swap-behavior: swapBehavior is set by $D/50-early.conf:4 \\(LimitedSwap\\), $D/90-nodeswap.conf:6 \\(LimitedSwap\\), $D/95-site.conf:6 \\(NoSwap\\); $D/95-site.conf:6 wins: NoSwap"
+has "^error +dropin-overridden: $D/95-site.conf:6"
+lacks '99-site.conf.bak'
+run 0 allowance --json --root "$r" --config "$zramfile" --request 256Mi --limit 1Gi
+has '"swap_behavior": *"NoSwap"'
+has '"swap": *0,'
+# revert: removing 90-nodeswap.conf leaves 95-site.conf's NoSwap: said as such
+run 0 revert --dry-run --root "$r" --config "$zramfile"
+has "removing $D/90-nodeswap.conf: swapBehavior LimitedSwap -> absent \\(NoSwap from $D/95-site.conf:6\\)"
+lacks 'still sets swapBehavior'
+
+# --- an invalid drop-in stops the kubelet: check and plan warn alike (one verdict: apply still sets
+# up swap, the kubelet is broken whatever nodeswap does) -----------------------------------------
+r=$(root invalid)
+run 0 check --root "$r" --config "$zramfile"
+has "^warning +kubelet-config-invalid: $D/95-broken.conf:4: not valid YAML"
+run 0 status --root "$r" --config "$zramfile"
+has "invalid file +$D/95-broken.conf:4"
+run 0 plan --root "$r" --config "$zramfile"
+has "^warning +kubelet-config-invalid: $D/95-broken.conf:4: not valid YAML"
+
+# --- kubeadm: /var/lib/kubelet/config.yaml, --config-dir from kubeadm-flags.env, a subdirectory
+r=$(root kubeadm)
+run 0 status --root "$r" --config "$kubeadm"
+has '^  swapBehavior +LimitedSwap from /etc/kubernetes/kubelet.conf.d/10-swap.conf:2$'
+has '^  drop-in dir +/etc/kubernetes/kubelet.conf.d$'
+has '^  failSwapOn +true from /etc/kubernetes/kubelet.conf.d/sub/20-fail.conf:3: '
+run 1 plan --root "$r" --config "$kubeadm"
+has '^error +kubelet-fail-swap-on: /etc/kubernetes/kubelet.conf.d/sub/20-fail.conf:3 sets failSwapOn: true'
+# the policy's drop-in outside the kubelet's --config-dir: refused
+other=$(policy other $'[Kubelet]\nSwapBehavior=LimitedSwap\nUnit=kubelet.service\nDropIn=/etc/kubelet.d/90-nodeswap.conf')
+run 1 plan --root "$r" --config "$other"
+has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-nodeswap.conf: its drop-in directory is /etc/kubernetes/kubelet.conf.d \(--config-dir in /var/lib/kubelet/kubeadm-flags.env\)'
+
+[ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* kubelet-config.c: one file parsed (a table of YAML texts), the files of the fixture trees read
+ * the way the kubelet reads them, and the merge with nodeswap's drop-in put in or taken out. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "kubelet.h"
+
+/* the table below leaves trailing fields zero */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+#define HDR "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+#define K3S_DIR "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d"
+
+typedef struct ParseCase {
+        const char *name;
+        const char *text;
+        bool invalid;
+        unsigned invalid_line;
+        KubeletField sb;                /* swapBehavior */
+        const char *sb_value;
+        unsigned sb_line;
+        KubeletField fso;               /* failSwapOn */
+        bool fso_value;
+        unsigned fso_line;
+} ParseCase;
+
+static const ParseCase parse_cases[] = {
+        { "block style", HDR "failSwapOn: false\nmemorySwap:\n  swapBehavior: LimitedSwap\n",
+          false, 0, KUBELET_FIELD_SET, "LimitedSwap", 5, KUBELET_FIELD_SET, false, 3 },
+        { "flow style", HDR "memorySwap: {swapBehavior: LimitedSwap}\n",
+          false, 0, KUBELET_FIELD_SET, "LimitedSwap", 3 },
+        { "JSON", "{\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\", \"kind\": \"KubeletConfiguration\",\n"
+                  " \"failSwapOn\": false, \"memorySwap\": {\"swapBehavior\": \"NoSwap\"}}",
+          false, 0, KUBELET_FIELD_SET, "NoSwap", 2, KUBELET_FIELD_SET, false, 2 },
+        { "quoted keys and values, comments", "# by hand\n'apiVersion': \"kubelet.config.k8s.io/v1beta1\"\n"
+                  "\"kind\": 'KubeletConfiguration' # required\nmemorySwap:\n  # swapBehavior: NoSwap\n"
+                  "  \"swapBehavior\": \"LimitedSwap\"  # comment\n",
+          false, 0, KUBELET_FIELD_SET, "LimitedSwap", 6 },
+        { "a commented-out key", HDR "# memorySwap: {swapBehavior: LimitedSwap}\n", false, 0, KUBELET_FIELD_ABSENT },
+        { "an empty value", HDR "memorySwap:\n  swapBehavior: ''\n", false, 0, KUBELET_FIELD_SET, "", 4 },
+        { "null clears", HDR "memorySwap:\n  swapBehavior: null\n", false, 0, KUBELET_FIELD_CLEARED, NULL, 4 },
+        { "no value clears", HDR "memorySwap:\n  swapBehavior:\n", false, 0, KUBELET_FIELD_CLEARED, NULL, 4 },
+        { "memorySwap: null clears", HDR "memorySwap: ~\n", false, 0, KUBELET_FIELD_CLEARED, NULL, 3 },
+        { "memorySwap: {} keeps", HDR "memorySwap: {}\n", false, 0, KUBELET_FIELD_ABSENT },
+        { "CRLF line ends", "apiVersion: kubelet.config.k8s.io/v1beta1\r\nkind: KubeletConfiguration\r\n"
+                            "memorySwap:\r\n  swapBehavior: LimitedSwap\r\n",
+          false, 0, KUBELET_FIELD_SET, "LimitedSwap", 4 },
+        { "the last of two wins", HDR "memorySwap:\n  swapBehavior: LimitedSwap\n  swapBehavior: NoSwap\n",
+          false, 0, KUBELET_FIELD_SET, "NoSwap", 5 },
+        { "a nested swapBehavior elsewhere", HDR "other:\n  swapBehavior: LimitedSwap\n", false, 0, KUBELET_FIELD_ABSENT },
+        { "a key that only ends in swapBehavior", HDR "memorySwap:\n  noswapBehavior: LimitedSwap\n",
+          false, 0, KUBELET_FIELD_ABSENT },
+        { "only the first document counts", "---\n" HDR "memorySwap: {swapBehavior: NoSwap}\n---\n"
+                                            "memorySwap: {swapBehavior: LimitedSwap}\n",
+          false, 0, KUBELET_FIELD_SET, "NoSwap", 4 },
+        { "an anchor and alias", HDR "x: &ms {swapBehavior: LimitedSwap}\nmemorySwap: *ms\n",
+          false, 0, KUBELET_FIELD_SET, "LimitedSwap", 3 },
+        { "an unknown value is kept", HDR "memorySwap: {swapBehavior: UnlimitedSwap}\n",
+          false, 0, KUBELET_FIELD_SET, "UnlimitedSwap", 3 },
+        { "failSwapOn: yes (YAML 1.1)", HDR "failSwapOn: yes\n", false, 0, KUBELET_FIELD_ABSENT, NULL, 0,
+          KUBELET_FIELD_SET, true, 3 },
+        { "failSwapOn: null", HDR "failSwapOn: null\n", false, 0, KUBELET_FIELD_ABSENT, NULL, 0,
+          KUBELET_FIELD_CLEARED, false, 3 },
+        { "failSwapOn quoted is a string", HDR "failSwapOn: \"false\"\n", true, 3 },
+        { "swapBehavior a list", HDR "memorySwap:\n  swapBehavior: [LimitedSwap]\n", true, 4 },
+        { "memorySwap a string", HDR "memorySwap: LimitedSwap\n", true, 3 },
+        { "no kind", "apiVersion: kubelet.config.k8s.io/v1beta1\nmemorySwap: {swapBehavior: LimitedSwap}\n",
+          true, 0, KUBELET_FIELD_SET, "LimitedSwap", 2 },
+        { "no apiVersion", "kind: KubeletConfiguration\n", true, 0 },
+        { "a nested kind only", "apiVersion: v1\nfoo:\n  kind: KubeletConfiguration\n", true, 1 },
+        { "another kind", "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: Pod\n", true, 2 },
+        { "empty", "", true, 0 },
+        { "only comments", "# nothing\n", true, 0 },
+        { "a list", "- a\n- b\n", true, 1 },
+        { "not YAML", HDR "memorySwap: {swapBehavior: LimitedSwap\nmaxPods: 50\n", true, 4 },
+        { "a tab indent", HDR "memorySwap:\n\tswapBehavior: LimitedSwap\n", true, 4 },
+};
+
+/* Deep nesting is refused quickly (libyaml is quadratic in it), shallow nesting parses. */
+static void test_deep_nesting(void **state) {
+        size_t n = 100000;
+        _cleanup_free_ char *text = malloc(strlen(HDR) + 2 * n + 8);
+        assert_non_null(text);
+        char *p = stpcpy(stpcpy(text, HDR), "x: ");
+        memset(p, '[', n);
+        memset(p + n, ']', n);
+        p[2 * n] = 0;
+        KubeletConfigFile f;
+        assert_int_equal(kubelet_config_parse("/x.conf", text, strlen(text), &f), 0);
+        assert_true(f.invalid);
+        assert_string_equal(f.invalid_reason, "nested more than 1000 levels deep");
+        kubelet_config_file_done(&f);
+
+        /* 1000 levels, and brackets in quotes and comments, do not count */
+        p = stpcpy(stpcpy(text, HDR), "y: '[[[[' # {{{{\nx: ");
+        memset(p, '[', 1000);
+        memset(p + 1000, ']', 1000);
+        p[2000] = 0;
+        assert_int_equal(kubelet_config_parse("/x.conf", text, strlen(text), &f), 0);
+        assert_false(f.invalid);
+        kubelet_config_file_done(&f);
+}
+
+static void test_parse(void **state) {
+        for (size_t i = 0; i < ELEMENTSOF(parse_cases); i++) {
+                const ParseCase *c = &parse_cases[i];
+                KubeletConfigFile f;
+                print_message("case: %s\n", c->name);
+                assert_int_equal(kubelet_config_parse("/x.conf", c->text, strlen(c->text), &f), 0);
+                if (f.invalid)
+                        print_message("  invalid at %u: %s\n", f.invalid_line, f.invalid_reason);
+                assert_string_equal(f.path, "/x.conf");
+                assert_int_equal(f.invalid, c->invalid);
+                if (c->invalid) {
+                        assert_non_null(f.invalid_reason);
+                        assert_int_equal(f.invalid_line, c->invalid_line);
+                } else
+                        assert_null(f.invalid_reason);
+                if (!c->invalid || c->sb != KUBELET_FIELD_ABSENT) {
+                        assert_int_equal(f.swap_behavior_field, c->sb);
+                        if (c->sb_value)
+                                assert_string_equal(f.swap_behavior_value, c->sb_value);
+                        else
+                                assert_null(f.swap_behavior_value);
+                        if (c->sb != KUBELET_FIELD_ABSENT)
+                                assert_int_equal(f.swap_behavior_line, c->sb_line);
+                }
+                if (!c->invalid) {
+                        assert_int_equal(f.fail_swap_on_field, c->fso);
+                        if (c->fso == KUBELET_FIELD_SET)
+                                assert_int_equal(f.fail_swap_on, c->fso_value);
+                        if (c->fso != KUBELET_FIELD_ABSENT)
+                                assert_int_equal(f.fail_swap_on_line, c->fso_line);
+                }
+                kubelet_config_file_done(&f);
+        }
+}
+
+/* What nodeswap writes parses as what it means. */
+static void test_rendered_dropin(void **state) {
+        for (SwapBehavior b = SWAP_BEHAVIOR_NO_SWAP; b <= SWAP_BEHAVIOR_LIMITED_SWAP; b++) {
+                _cleanup_free_ char *text = kubelet_render_dropin(b);
+                KubeletConfigFile f;
+                assert_int_equal(kubelet_config_parse(K3S_DIR "/90-nodeswap.conf", text, strlen(text), &f), 0);
+                assert_false(f.invalid);
+                assert_int_equal(f.swap_behavior_field, KUBELET_FIELD_SET);
+                assert_string_equal(f.swap_behavior_value, swap_behavior_to_string(b));
+                assert_int_equal(f.swap_behavior_line, 6);
+                assert_int_equal(f.fail_swap_on_field, KUBELET_FIELD_SET);
+                assert_false(f.fail_swap_on);
+                kubelet_config_file_done(&f);
+        }
+}
+
+static char *overlay(const char *name) {
+        return strdup_printf("%s/kubelet/%s", FIXTURE_DIR, name);
+}
+
+static void test_read_k3s_hand_swap(void **state) {
+        _cleanup_free_ char *root = overlay("hand-swap");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_null(c.config_file);
+        assert_string_equal(c.config_dir, K3S_DIR);
+        /* k3s's defaults, then 90-swap.conf; 90-swap.conf.bak is not read */
+        assert_int_equal(c.n_files, 2);
+        assert_string_equal(c.files[0].path, K3S_DIR "/00-k3s-defaults.conf");
+        assert_string_equal(c.files[1].path, K3S_DIR "/90-swap.conf");
+
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[0]);
+        assert_null(e.first_invalid);
+
+        /* nodeswap's NoSwap drop-in would sort before 90-swap.conf: LimitedSwap still wins */
+        KubeletConfigFile ours;
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+                                                       &ours, &e), 0);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
+        assert_ptr_equal(e.fail_swap_on_from, &ours);
+        kubelet_config_file_done(&ours);
+
+        /* ... and a 95-nodeswap.conf after it wins */
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/95-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+                                                       &ours, &e), 0);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &ours);
+        kubelet_config_file_done(&ours);
+        kubelet_config_done(&c);
+}
+
+static void test_read_site_override(void **state) {
+        _cleanup_free_ char *root = overlay("site-override");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        /* the overlay alone: no 90-nodeswap.conf (the base tree has it) */
+        assert_int_equal(c.n_files, 2);
+        assert_string_equal(c.files[0].path, K3S_DIR "/50-early.conf");
+        assert_string_equal(c.files[1].path, K3S_DIR "/95-site.conf");
+        assert_string_equal(c.files[1].swap_behavior_value, "NoSwap");
+        assert_int_equal(c.files[1].swap_behavior_line, 6);
+
+        /* revert: with nodeswap's drop-in gone, 95-site.conf decides */
+        KubeletConfigFile ours;
+        KubeletEffective e;
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_UNSET,
+                                                       &ours, &e), 0);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
+        kubelet_config_file_done(&ours);
+        kubelet_config_done(&c);
+}
+
+static void test_read_kubeadm(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubelet.d/90-nodeswap.conf", &c), 0);
+        assert_string_equal(c.config_file, "/var/lib/kubelet/config.yaml");
+        /* kubeadm-flags.env's --config-dir, not DropIn='s directory */
+        assert_string_equal(c.config_dir, "/etc/kubernetes/kubelet.conf.d");
+        assert_string_equal(c.config_dir_source, "--config-dir in /var/lib/kubelet/kubeadm-flags.env");
+        assert_int_equal(c.n_files, 3);
+        assert_string_equal(c.files[0].path, "/var/lib/kubelet/config.yaml");
+        assert_string_equal(c.files[1].path, "/etc/kubernetes/kubelet.conf.d/10-swap.conf");
+        assert_string_equal(c.files[2].path, "/etc/kubernetes/kubelet.conf.d/sub/20-fail.conf");
+        assert_false(kubelet_config_reads(&c, "/etc/kubelet.d/90-nodeswap.conf"));
+        assert_true(kubelet_config_reads(&c, "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf"));
+        assert_false(kubelet_config_reads(&c, "/etc/kubernetes/kubelet.conf.d.conf"));
+
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
+        assert_true(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[2]);
+
+        /* 90-nodeswap.conf sorts before sub/ (walked where "sub" sorts) */
+        KubeletConfigFile ours;
+        assert_int_equal(kubelet_effective_with_dropin(&c, "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                                       SWAP_BEHAVIOR_NO_SWAP, &ours, &e), 0);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &ours);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[2]);
+        kubelet_config_file_done(&ours);
+        kubelet_config_done(&c);
+
+        /* without the flags file: DropIn='s directory */
+        _cleanup_free_ char *base = strdup_printf("%s/vps-cgroupv1", FIXTURE_DIR);
+        assert_int_equal(kubelet_config_read(base, "kubelet.service", "/etc/kubelet.d/90-nodeswap.conf", &c), 0);
+        assert_string_equal(c.config_dir, "/etc/kubelet.d");
+        assert_string_equal(c.config_dir_source, "the directory of [Kubelet] DropIn=");
+        assert_int_equal(c.n_files, 0);
+        kubelet_config_done(&c);
+}
+
+static void test_read_invalid(void **state) {
+        _cleanup_free_ char *root = overlay("invalid");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, NULL, K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.n_files, 1);
+        assert_true(c.files[0].invalid);
+        assert_int_equal(c.files[0].invalid_line, 4);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_ptr_equal(e.first_invalid, &c.files[0]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_UNSET);
+        assert_null(e.swap_behavior_from);
+        assert_true(e.fail_swap_on);
+        kubelet_config_done(&c);
+}
+
+int main(void) {
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_parse),
+                cmocka_unit_test(test_deep_nesting),
+                cmocka_unit_test(test_rendered_dropin),
+                cmocka_unit_test(test_read_k3s_hand_swap),
+                cmocka_unit_test(test_read_site_override),
+                cmocka_unit_test(test_read_kubeadm),
+                cmocka_unit_test(test_read_invalid),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
