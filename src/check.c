@@ -45,7 +45,7 @@
  * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
  *                                    does not start), and the policy does not rewrite it
  * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
- * host-unreadable          info      a state file this user may not read (non-root status, check)
+ * host-unreadable          warning   a state file this user may not read (non-root status, check)
  * kubelet-config-invalid   warning   another file the kubelet reads is not valid YAML, not a mapping,
  *                                    or lacks apiVersion/kind (the kubelet does not start)
  * kubelet-swap-behavior    info      every file that sets swapBehavior, in merge order, and the one

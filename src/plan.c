@@ -429,7 +429,9 @@ static int plan_swapoff(Ctx *c) {
                 if (!wanted_off) {
                         c->keep[i] = KEEP_ON;
                         staying_free += s->size > s->used ? s->size - s->used : 0;
-                        if (p->backend_set && !c->o->revert && s->owner == SWAP_OWNER_OTHER && p->backends)
+                        /* (unknown when nodeswap's records are unreadable: host-unreadable says so) */
+                        if (p->backend_set && !c->o->revert && s->owner == SWAP_OWNER_OTHER && p->backends &&
+                            !h->state.unreadable)
                                 if (plan_find(plan, VERDICT_SWAP_UNMANAGED, p, POLICY_KEY_CONFLICTS_UNITS, NULL,
                                               strdup_printf("add %s to [Conflicts] Units= to replace it", strempty(s->unit)),
                                               "%s: swap not made by nodeswap and not listed in [Conflicts] Units= stays on; "

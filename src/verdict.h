@@ -17,7 +17,8 @@
         X(POLICY_INVALID, "policy-invalid", ERROR, "the policy has an error; nothing is changed")             \
         X(POLICY_UNREADABLE, "policy-unreadable", WARNING,                                                  \
           "a policy file or directory cannot be read by this user; the policy was judged without it")        \
-        X(HOST_UNREADABLE, "host-unreadable", INFO, "a part of the node cannot be read by this user")        \
+        X(HOST_UNREADABLE, "host-unreadable", WARNING,                                                       \
+          "a part of the node cannot be read by this user: the verdict leaves it out (never fatal)")         \
         /* zram */                                                                                            \
         X(ZRAM_UNAVAILABLE, "zram-unavailable", ERROR, "zram is wanted but the kernel has no zram")          \
         X(ZRAM_ALGORITHM_UNAVAILABLE, "zram-algorithm-unavailable", ERROR,                                   \

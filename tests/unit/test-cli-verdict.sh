@@ -146,6 +146,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
 	done
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$u/nodeswap" check -v --root "$u/root" >"$tmp/out" 2>&1
 	grep -q "host-unreadable: $u/root/var/lib/nodeswap/state" "$tmp/out" || fail "check as nobody: no host-unreadable"
+	# a swap file nobody may open in a directory nobody may enter: its header is unknown, not absent
+	chmod 0755 "$u/root/var/lib/nodeswap"
+	chmod 0600 "$u/root/var/lib/nodeswap/swapfile"
+	install -m 0644 "$tmp/zf.conf" "$u/zf.conf"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$u/nodeswap" status --root "$u/root" \
+		--config "$u/zf.conf" >"$tmp/out" 2>&1
+	grep -q "host-unreadable: /var/lib/nodeswap/swapfile: this user may not look at it" "$tmp/out" ||
+		fail "status as nobody: the unreadable swap file is not reported: $(cat "$tmp/out")"
+	grep -q "file-mkswap\|rewriting the swap header" "$tmp/out" && fail "status as nobody plans a new header"
 	rm -rf "$u"
 else
 	echo "SKIP: unprivileged runs need root and setpriv"

@@ -26,7 +26,7 @@ static void test_table_rows(void **state) {
         /* the decisions of nodeswap(8) FINDINGS */
         assert_int_equal(verdict_info(VERDICT_CGROUP_V1_LIMITEDSWAP)->severity, SEVERITY_ERROR);
         assert_int_equal(verdict_info(VERDICT_POLICY_INVALID)->severity, SEVERITY_ERROR);
-        assert_int_equal(verdict_info(VERDICT_HOST_UNREADABLE)->severity, SEVERITY_INFO);
+        assert_int_equal(verdict_info(VERDICT_HOST_UNREADABLE)->severity, SEVERITY_WARNING);
 }
 
 static void test_finding_at_a_key(void **state) {
