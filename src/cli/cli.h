@@ -16,6 +16,7 @@ typedef struct CliContext {
         const char *config;     /* --config FILE or NULL; "-": standard input, read into config_text */
         char *config_text;      /* --config -: the policy as read from standard input */
         size_t config_len;
+        PolicyFileAs file_as;   /* --policy-file-as PATH=FILE: both NULL when not given */
         bool json;
         int verbosity;          /* -q: -1, default 0, -v: 1 */
         bool boot, force, purge, pods, critical, dry_run;

@@ -61,7 +61,8 @@ static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_
         if (c->config_text)
                 r = policy_load_text("<stdin>", c->config_text, c->config_len, ret_ctx, ret_policy, ret_errors);
         else
-                r = policy_load(c->root, c->config, ret_ctx, ret_policy, ret_errors);
+                r = policy_load_as(c->root, c->config, c->file_as.path ? &c->file_as : NULL, ret_ctx, ret_policy,
+                                   ret_errors);
         if (r < 0 && ret_errors->n > 0)
                 return EXIT_USAGE;      /* -EINVAL, or a file that could not be read (named) */
         if (r < 0) {

@@ -23,6 +23,9 @@ static void help(void) {
                "  allowance   the swap LimitedSwap gives a container on this node\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only (-: standard input)\n"
+               "      --policy-file-as PATH=FILE\n"
+               "                      read the policy as if FILE were at PATH (plan, check, status,\n"
+               "                      allowance, apply/revert --dry-run): validate a new drop-in\n"
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
                "      --json          machine-readable output\n"
                "  -q, --quiet         only the result and what is wrong\n"
@@ -204,6 +207,7 @@ int main(int argc, char *argv[]) {
                 ARG_QOS,
                 ARG_CRITICAL,
                 ARG_DRY_RUN,
+                ARG_POLICY_FILE_AS,
         };
         static const struct option options[] = {
                 { "config", required_argument, NULL, 'c' },
@@ -222,6 +226,7 @@ int main(int argc, char *argv[]) {
                 { "qos", required_argument, NULL, ARG_QOS },
                 { "critical", no_argument, NULL, ARG_CRITICAL },
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+                { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
                 {},
         };
         CliContext c = { .root = "/" };
@@ -288,6 +293,18 @@ int main(int argc, char *argv[]) {
                         seen |= VERB_OPT_DRY_RUN;
                         c.dry_run = true;
                         break;
+                case ARG_POLICY_FILE_AS: {
+                        /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
+                        char *eq = strchr(optarg, '=');
+                        if (!eq || eq == optarg || !eq[1] || optarg[0] != '/') {
+                                fprintf(stderr, "--policy-file-as needs PATH=FILE with an absolute PATH, not '%s'.\n",
+                                        optarg);
+                                return EXIT_USAGE;
+                        }
+                        *eq = 0;
+                        c.file_as = (PolicyFileAs) { .path = optarg, .file = eq + 1 };
+                        break;
+                }
                 default:
                         fprintf(stderr, "Try 'nodeswap --help'.\n");
                         return EXIT_USAGE;
@@ -317,6 +334,16 @@ int main(int argc, char *argv[]) {
                                 verb_opt_names[i]);
                         return EXIT_USAGE;
                 }
+        if (c.file_as.path && c.config) {
+                fprintf(stderr, "--policy-file-as and --config exclude each other.\n");
+                return EXIT_USAGE;
+        }
+        /* It plans with a file that is not in place: nothing may be changed on that basis. */
+        if (c.file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c.dry_run) {
+                fprintf(stderr, "--policy-file-as only plans: use it with plan, check, status, allowance or "
+                        "%s --dry-run.\n", verb);
+                return EXIT_USAGE;
+        }
         if (c.config && streq(c.config, "-")) {
                 /* The policy from standard input, read once: apply reads the policy twice. */
                 int r = read_fd_full(STDIN_FILENO, POLICY_FILE_MAX, false, &c.config_text, &c.config_len);

@@ -21,6 +21,9 @@ PACKAGES=(
         systemd-zram-generator openssh-server python3 iproute2 util-linux procps e2fsprogs
         # runtime libraries of nodeswap (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
+        # Ansible's apt module (the role installs nodeswap's .deb with it) imports python3-apt on
+        # the node; without it the module would try to apt-get it, and the VM has no network
+        python3-apt
 )
 
 CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
