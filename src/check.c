@@ -8,7 +8,8 @@
 #include "allowance.h"
 #include "kubelet.h"
 
-/* The rules, in the order check_run() applies them. Each looks at Policy and HostState only.
+/* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
+ * Their ids, severities and summaries are rows of the table in verdict.h.
  * Where the policy says what the node will be (apply writes it), the rule looks at the policy;
  * where it does not, at the node as it is.
  *
@@ -19,8 +20,8 @@
  * swap-priority-shared     warning   two active swap areas with one priority (pages round-robin)
  * swappiness-zram-churn    warning   swappiness >= 180 (policy, else current), zram swap on or planned,
  *                                    and pods NoSwap (no LimitedSwap)
- * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned;
- *                          info      absent otherwise
+ * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned
+ * psi-off-info             info      absent otherwise
  * zram-too-large           warning   a zram device (the policy's planned one, or one that is not
  *                                    nodeswap's) whose disksize is above 2 × MemTotal, or above
  *                                    MemTotal with no mem_limit. At a typical 2:1..4:1 compression a
@@ -28,18 +29,24 @@
  *                                    mem_limit nothing stops it, and no pod's limit accounts for it.
  * swapfile-storage         error     the swap file sits on mmc or rotational storage that the
  *                                    policy's [File] Storage= does not allow (apply refuses)
- *                          warning   ... that Storage= allows (flash wear, slow)
+ * swapfile-storage-wear    warning   ... that Storage= allows (flash wear, slow)
  * swapfile-not-regular     error     something other than a regular file at [File] Path=
- * swapfile-pagesize        error     the file's swap header was made for another page size
- * swapfile-permissions     error     the file is readable or writable by group/others, or not root's
- * swapfile-holes           error     the file has holes (allocated < size)
+ * swapfile-pagesize        warning   the file's swap header was made for another page size (apply
+ *                                    rewrites it)
+ * swapfile-permissions     error     the file is readable or writable by group/others, or not root's,
+ *                                    and off (apply refuses to swap it on)
+ * swapfile-permissions-active
+ *                          warning   ... and on: apply does not swap it off (that would not make it
+ *                                    safer); chmod/chown fix it
+ * swapfile-holes           warning   the file has holes (allocated < size; apply allocates them)
  * kubelet-swap-stale       warning   the kubelet unit started before nodeswap's last swap change
  *                                    (unknown without systemd: no finding)
  * dropin-name              error     the kubelet drop-in's name does not end in .conf (ignored)
  * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
- *                                    does not start)
+ *                                    does not start), and the policy does not rewrite it
  * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
- * kubelet-config-invalid   error     another file the kubelet reads is not valid YAML, not a mapping,
+ * host-unreadable          warning   a state file this user may not read (non-root status, check)
+ * kubelet-config-invalid   warning   another file the kubelet reads is not valid YAML, not a mapping,
  *                                    or lacks apiVersion/kind (the kubelet does not start)
  * kubelet-swap-behavior    info      every file that sets swapBehavior, in merge order, and the one
  *                                    that wins (when a file other than nodeswap's drop-in sets it)
@@ -55,46 +62,16 @@
 
 #define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
 
-static const char *const severity_table[_SEVERITY_MAX] = {
-        [SEVERITY_INFO] = "info",
-        [SEVERITY_WARNING] = "warning",
-        [SEVERITY_ERROR] = "error",
-};
-
-const char *severity_to_string(Severity s) {
-        if ((size_t) s >= ELEMENTSOF(severity_table))
-                return NULL;
-        return severity_table[s];
+/* A rule's finding. A rule whose id the plan reported already adds nothing: the plan's finding
+ * says the same, closer to its cause. */
+static int add(Findings *fs, Verdict v, char *message, char *hint) {
+        return findings_add(fs, v, message, hint);
 }
 
-void findings_free(Finding *f, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                free(f[i].message);
-                free(f[i].hint);
-        }
-        free(f);
-}
-
-typedef struct Findings {
-        Finding *f;
-        size_t n;
-} Findings;
-
-static int add(Findings *fs, Severity sev, const char *id, char *message, char *hint) {
-        if (!message || !hint) {
-                free(message);
-                free(hint);
-                return -ENOMEM;
-        }
-        Finding *n = realloc(fs->f, sizeof(Finding) * (fs->n + 1));
-        if (!n) {
-                free(message);
-                free(hint);
-                return -ENOMEM;
-        }
-        fs->f = n;
-        fs->f[fs->n++] = (Finding) { .severity = sev, .id = id, .message = message, .hint = hint };
-        return 0;
+/* The same, naming the policy key behind it. */
+static int add_at(Findings *fs, Verdict v, const Policy *p, PolicyKey k, const char *value, char *message,
+                  char *hint) {
+        return findings_add_at(fs, v, p, k, value, message, hint);
 }
 
 SwapBehavior check_swap_behavior(const Policy *p, const HostState *h) {
@@ -122,7 +99,9 @@ static const char *basename_of(const char *path) {
 static int check_cgroup(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
         if (b != SWAP_BEHAVIOR_LIMITED_SWAP || !cgroup_mode_is_v1(h->cgroup))
                 return 0;
-        return add(fs, SEVERITY_ERROR, "cgroup-v1-limitedswap",
+        Verdict v = VERDICT_CGROUP_V1_LIMITEDSWAP;
+        return add_at(fs, v, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                   p->swap_behavior != SWAP_BEHAVIOR_UNSET ? swap_behavior_to_string(p->swap_behavior) : NULL,
                    strdup_printf("LimitedSwap needs cgroup v2, and this node runs cgroup %s: since "
                                  "Kubernetes 1.35 the kubelet refuses to start, older ones give "
                                  "no container any swap",
@@ -131,21 +110,24 @@ static int check_cgroup(const Policy *p, const HostState *h, SwapBehavior b, Fin
                           "cgroup_no_v1=all on older systems) or set [Kubelet] SwapBehavior=NoSwap"));
 }
 
-static int check_little_swap(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+static int check_little_swap(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs) {
         if (b != SWAP_BEHAVIOR_LIMITED_SWAP || h->mem_total == 0)
                 return 0;
-        if (h->swap_total == 0)
-                return add(fs, SEVERITY_WARNING, "limitedswap-little-swap",
+        /* The swap the node has once the plan ran (what the kubelet then reads). */
+        uint64_t swap_total = pl && p->backend_set ? pl->swap_total_after : h->swap_total;
+        const char *sb = p->swap_behavior != SWAP_BEHAVIOR_UNSET ? swap_behavior_to_string(p->swap_behavior) : NULL;
+        if (swap_total == 0)
+                return add_at(fs, VERDICT_LIMITEDSWAP_LITTLE_SWAP, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR, sb,
                            strdup("LimitedSwap is set but the node has no swap: no container gets any"),
                            strdup("configure a swap backend ([Swap] Backend=) and run nodeswap apply"));
-        if ((unsigned __int128) h->swap_total * 4 >= h->mem_total)
+        if ((unsigned __int128) swap_total * 4 >= h->mem_total)
                 return 0;
         char s[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
-        double pct = 100.0 * (double) h->swap_total / (double) h->mem_total;
-        return add(fs, SEVERITY_WARNING, "limitedswap-little-swap",
+        double pct = 100.0 * (double) swap_total / (double) h->mem_total;
+        return add_at(fs, VERDICT_LIMITEDSWAP_LITTLE_SWAP, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR, sb,
                    strdup_printf("LimitedSwap with %s of swap on %s of RAM: a container gets %.1f %% of "
                                  "its memory request as swap (under a quarter)",
-                                 format_bytes(s, sizeof s, h->swap_total),
+                                 format_bytes(s, sizeof s, swap_total),
                                  format_bytes(m, sizeof m, h->mem_total), pct),
                    strdup("give the node more swap (a larger zram device or a swap file), or see "
                           "nodeswap allowance --request SIZE for what a container gets"));
@@ -157,7 +139,7 @@ static int check_priorities(const Policy *p, const HostState *h, Findings *fs) {
                         if (h->swaps[i].priority != h->swaps[j].priority)
                                 continue;
                         /* report the first pair only: one finding, stable */
-                        return add(fs, SEVERITY_WARNING, "swap-priority-shared",
+                        return add(fs, VERDICT_SWAP_PRIORITY_SHARED,
                                    strdup_printf("%s and %s share priority %d: the kernel spreads pages "
                                                  "round-robin between them, so zram and a drive fill "
                                                  "alike instead of zram first",
@@ -172,7 +154,7 @@ static int check_swappiness(const Policy *p, const HostState *h, SwapBehavior b,
         int sw = p->swappiness >= 0 ? p->swappiness : h->swappiness;
         if (sw < 180 || b == SWAP_BEHAVIOR_LIMITED_SWAP || !zram_swap_on_or_planned(p, h))
                 return 0;
-        return add(fs, SEVERITY_WARNING, "swappiness-zram-churn",
+        return add_at(fs, VERDICT_SWAPPINESS_ZRAM_CHURN, p, POLICY_KEY_SYSCTL_SWAPPINESS, NULL,
                    strdup_printf("vm.swappiness is %d with zram swap while pods may not swap (NoSwap): "
                                  "system services reclaim only anonymous memory into zram while pods "
                                  "can only drop page cache, so the same pages churn through zram and "
@@ -185,7 +167,7 @@ static int check_psi(const Policy *p, const HostState *h, Findings *fs) {
         if (h->psi)
                 return 0;
         bool zram = zram_swap_on_or_planned(p, h);
-        return add(fs, zram ? SEVERITY_WARNING : SEVERITY_INFO, "psi-off",
+        return add(fs, zram ? VERDICT_PSI_OFF : VERDICT_PSI_OFF_INFO,
                    strdup(zram ? "pressure stall information is off: the time tasks wait for memory, "
                                  "including zram compression, cannot be seen"
                                : "pressure stall information is off: memory pressure cannot be measured"),
@@ -201,12 +183,13 @@ static bool zram_too_large(uint64_t disksize, uint64_t mem_limit, uint64_t mem_t
         return mem_limit == 0 && disksize > mem_total;
 }
 
-static int zram_too_large_finding(Findings *fs, const char *what, uint64_t disksize, uint64_t mem_limit,
-                                  uint64_t mem_total) {
+static int zram_too_large_finding(Findings *fs, const Policy *p, const char *what, uint64_t disksize,
+                                  uint64_t mem_limit, uint64_t mem_total) {
         char d[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
         format_bytes(d, sizeof d, disksize);
         format_bytes(m, sizeof m, mem_total);
-        return add(fs, SEVERITY_WARNING, "zram-too-large",
+        return add_at(fs, VERDICT_ZRAM_TOO_LARGE, p, p ? POLICY_KEY_ZRAM_SIZE : _POLICY_KEY_MAX,
+                      p ? p->zram.size_expr : NULL,
                    mem_limit == 0
                    ? strdup_printf("%s holds up to %s on %s of RAM with no mem_limit: filled at a "
                                    "typical 2:1 to 4:1 compression it takes RAM that no pod's memory "
@@ -220,7 +203,7 @@ static int check_zram_size(const Policy *p, const HostState *h, Findings *fs) {
         int r;
         bool planned = p->backend_set && (p->backends & BACKEND_ZRAM);
         if (planned && zram_too_large(p->zram.size, p->zram.mem_limit, h->mem_total)) {
-                r = zram_too_large_finding(fs, "the policy's zram device ([Zram] Size=)",
+                r = zram_too_large_finding(fs, p, "the policy's zram device ([Zram] Size=)",
                                            p->zram.size, p->zram.mem_limit, h->mem_total);
                 if (r < 0)
                         return r;
@@ -234,7 +217,7 @@ static int check_zram_size(const Policy *p, const HostState *h, Findings *fs) {
                 _cleanup_free_ char *what = strdup_printf("/dev/zram%d", z->id);
                 if (!what)
                         return -ENOMEM;
-                r = zram_too_large_finding(fs, what, z->disksize, z->mem_limit, h->mem_total);
+                r = zram_too_large_finding(fs, NULL, what, z->disksize, z->mem_limit, h->mem_total);
                 if (r < 0)
                         return r;
         }
@@ -252,7 +235,8 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
         unsigned bad = f->storage & (STORAGE_MMC | STORAGE_ROTATIONAL);
         if (bad && (wanted || f->swap_on)) {
                 bool allowed = wanted && (p->file.storage & bad);
-                r = add(fs, allowed ? SEVERITY_WARNING : SEVERITY_ERROR, "swapfile-storage",
+                r = add_at(fs, allowed ? VERDICT_SWAPFILE_STORAGE_WEAR : VERDICT_SWAPFILE_STORAGE, p,
+                        POLICY_KEY_FILE_STORAGE, NULL,
                         strdup_printf("the swap file %s is on %s storage (%s): %s", p->file.path,
                                       strempty(storage_kind_to_string((StorageKind) bad)), f->storage_device ?: "unknown device",
                                       bad == STORAGE_MMC
@@ -270,14 +254,14 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
                 return 0;
 
         if (!f->is_regular)
-                return add(fs, SEVERITY_ERROR, "swapfile-not-regular",
+                return add_at(fs, VERDICT_SWAPFILE_NOT_REGULAR, p, POLICY_KEY_FILE_PATH, p->file.path,
                            strdup_printf("%s is not a regular file (a symlink, directory or device): "
                                          "it cannot be a swap file", p->file.path),
                            strdup("remove it or choose another [File] Path="));
 
         if (f->has_header && f->header_page_size != 0 && h->page_size != 0 &&
             f->header_page_size != h->page_size) {
-                r = add(fs, SEVERITY_ERROR, "swapfile-pagesize",
+                r = add(fs, VERDICT_SWAPFILE_PAGESIZE,
                         strdup_printf("the swap header of %s was made for %" PRIu64 "-byte pages and "
                                       "this kernel uses %" PRIu64 ": swapon fails with EINVAL",
                                       p->file.path, f->header_page_size, h->page_size),
@@ -287,7 +271,8 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
         }
 
         if ((f->mode & 077) || f->uid != 0) {
-                r = add(fs, SEVERITY_ERROR, "swapfile-permissions",
+                r = add_at(fs, f->swap_on ? VERDICT_SWAPFILE_PERMISSIONS_ACTIVE : VERDICT_SWAPFILE_PERMISSIONS, p,
+                           POLICY_KEY_FILE_PATH, p->file.path,
                         strdup_printf("the swap file %s has mode %04o and owner uid %u: whoever can "
                                       "read it can read swapped-out memory",
                                       p->file.path, f->mode, f->uid),
@@ -298,7 +283,7 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
 
         if (f->allocated < f->size) {
                 char a[FORMAT_BYTES_MAX], s[FORMAT_BYTES_MAX];
-                r = add(fs, SEVERITY_ERROR, "swapfile-holes",
+                r = add(fs, VERDICT_SWAPFILE_HOLES,
                         strdup_printf("the swap file %s has holes (%s allocated of %s): the kernel "
                                       "refuses it with EINVAL", p->file.path,
                                       format_bytes(a, sizeof a, f->allocated),
@@ -315,7 +300,7 @@ static int check_kubelet_stale(const Policy *p, const HostState *h, Findings *fs
         if (h->kubelet_started_usec == 0 || h->state.swap_changed_usec <= h->kubelet_started_usec)
                 return 0;
         const char *unit = h->kubelet_unit ?: "the kubelet unit";
-        return add(fs, SEVERITY_WARNING, "kubelet-swap-stale",
+        return add(fs, VERDICT_KUBELET_SWAP_STALE,
                    strdup_printf("%s started before the last swap change: the kubelet reads the "
                                  "node's swap capacity only at start, so it still works with the old "
                                  "SwapTotal", unit),
@@ -331,7 +316,7 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
 
         const char *name = basename_of(path);
         if (!endswith(name, ".conf")) {
-                r = add(fs, SEVERITY_ERROR, "dropin-name",
+                r = add_at(fs, VERDICT_DROPIN_NAME, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
                         strdup_printf("the kubelet drop-in %s does not end in .conf: the kubelet "
                                       "ignores it", path),
                         strdup("set [Kubelet] DropIn= to a name ending in .conf, e.g. "
@@ -341,8 +326,9 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
         }
 
         const KubeletConfigFile *ours = kubelet_config_find(&h->kubelet, path);
-        if (h->dropin && ours && ours->invalid) {
-                r = add(fs, SEVERITY_ERROR, "dropin-invalid",
+        if (h->dropin && ours && ours->invalid && p->swap_behavior == SWAP_BEHAVIOR_UNSET) {
+                /* (A policy that sets SwapBehavior= rewrites the drop-in: the plan has it.) */
+                r = add(fs, VERDICT_DROPIN_INVALID,
                         ours->invalid_line > 0
                         ? strdup_printf("the kubelet drop-in %s:%u: %s: the kubelet refuses it and does "
                                         "not start", path, ours->invalid_line, ours->invalid_reason)
@@ -355,7 +341,7 @@ static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
         }
 
         if (strcmp(name, K3S_DEFAULTS_DROPIN) < 0) {
-                r = add(fs, SEVERITY_WARNING, "dropin-order",
+                r = add_at(fs, VERDICT_DROPIN_ORDER, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
                         strdup_printf("the kubelet drop-in %s sorts before k3s's own "
                                       K3S_DEFAULTS_DROPIN ": drop-ins merge in name order, so "
                                       "k3s's defaults override it", path),
@@ -383,7 +369,7 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                 _cleanup_free_ char *src = kubelet_source(f, f->invalid_line);
                 if (!src)
                         return -ENOMEM;
-                r = add(fs, SEVERITY_ERROR, "kubelet-config-invalid",
+                r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
                         strdup_printf("%s: %s: the kubelet refuses it and does not start", src, f->invalid_reason),
                         strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
                                       "KubeletConfiguration) or remove it", f->path));
@@ -420,7 +406,7 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                                                           now.swap_behavior_from->swap_behavior_line : 0);
                 if (!list || !win)
                         return -ENOMEM;
-                r = add(fs, SEVERITY_INFO, "kubelet-swap-behavior",
+                r = add(fs, VERDICT_KUBELET_SWAP_BEHAVIOR,
                         strdup_printf("swapBehavior is set by %s; %s wins: %s", list, win,
                                       now.swap_behavior_unknown ? now.swap_behavior_value
                                       : swap_behavior_to_string(normalized(now.swap_behavior))),
@@ -444,7 +430,8 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                         _cleanup_free_ char *src = kubelet_source(w, w ? w->swap_behavior_line : 0);
                         if (!src)
                                 return -ENOMEM;
-                        r = add(fs, SEVERITY_ERROR, "dropin-overridden",
+                        r = add_at(fs, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                           swap_behavior_to_string(p->swap_behavior),
                                 !kubelet_config_reads(c, ours_path)
                                 ? strdup_printf("the kubelet does not read %s (its drop-in directory is %s, from "
                                                 "%s): it runs with swapBehavior %s, not the policy's %s",
@@ -470,7 +457,7 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                 _cleanup_free_ char *src = kubelet_source(w, w->fail_swap_on_line);
                 if (!src)
                         return -ENOMEM;
-                r = add(fs, SEVERITY_ERROR, "kubelet-fail-swap-on",
+                r = add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
                         strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
                                       "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
                         strdup_printf("set failSwapOn: false in %s or remove it", w->path));
@@ -499,7 +486,7 @@ static int check_conflict_units(const Policy *p, const HostState *h, Findings *f
         if (!list)
                 return -ENOMEM;
         bool one = strv_length(names) == 1;
-        return add(fs, SEVERITY_WARNING, "conflict-unit-unmasked",
+        return add(fs, VERDICT_CONFLICT_UNIT_UNMASKED,
                    strdup_printf("nodeswap manages this node's swap, but the distribution's swap "
                                  "unit%s %s %s not masked and can bring %s swap back",
                                  one ? "" : "s", list, one ? "is" : "are", one ? "its" : "their"),
@@ -537,7 +524,7 @@ static int check_rpi_swap(const Policy *p, const HostState *h, Findings *fs) {
                           : !p->backend_set          ? "nodeswap manages no swap here (no Backend=)"
                           : unmasked                 ? "nodeswap manages swap, but some of rpi-swap's units are not masked"
                                                      : "nodeswap manages swap; rpi-swap is kept off";
-        return add(fs, SEVERITY_INFO, "rpi-swap",
+        return add(fs, VERDICT_RPI_SWAP,
                    strdup_printf("rpi-swap is set to Mechanism=%s (%s), [File] Path=%s; %s. Masked: %s. "
                                  "Not masked: %s",
                                  mech, src, strempty(rpi->path), who, m, um),
@@ -546,28 +533,71 @@ static int check_rpi_swap(const Policy *p, const HostState *h, Findings *fs) {
                                      : "nodeswap revert hands the node's swap back to rpi-swap"));
 }
 
-int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
-        Findings fs = {};
+/* What this user could not read of nodeswap's records (a non-root status or check). */
+static int check_unreadable(const Policy *p, const HostState *h, Findings *fs) {
+        for (char **u = h->state.unreadable; u && *u; u++) {
+                int r = add(fs, VERDICT_HOST_UNREADABLE,
+                            strdup_printf("%s: this user may not read it; nodeswap's records (the last run, "
+                                          "revert, the devices and files nodeswap made) are unknown", *u),
+                            strdup("run as root for the whole picture"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *fs) {
         SwapBehavior b = check_swap_behavior(p, h);
         int r;
 
-        if ((r = check_cgroup(p, h, b, &fs)) < 0 ||
-            (r = check_little_swap(p, h, b, &fs)) < 0 ||
-            (r = check_priorities(p, h, &fs)) < 0 ||
-            (r = check_swappiness(p, h, b, &fs)) < 0 ||
-            (r = check_psi(p, h, &fs)) < 0 ||
-            (r = check_zram_size(p, h, &fs)) < 0 ||
-            (r = check_swapfile(p, h, &fs)) < 0 ||
-            (r = check_kubelet_stale(p, h, &fs)) < 0 ||
-            (r = check_dropin(p, h, &fs)) < 0 ||
-            (r = check_kubelet_config(p, h, &fs)) < 0 ||
-            (r = check_conflict_units(p, h, &fs)) < 0 ||
-            (r = check_rpi_swap(p, h, &fs)) < 0) {
-                findings_free(fs.f, fs.n);
+        r = check_unreadable(p, h, fs);
+        if (r < 0)
                 return r;
-        }
 
-        *ret = fs.f;
-        *ret_n = fs.n;
+        if ((r = check_cgroup(p, h, b, fs)) < 0 ||
+            (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
+            (r = check_priorities(p, h, fs)) < 0 ||
+            (r = check_swappiness(p, h, b, fs)) < 0 ||
+            (r = check_psi(p, h, fs)) < 0 ||
+            (r = check_zram_size(p, h, fs)) < 0 ||
+            (r = check_swapfile(p, h, fs)) < 0 ||
+            (r = check_kubelet_stale(p, h, fs)) < 0 ||
+            (r = check_dropin(p, h, fs)) < 0 ||
+            (r = check_kubelet_config(p, h, fs)) < 0 ||
+            (r = check_conflict_units(p, h, fs)) < 0 ||
+            (r = check_rpi_swap(p, h, fs)) < 0)
+                return r;
+        return 0;
+}
+
+int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, Plan *ret) {
+        Plan pl = {};
+        Findings rules = {};
+        int r = plan(p, h, opts, &pl);
+        if (r < 0)
+                return r;
+        if (!opts || !opts->revert) {
+                r = check_rules(p, h, &pl, &rules);
+                if (r >= 0)
+                        r = findings_merge(&pl.findings, &rules, true);
+                findings_done(&rules);
+                if (r < 0) {
+                        plan_done(&pl);
+                        return r;
+                }
+        }
+        *ret = pl;
+        return 0;
+}
+
+int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
+        Plan pl = {};
+        int r = verdict_plan(p, h, NULL, &pl);
+        if (r < 0)
+                return r;
+        *ret = pl.findings.f;
+        *ret_n = pl.findings.n;
+        pl.findings = (Findings) {};
+        plan_done(&pl);
         return 0;
 }

@@ -2,28 +2,22 @@
 #pragma once
 
 #include "host.h"
+#include "plan.h"
+#include "verdict.h"
 
 /* nodeswap check: what is wrong or risky with this node's swap, from Policy and HostState alone
  * (pure, no I/O). Each finding has a stable id that scripts may match on; nodeswap(8) lists them. */
 
-typedef enum Severity {
-        SEVERITY_INFO,
-        SEVERITY_WARNING,
-        SEVERITY_ERROR,
-        _SEVERITY_MAX,
-} Severity;
-const char *severity_to_string(Severity s);     /* "info", "warning", "error" */
+/* The rules of check.c, in their fixed order, appended to fs. pl is the plan for (p, h): the rules
+ * look at the swap it leaves, and skip what the plan reports already. */
+int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *fs);
 
-typedef struct Finding {
-        Severity severity;
-        const char *id;         /* static, e.g. "cgroup-v1-limitedswap" */
-        char *message;          /* what it means */
-        char *hint;             /* what to do */
-} Finding;
+/* The one verdict on (p, h): plan() with opts, then the rules of check.c appended to the plan's
+ * findings (a rule whose id the plan reported already is skipped). plan, apply, check and status
+ * all use it, so they agree. Revert plans get no rules (they only go back). */
+int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, Plan *ret);
 
-void findings_free(Finding *f, size_t n);
-
-/* Every finding, in a fixed order (the order of the rules in check.c). *ret_n may be 0. */
+/* verdict_plan()'s findings only, for check. *ret_n may be 0. */
 int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n);
 
 /* The swapBehavior the rules look at: the policy's when it sets one (apply will write it),

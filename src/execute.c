@@ -57,7 +57,8 @@ static void swap_changed(Exec *e) {
 }
 
 static void say(Exec *e, size_t i) {
-        if (e->c->json || e->c->verbosity < 0)
+        /* -q: only what failed */
+        if (e->c->json || (e->c->verbosity < 0 && e->results[i] != RESULT_FAILED))
                 return;
         log_action(&e->pl->actions[i], result_names[e->results[i]], e->messages[i]);
 }
@@ -76,7 +77,7 @@ static int save_state(Exec *e) {
         return r;
 }
 
-/* For the zram ids only, which live in /run/nodeswap/state: no fsync'ed persistent write. */
+/* For the zram ids only, which live in /run/nodeswap-state/state: no fsync'ed persistent write. */
 static int save_runtime_state(Exec *e) {
         int r = state_save_runtime(e->c->root, &e->state);
         if (r < 0)
@@ -594,11 +595,15 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         bool any_done = false;
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i] == RESULT_DONE;
-        if (any_done || e.reverting || forgot)
+        if (any_done || e.reverting || forgot) {
+                e.state.last_run_usec = now_usec();
+                e.state.last_run_revert = e.reverting;
+                e.state.last_run_failed = ret != EXIT_OK;
                 save_state(&e);
+        }
 
-        for (char **w = pl->warnings; w && *w && !c->json; w++)
-                fprintf(stderr, "warning: %s\n", *w);
+        if (!c->json)
+                plan_print_findings(stderr, pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
 
         /* Under systemd (NotifyAccess=main), the unit's status line says what was applied. */
         if (getenv("NOTIFY_SOCKET")) {

@@ -47,6 +47,7 @@ typedef struct ZramDevice {
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {
+        bool unreadable;        /* this user may not look at it (EACCES): nothing below is known */
         bool exists;
         bool is_regular;        /* false: a symlink, directory, device ... (never followed) */
         uint64_t size;          /* st_size */
@@ -82,7 +83,7 @@ typedef enum CgroupMode {
 } CgroupMode;
 const char *cgroup_mode_to_string(CgroupMode m);
 
-/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap/state. */
+/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap-state/state. */
 typedef struct NodeswapState {
         int saved_swappiness;   /* -1: not saved */
         int saved_page_cluster; /* -1: not saved */
@@ -92,6 +93,10 @@ typedef struct NodeswapState {
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
         char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
+        bool last_run_revert;   /* that run was a revert */
+        bool last_run_failed;   /* ... and an action of it failed */
+        char **unreadable;      /* state files this user may not read (read as empty) */
 } NodeswapState;
 
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */

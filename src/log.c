@@ -42,7 +42,7 @@ void log_action(const Action *a, const char *result, const char *message) {
                 return;
         }
 
-        bool tty = isatty(STDOUT_FILENO);
+        bool tty = colors_enabled(STDOUT_FILENO);
         const char *col = !tty ? "" : failed ? "\033[31m" : partial ? "\033[33m" : "\033[32m";
         printf("%s ... %s%s%s%s%s\n", strempty(s), col, result, tty ? "\033[0m" : "", message ? ": " : "",
                strempty(message));

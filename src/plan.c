@@ -48,8 +48,7 @@ void plan_done(Plan *p) {
         for (size_t i = 0; i < p->n_actions; i++)
                 action_done(&p->actions[i]);
         free(p->actions);
-        strv_free(p->warnings);
-        strv_free(p->errors);
+        findings_done(&p->findings);
         *p = (Plan) {};
 }
 
@@ -71,16 +70,50 @@ static Action *plan_add(Plan *p, ActionKind kind, const char *target, const char
         return a;
 }
 
-static int plan_addf(char ***l, const char *fmt, ...) _printf_(2, 3);
-static int plan_addf(char ***l, const char *fmt, ...) {
+/* A finding of the plan (verdict.h): the policy key behind it (-1: none) and its value as written,
+ * a hint (taken over, may be NULL) and the message. */
+static int plan_find(Plan *pl, Verdict v, const Policy *p, int key, const char *value, char *hint,
+                     const char *fmt, ...) _printf_(7, 8);
+static int plan_find(Plan *pl, Verdict v, const Policy *p, int key, const char *value, char *hint,
+                     const char *fmt, ...) {
         va_list ap;
         char *s;
         va_start(ap, fmt);
         int k = vasprintf(&s, fmt, ap);
         va_end(ap);
-        if (k < 0)
+        if (k < 0) {
+                free(hint);
                 return -ENOMEM;
-        return strv_push(l, s);
+        }
+        if (key < 0)
+                return findings_add(&pl->findings, v, s, hint);
+        return findings_add_at(&pl->findings, v, p, (PolicyKey) key, value, s, hint);
+}
+
+/* The hint for an algorithm the kernel does not offer: the offered one nearest to a name asked
+ * for, else the first offered. */
+static char *algorithm_hint(char **wanted, char **offered, const char *have) {
+        const char *near = NULL;
+        for (char **w = wanted; w && *w && !near; w++)
+                near = policy_suggest(*w, offered);
+        if (near)
+                return strdup_printf("did you mean %s? This kernel offers %s: write [Zram] Algorithm=%s", near, have,
+                                     near);
+        return strdup_printf("this kernel offers %s: write [Zram] Algorithm= with one of them, e.g. "
+                             "Algorithm=%s", have, offered && offered[0] ? offered[0] : "lz4");
+}
+
+/* The largest swap file size that leaves its margin free on free bytes, in whole MiB. */
+static uint64_t swapfile_largest_fit(uint64_t free) {
+        uint64_t lo = 0, hi = free / MiB;
+        while (lo < hi) {
+                uint64_t mid = lo + (hi - lo + 1) / 2;
+                if (mid * MiB + swapfile_margin(mid * MiB) <= free)
+                        lo = mid;
+                else
+                        hi = mid - 1;
+        }
+        return lo * MiB;
 }
 
 #define B(x) format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, (x))
@@ -142,9 +175,10 @@ static int plan_zram(Ctx *c) {
         Plan *plan = c->plan;
 
         if (!h->zram_control && h->n_zrams == 0)
-                return plan_addf(&plan->errors,
+                return plan_find(plan, VERDICT_ZRAM_UNAVAILABLE, p, POLICY_KEY_SWAP_BACKEND, NULL,
+                                 strdup("load the zram module (modprobe zram) or use [Swap] Backend=file"),
                                  "[Zram] is wanted but this kernel has no zram (/sys/class/zram-control is "
-                                 "missing): load the zram module (modprobe zram) or use Backend=file");
+                                 "missing)");
 
         /* The kernel's offer is the same for every device; read it off any. */
         char **offered = NULL;
@@ -162,7 +196,8 @@ static int plan_zram(Ctx *c) {
                         _cleanup_free_ char *have = strv_join(offered, " ");
                         if (!want || !have)
                                 return -ENOMEM;
-                        return plan_addf(&plan->errors,
+                        return plan_find(plan, VERDICT_ZRAM_ALGORITHM_UNAVAILABLE, p, POLICY_KEY_ZRAM_ALGORITHM,
+                                         want, algorithm_hint(p->zram.algorithms, offered, have),
                                          "[Zram] Algorithm=%s: none of these is offered by this kernel, which offers '%s'",
                                          want, have);
                 }
@@ -249,9 +284,18 @@ static int plan_file(Ctx *c) {
         Plan *plan = c->plan;
         const char *path = p->file.path;
 
+        if (f->unreadable)
+                /* A non-root status or check: nothing is known about the file, so nothing is
+                 * planned for it (apply runs as root and sees it). */
+                return plan_find(plan, VERDICT_HOST_UNREADABLE, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("run as root to judge the swap file"),
+                                 "%s: this user may not look at it; the swap file is not judged", path);
+
         /* The file system and the storage under it, decided as the swap file backend decides. */
         if (!f->fstype || !f->fs_mount_point)
-                return plan_addf(&plan->errors, "%s: no mounted file system found for it", path);
+                return plan_find(plan, VERDICT_SWAPFILE_NO_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("mount the file system that should hold it, or choose another [File] Path="),
+                                 "%s: no mounted file system found for it", path);
         const SwapFileFs fs = {
                 .mount_point = f->fs_mount_point,
                 .fstype = f->fstype,
@@ -266,20 +310,42 @@ static int plan_file(Ctx *c) {
         int r = swapfile_check_fs(&fs, p->file.storage, &refused);
         if (r < 0)
                 return r;
-        if (r == 0)
-                return plan_addf(&plan->errors, "%s: %s", path, refused);
+        if (r == 0) {
+                /* Refused for the storage kind alone (it passes with every kind allowed), or for
+                 * the file system. */
+                _cleanup_free_ char *fs_refused = NULL;
+                int any = swapfile_check_fs(&fs, ~0u, &fs_refused);
+                if (any < 0)
+                        return any;
+                if (any > 0)
+                        return plan_find(plan, VERDICT_SWAPFILE_STORAGE, p, POLICY_KEY_FILE_STORAGE,
+                                         NULL, strdup("move [File] Path= to NVMe or SSD storage, or list the kind in "
+                                                      "[File] Storage="),
+                                         "%s: %s", path, refused);
+                return plan_find(plan, VERDICT_SWAPFILE_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("put [File] Path= on a file system that can hold a swap file: ext4, xfs, "
+                                        "or btrfs on one device without compression, read-write, on local storage"),
+                                 "%s: %s", path, refused);
+        }
 
         if (!f->exists) {
                 if (f->fs_free < p->file.size + swapfile_margin(p->file.size))
-                        return plan_addf(&plan->errors, "%s: needs %s (and %s to spare) but %s has %s free", path,
+                        return plan_find(plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_FILE_SIZE,
+                                         p->file.size_expr,
+                                         strdup_printf("%s has %s free; the largest swap file that fits there is "
+                                                       "%" PRIu64 "M: lower [File] Size= or free space",
+                                                       f->fs_mount_point, B(f->fs_free),
+                                                       swapfile_largest_fit(f->fs_free) / MiB),
+                                         "%s: needs %s (and %s to spare) but %s has %s free", path,
                                          B(p->file.size), B(swapfile_margin(p->file.size)), f->fs_mount_point,
                                          B(f->fs_free));
                 return plan_file_create(c, NULL, "no swap file yet");
         }
 
         if (!f->is_regular)
-                return plan_addf(&plan->errors, "%s: exists and is not a regular file (a symlink?); refusing to use it",
-                                 path);
+                return plan_find(plan, VERDICT_SWAPFILE_NOT_REGULAR, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("remove it or choose another [File] Path="),
+                                 "%s: exists and is not a regular file (a symlink?); refusing to use it", path);
 
         const SwapDevice *on = host_find_swap(h, path);
         if (on) {
@@ -302,7 +368,8 @@ static int plan_file(Ctx *c) {
         /* Exists, off. Reuse it when it is right; rewrite what is wrong. (An active file with a bad
          * mode is left to `nodeswap check`: swapping it off would not make it safer.) */
         if (f->uid != 0 || (f->mode & 0077))
-                return plan_addf(&plan->errors,
+                return plan_find(plan, VERDICT_SWAPFILE_PERMISSIONS, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup_printf("chown root:root %s && chmod 0600 %s", path, path),
                                  "%s: owned by uid %u with mode %04o; a swap file must be root's with mode 0600 "
                                  "(others could read swapped-out memory)",
                                  path, f->uid, f->mode);
@@ -315,8 +382,11 @@ static int plan_file(Ctx *c) {
                 return plan_file_create(c, NULL, "size changed");
         }
         if (f->allocated < f->size)
-                plan_addf(&plan->warnings, "%s: has holes (%s allocated of %s); it will be allocated before swapon",
-                          path, B(f->allocated), B(f->size));
+                if (plan_find(plan, VERDICT_SWAPFILE_HOLES, p, -1, NULL,
+                              strdup("nothing to do: apply allocates the holes before it swaps the file on"),
+                              "%s: has holes (%s allocated of %s); it will be allocated before swapon",
+                              path, B(f->allocated), B(f->size)) < 0)
+                        return -ENOMEM;
         if (!f->has_header || f->header_page_size != h->page_size) {
                 _cleanup_free_ char *now = f->has_header ? strdup_printf("header for %" PRIu64 "-byte pages",
                                                                          f->header_page_size)
@@ -370,11 +440,15 @@ static int plan_swapoff(Ctx *c) {
                 if (!wanted_off) {
                         c->keep[i] = KEEP_ON;
                         staying_free += s->size > s->used ? s->size - s->used : 0;
-                        if (p->backend_set && !c->o->revert && s->owner == SWAP_OWNER_OTHER && p->backends)
-                                plan_addf(&plan->warnings,
-                                          "%s: swap not made by nodeswap and not listed in [Conflicts] Units= stays on; "
-                                          "add %s to Units= to replace it",
-                                          s->path, strempty(s->unit));
+                        /* (unknown when nodeswap's records are unreadable: host-unreadable says so) */
+                        if (p->backend_set && !c->o->revert && s->owner == SWAP_OWNER_OTHER && p->backends &&
+                            !h->state.unreadable)
+                                if (plan_find(plan, VERDICT_SWAP_UNMANAGED, p, POLICY_KEY_CONFLICTS_UNITS, NULL,
+                                              strdup_printf("add %s to [Conflicts] Units= to replace it", strempty(s->unit)),
+                                              "%s: swap not made by nodeswap and not listed in [Conflicts] Units= stays on; "
+                                              "add %s to Units= to replace it",
+                                              s->path, strempty(s->unit)) < 0)
+                                        return -ENOMEM;
                         continue;
                 }
                 any = true;
@@ -386,13 +460,16 @@ static int plan_swapoff(Ctx *c) {
         if (leaving_used > h->mem_available + staying_free) {
                 uint64_t missing = leaving_used - h->mem_available - staying_free;
                 if (!c->o->force)
-                        return plan_addf(&plan->errors,
+                        return plan_find(plan, VERDICT_SWAPOFF_NO_ROOM, p, -1, NULL,
+                                         strdup("free memory (or let the swap drain) and run again, or use --force"),
                                          "swapping off would bring back %s of pages, but only %s fit (MemAvailable %s + "
                                          "free swap that stays %s): %s missing; free memory or use --force",
                                          B(leaving_used), B(h->mem_available + staying_free), B(h->mem_available),
                                          B(staying_free), B(missing));
-                plan_addf(&plan->warnings, "--force: swapping off although %s of pages may not fit in memory",
-                          B(missing));
+                if (plan_find(plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL,
+                              strdup("watch for the OOM killer; without --force apply refuses this"),
+                              "--force: swapping off although %s of pages may not fit in memory", B(missing)) < 0)
+                        return -ENOMEM;
         }
 
         for (size_t i = 0; i < h->n_swaps; i++) {
@@ -454,7 +531,10 @@ static int plan_recorded_files(Ctx *c) {
                 if (find_action(c->plan, ACTION_FILE_REMOVE, f->path) >= 0)
                         continue;
                 if (!f->is_regular || !f->labelled) {
-                        int r = plan_addf(&c->plan->warnings,
+                        int r = plan_find(c->plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, c->p, -1, NULL,
+                                          strdup_printf("look at %s and delete it yourself if it is not needed, then "
+                                                        "run nodeswap apply (it forgets a record whose file is gone)",
+                                                        f->path),
                                           "%s: recorded as a swap file nodeswap created, but it %s; left alone",
                                           f->path,
                                           !f->is_regular ? "is no longer a regular file (a symlink?)"
@@ -541,8 +621,13 @@ static int plan_kubelet(Ctx *c) {
                 _cleanup_free_ char *src = kubelet_source(after.first_invalid, after.first_invalid->invalid_line);
                 if (!src)
                         return -ENOMEM;
-                plan_addf(&plan->warnings, "%s: %s: the kubelet refuses it and does not start until it is fixed",
-                          src, after.first_invalid->invalid_reason);
+                if (plan_find(plan, VERDICT_KUBELET_CONFIG_INVALID,
+                              p, -1, NULL,
+                              strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
+                                            "KubeletConfiguration) or remove it", after.first_invalid->path),
+                              "%s: %s: the kubelet refuses it and does not start until it is fixed",
+                              src, after.first_invalid->invalid_reason) < 0)
+                        return -ENOMEM;
         }
 
         if (c->o->revert) {
@@ -558,9 +643,11 @@ static int plan_kubelet(Ctx *c) {
                         dropin_changed = true;
                 }
                 if (after.swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP)
-                        plan_addf(&plan->warnings,
-                                  "%s still sets swapBehavior LimitedSwap: after the revert the kubelet keeps "
-                                  "giving pods swap; remove it for NoSwap", after_src);
+                        if (plan_find(plan, VERDICT_REVERT_LIMITEDSWAP_KEPT, p, -1, NULL,
+                                      strdup_printf("remove swapBehavior from %s for NoSwap", after_src),
+                                      "%s still sets swapBehavior LimitedSwap: after the revert the kubelet keeps "
+                                      "giving pods swap; remove it for NoSwap", after_src) < 0)
+                                return -ENOMEM;
         } else if (p->swap_behavior != SWAP_BEHAVIOR_UNSET) {
                 _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior);
                 if (!content)
@@ -574,42 +661,45 @@ static int plan_kubelet(Ctx *c) {
                         content = NULL;
                         dropin_changed = true;
                 }
-                if (!kubelet_config_reads(&h->kubelet, p->dropin))
-                        plan_addf(&plan->errors,
-                                  "the kubelet does not read %s: its drop-in directory is %s (%s); set [Kubelet] "
-                                  "DropIn= to a file there",
-                                  p->dropin, strempty(h->kubelet.config_dir), strempty(h->kubelet.config_dir_source));
-                else if (after.swap_behavior_from != &ours &&
-                         (after.swap_behavior_unknown || after.swap_behavior != p->swap_behavior) &&
-                         !(after.swap_behavior == SWAP_BEHAVIOR_UNSET && p->swap_behavior == SWAP_BEHAVIOR_NO_SWAP))
-                        plan_addf(&plan->errors,
-                                  "%s sets swapBehavior %s and is merged after %s: the kubelet would run with %s, "
-                                  "not the policy's %s; remove it (or its swapBehavior), or set [Kubelet] "
-                                  "SwapBehavior=%s",
-                                  after_src, after_value, p->dropin, after_value,
-                                  swap_behavior_to_string(p->swap_behavior), after_value);
+                if (!kubelet_config_reads(&h->kubelet, p->dropin)) {
+                        if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
+                                      strdup_printf("set [Kubelet] DropIn= to a file in %s",
+                                                    strempty(h->kubelet.config_dir)),
+                                      "the kubelet does not read %s: its drop-in directory is %s (%s); set [Kubelet] "
+                                      "DropIn= to a file there",
+                                      p->dropin, strempty(h->kubelet.config_dir),
+                                      strempty(h->kubelet.config_dir_source)) < 0)
+                                return -ENOMEM;
+                } else if (after.swap_behavior_from != &ours &&
+                           (after.swap_behavior_unknown || after.swap_behavior != p->swap_behavior) &&
+                           !(after.swap_behavior == SWAP_BEHAVIOR_UNSET && p->swap_behavior == SWAP_BEHAVIOR_NO_SWAP)) {
+                        if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                                      swap_behavior_to_string(p->swap_behavior),
+                                      strdup_printf("remove swapBehavior from %s (or the file), or set [Kubelet] "
+                                                    "SwapBehavior=%s", after_src, after_value),
+                                      "%s sets swapBehavior %s and is merged after %s: the kubelet would run with %s, "
+                                      "not the policy's %s; remove it (or its swapBehavior), or set [Kubelet] "
+                                      "SwapBehavior=%s",
+                                      after_src, after_value, p->dropin, after_value,
+                                      swap_behavior_to_string(p->swap_behavior), after_value) < 0)
+                                return -ENOMEM;
+                }
                 if (after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours &&
                     plan->swap_total_after > 0) {
                         _cleanup_free_ char *src = kubelet_source(after.fail_swap_on_from,
                                                                   after.fail_swap_on_from->fail_swap_on_line);
                         if (!src)
                                 return -ENOMEM;
-                        plan_addf(&plan->errors,
-                                  "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
-                                  "start on this node with swap; set failSwapOn: false there or remove it",
-                                  src, p->dropin);
+                        if (plan_find(plan, VERDICT_KUBELET_FAIL_SWAP_ON, p, -1, NULL,
+                                      strdup_printf("set failSwapOn: false in %s or remove it",
+                                                    after.fail_swap_on_from->path),
+                                      "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
+                                      "start on this node with swap; set failSwapOn: false there or remove it",
+                                      src, p->dropin) < 0)
+                                return -ENOMEM;
                 }
-                const char *base = strrchr(p->dropin, '/');
-                base = base ? base + 1 : p->dropin;
-                if (strcmp(base, "00-k3s-defaults.conf") <= 0)
-                        plan_addf(&plan->warnings,
-                                  "%s sorts before k3s's own 00-k3s-defaults.conf: k3s's settings would win", p->dropin);
-                if (p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP && h->cgroup != CGROUP_V2 &&
-                    h->cgroup != CGROUP_UNKNOWN)
-                        plan_addf(&plan->warnings,
-                                  "LimitedSwap needs cgroup v2 but this node runs %s: the kubelet will refuse it "
-                                  "(Kubernetes >= 1.35)",
-                                  cgroup_mode_to_string(h->cgroup));
+                /* The drop-in's name and the cgroup version are judged by the rules of check.c
+                 * (dropin-order, cgroup-v1-limitedswap), which verdict_plan() adds. */
         } else
                 return 0;       /* the kubelet is left alone */
 
@@ -618,9 +708,11 @@ static int plan_kubelet(Ctx *c) {
                 return 0;
         if (!h->kubelet_unit) {
                 if (dropin_changed)
-                        plan_addf(&plan->warnings,
-                                  "no kubelet unit found (tried k3s-agent, k3s, rke2-agent, rke2-server, kubelet): "
-                                  "restart the kubelet yourself for the change to take effect");
+                        if (plan_find(plan, VERDICT_KUBELET_UNIT_MISSING, p, POLICY_KEY_KUBELET_UNIT, NULL,
+                                      strdup("restart the kubelet yourself, or name its unit in [Kubelet] Unit="),
+                                      "no kubelet unit found (tried k3s-agent, k3s, rke2-agent, rke2-server, kubelet): "
+                                      "restart the kubelet yourself for the change to take effect") < 0)
+                                return -ENOMEM;
                 return 0;
         }
         if (c->o->boot || h->kubelet_active == 0)
@@ -676,8 +768,11 @@ static int plan_masks(Ctx *c) {
         if (!h->systemd_booted) {
                 /* Nothing could start those units again, and nobody to ask to mask them. */
                 if (h->n_units > 0)
-                        plan_addf(&c->plan->warnings,
-                                  "systemd is not running: the [Conflicts] units are not masked");
+                        if (plan_find(c->plan, VERDICT_SYSTEMD_NOT_RUNNING, p, -1, NULL,
+                                      strdup("nothing brings those units up without systemd; on a systemd node "
+                                             "apply masks them"),
+                                      "systemd is not running: the [Conflicts] units are not masked") < 0)
+                                return -ENOMEM;
                 return 0;
         }
         /* Timers stop first, before anything is masked: a timer whose unit to trigger is masked
@@ -791,8 +886,7 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         if (r < 0)
                 goto fail;
 
-        if (!c.o->revert && policy->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP && plan.swap_total_after == 0)
-                plan_addf(&plan.warnings, "SwapBehavior=LimitedSwap but the node will have no swap: pods get none");
+        /* LimitedSwap with little or no swap after the plan is the rule limitedswap-little-swap. */
 
         *ret = plan;
         return 0;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "host.h"
+#include "verdict.h"
 
 typedef enum ActionKind {
         ACTION_MASK_UNIT,       /* runtime mask of a [Conflicts] unit (then daemon-reload) */
@@ -46,8 +47,7 @@ typedef struct Action {
 typedef struct Plan {
         Action *actions;
         size_t n_actions;
-        char **warnings;        /* things an operator should know; do not stop apply */
-        char **errors;          /* things that stop apply (the plan is still shown) */
+        Findings findings;      /* errors stop apply (the plan is still shown); warnings do not */
         uint64_t swap_total_now, swap_total_after;
 } Plan;
 
@@ -63,6 +63,9 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
 void plan_done(Plan *p);
 static inline bool plan_changes(const Plan *p) {
         return p->n_actions > 0;
+}
+static inline size_t plan_errors(const Plan *p) {
+        return findings_count(&p->findings, SEVERITY_ERROR);
 }
 
 /* kubelet.c: the drop-in nodeswap writes for a behaviour (a static-free, malloc'd string). */

@@ -48,9 +48,9 @@
         "dphys-swapfile.service zramswap.service"
 
 /* A physical line may hold at most this many bytes, not counting its line break: inih's buffer of
- * INI_MAX_LINE bytes must take the line, '\n' and the terminating NUL with room to spare. */
-#define POLICY_LINE_MAX (INI_MAX_LINE - 3)
-#define POLICY_FILE_MAX (1024 * 1024)
+ * INI_MAX_LINE bytes (200 in Debian's build) takes the line, the '\n' the reader hands on with it,
+ * and the terminating NUL. */
+#define POLICY_LINE_MAX (INI_MAX_LINE - 2)
 
 static const char *const search_dirs[] = {
         "/etc/nodeswap",
@@ -370,6 +370,18 @@ static const char *suggest(const char *s, const char *const *names, size_t n) {
         return best_d <= limit ? best : NULL;
 }
 
+const char *policy_suggest(const char *s, char *const *names) {
+        size_t n = 0;
+        for (char *const *i = names; i && *i; i++)
+                n++;
+        if (!s || n == 0 || n > 64)
+                return NULL;
+        const char *l[64];
+        for (size_t i = 0; i < n; i++)
+                l[i] = names[i];
+        return suggest(s, l, n);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Value checks */
 
@@ -537,6 +549,11 @@ static int parse_size_common(ParseState *st, const char *v, const char *def, uin
 
         if (!*v)
                 v = def;
+        /* A bare number that reads like zram-generator's MiB is named first: it is why such a
+         * size is also too small. */
+        int r = size_check_meant(v, ret_msg);
+        if (r < 0)
+                return r;
         if (size_eval(v, st->ctx->ram, st->ctx->page_size, &n, &reason) < 0)
                 return FAIL("invalid size: %s", reason ?: "syntax error");
         if (replace_str(expr, v) < 0)
@@ -561,6 +578,9 @@ static int parse_mem_limit(ParseState *st, const char *v, char **ret_msg) {
         uint64_t n = 0;
 
         /* Empty: no limit. */
+        int r = *v ? size_check_meant(v, ret_msg) : 0;
+        if (r < 0)
+                return r;
         if (*v && size_eval(v, st->ctx->ram, st->ctx->page_size, &n, &reason) < 0)
                 return FAIL("invalid size: %s", reason ?: "syntax error");
         if (replace_str(&st->mem_limit_expr, v) < 0)
@@ -755,6 +775,7 @@ static int parse_units(ParseState *st, const char *v, char **ret_msg) {
 typedef struct KeyDef {
         const char *name;
         KeyParser parse;
+        PolicyKey id;
 } KeyDef;
 
 typedef struct SectionDef {
@@ -764,31 +785,31 @@ typedef struct SectionDef {
 } SectionDef;
 
 static const KeyDef swap_keys[] = {
-        { "Backend", parse_backend },
+        { "Backend", parse_backend, POLICY_KEY_SWAP_BACKEND },
 };
 static const KeyDef zram_keys[] = {
-        { "Size", parse_zram_size },
-        { "Algorithm", parse_algorithm },
-        { "Priority", parse_zram_priority },
-        { "MemLimit", parse_mem_limit },
+        { "Size", parse_zram_size, POLICY_KEY_ZRAM_SIZE },
+        { "Algorithm", parse_algorithm, POLICY_KEY_ZRAM_ALGORITHM },
+        { "Priority", parse_zram_priority, POLICY_KEY_ZRAM_PRIORITY },
+        { "MemLimit", parse_mem_limit, POLICY_KEY_ZRAM_MEM_LIMIT },
 };
 static const KeyDef file_keys[] = {
-        { "Path", parse_file_path },
-        { "Size", parse_file_size },
-        { "Priority", parse_file_priority },
-        { "Storage", parse_storage },
+        { "Path", parse_file_path, POLICY_KEY_FILE_PATH },
+        { "Size", parse_file_size, POLICY_KEY_FILE_SIZE },
+        { "Priority", parse_file_priority, POLICY_KEY_FILE_PRIORITY },
+        { "Storage", parse_storage, POLICY_KEY_FILE_STORAGE },
 };
 static const KeyDef sysctl_keys[] = {
-        { "Swappiness", parse_swappiness },
-        { "PageCluster", parse_page_cluster },
+        { "Swappiness", parse_swappiness, POLICY_KEY_SYSCTL_SWAPPINESS },
+        { "PageCluster", parse_page_cluster, POLICY_KEY_SYSCTL_PAGE_CLUSTER },
 };
 static const KeyDef kubelet_keys[] = {
-        { "SwapBehavior", parse_swap_behavior },
-        { "DropIn", parse_dropin },
-        { "Unit", parse_unit },
+        { "SwapBehavior", parse_swap_behavior, POLICY_KEY_KUBELET_SWAP_BEHAVIOR },
+        { "DropIn", parse_dropin, POLICY_KEY_KUBELET_DROPIN },
+        { "Unit", parse_unit, POLICY_KEY_KUBELET_UNIT },
 };
 static const KeyDef conflicts_keys[] = {
-        { "Units", parse_units },
+        { "Units", parse_units, POLICY_KEY_CONFLICTS_UNITS },
 };
 
 #define SECTION(n, k) { n, k, ELEMENTSOF(k) }
@@ -800,6 +821,27 @@ static const SectionDef sections[] = {
         SECTION("Kubelet", kubelet_keys),
         SECTION("Conflicts", conflicts_keys),
 };
+
+static const KeyDef *key_find(PolicyKey k, const char **ret_section) {
+        for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+                for (size_t j = 0; j < sections[i].n_keys; j++)
+                        if (sections[i].keys[j].id == k) {
+                                if (ret_section)
+                                        *ret_section = sections[i].name;
+                                return &sections[i].keys[j];
+                        }
+        return NULL;
+}
+
+const char *policy_key_section(PolicyKey k) {
+        const char *s = NULL;
+        return key_find(k, &s) ? s : NULL;
+}
+
+const char *policy_key_name(PolicyKey k) {
+        const KeyDef *d = key_find(k, NULL);
+        return d ? d->name : NULL;
+}
 
 static const SectionDef *section_find(const char *name) {
         for (size_t i = 0; i < ELEMENTSOF(sections); i++)
@@ -868,6 +910,8 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
                 if (!streq(sec->keys[k].name, name))
                         continue;
                 r = sec->keys[k].parse(st, value, &msg);
+                if (r >= 0)
+                        st->p->origin[sec->keys[k].id] = origin_here(st);
                 if (r == -ENOMEM)
                         st->oom = true;
                 else if (r < 0) {
@@ -1107,7 +1151,10 @@ static int check_trusted(ParseState *st, const char *path, const struct stat *s,
 static int record_read_error(ParseState *st, const char *path, const char *what, int err) {
         if (st->read_error == 0)
                 st->read_error = err;
-        return err_file(st, path, "cannot %s: %s", what, strerror(-err));
+        int r = err_file(st, path, "cannot %s: %s", what, strerror(-err));
+        if (r >= 0)
+                st->errors[st->n_errors - 1].e.read_errno = -err;
+        return r;
 }
 
 static int read_fd(int fd, char **ret, size_t *ret_len) {
@@ -1174,6 +1221,24 @@ static int load_file(ParseState *st, int dirfd, const char *name, const char *di
         if (r == -ENOMEM || st->oom)
                 return -ENOMEM;
         return 1;
+}
+
+/* Parses text that is not a file of the search path (--config -) as one policy file named display. */
+static int load_text(ParseState *st, const char *display, const char *text, size_t len) {
+        st->rank++;
+        st->p->found = true;
+        int r = strv_extend(&st->p->files, display);
+        if (r < 0)
+                return r;
+        size_t n = strv_length(st->p->files);
+        size_t *fr = realloc(st->file_ranks, sizeof(size_t) * n);
+        if (!fr)
+                return -ENOMEM;
+        st->file_ranks = fr;
+        fr[n - 1] = st->rank;
+        st->path = st->p->files[n - 1];
+        parse_buffer(st, text, len);
+        return st->oom ? -ENOMEM : 1;
 }
 
 typedef struct DropInEntry {
@@ -1498,18 +1563,14 @@ static void parse_state_done(ParseState *st) {
         free(st->mem_limit_expr);
 }
 
-int policy_load(const char *root, const char *config, const PolicyContext *ctx,
-                Policy *ret_policy, PolicyErrors *ret_errors) {
-        return policy_load_as(root, config, NULL, ctx, ret_policy, ret_errors);
-}
-
-int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
-                   Policy *ret_policy, PolicyErrors *ret_errors) {
+static int policy_load_full(const char *root, const char *config, const PolicyFileAs *as, const char *text,
+                            size_t text_len, const PolicyContext *ctx, Policy *ret_policy,
+                            PolicyErrors *ret_errors) {
         Policy p;
         ParseState st = {};
         int r;
 
-        if (!ret_policy || !context_valid(ctx) || (as && (config || !as->path || !as->file)))
+        if (!ret_policy || !context_valid(ctx) || (as && (config || text || !as->path || !as->file)))
                 return -EINVAL;
 
         r = policy_init_defaults(&p, ctx);
@@ -1518,7 +1579,9 @@ int policy_load_as(const char *root, const char *config, const PolicyFileAs *as,
         st.p = &p;
         st.ctx = ctx;
 
-        if (config) {
+        if (text)
+                r = load_text(&st, config, text, text_len);
+        else if (config) {
                 /* Exactly that file, relative to the working directory, not below root. */
                 r = load_file(&st, AT_FDCWD, config, config, false);
                 if (r == -ENOENT) {
@@ -1564,4 +1627,21 @@ finish:
         policy_done(&p);
         parse_state_done(&st);
         return r;
+}
+
+int policy_load(const char *root, const char *config, const PolicyContext *ctx,
+                Policy *ret_policy, PolicyErrors *ret_errors) {
+        return policy_load_full(root, config, NULL, NULL, 0, ctx, ret_policy, ret_errors);
+}
+
+int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
+                   Policy *ret_policy, PolicyErrors *ret_errors) {
+        return policy_load_full(root, config, as, NULL, 0, ctx, ret_policy, ret_errors);
+}
+
+int policy_load_text(const char *name, const char *text, size_t len, const PolicyContext *ctx,
+                     Policy *ret_policy, PolicyErrors *ret_errors) {
+        if (!name || !text)
+                return -EINVAL;
+        return policy_load_full(NULL, name, NULL, text, len, ctx, ret_policy, ret_errors);
 }

@@ -32,6 +32,29 @@ typedef struct Origin {
         unsigned line;
 } Origin;
 
+/* Every key of the policy, for the origin of each value (-v, messages that name FILE:LINE). */
+typedef enum PolicyKey {
+        POLICY_KEY_SWAP_BACKEND,
+        POLICY_KEY_ZRAM_SIZE,
+        POLICY_KEY_ZRAM_ALGORITHM,
+        POLICY_KEY_ZRAM_PRIORITY,
+        POLICY_KEY_ZRAM_MEM_LIMIT,
+        POLICY_KEY_FILE_PATH,
+        POLICY_KEY_FILE_SIZE,
+        POLICY_KEY_FILE_PRIORITY,
+        POLICY_KEY_FILE_STORAGE,
+        POLICY_KEY_SYSCTL_SWAPPINESS,
+        POLICY_KEY_SYSCTL_PAGE_CLUSTER,
+        POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+        POLICY_KEY_KUBELET_DROPIN,
+        POLICY_KEY_KUBELET_UNIT,
+        POLICY_KEY_CONFLICTS_UNITS,
+        _POLICY_KEY_MAX,
+} PolicyKey;
+/* "Zram" and "Size" for POLICY_KEY_ZRAM_SIZE. */
+const char *policy_key_section(PolicyKey k);
+const char *policy_key_name(PolicyKey k);
+
 typedef struct Policy {
         char **files;           /* every file read, in the order applied */
         bool found;             /* false: no policy file exists at all */
@@ -68,6 +91,10 @@ typedef struct Policy {
         char *kubelet_unit;     /* NULL = auto */
 
         char **conflict_units;
+
+        /* Where each key was last set (file NULL: the built-in default); for Units=, the last line
+         * that added to or cleared the list. */
+        Origin origin[_POLICY_KEY_MAX];
 } Policy;
 
 /* What sizes are evaluated against. */
@@ -84,6 +111,7 @@ typedef struct PolicyError {
         char *key;              /* may be NULL */
         char *value;            /* may be NULL */
         char *message;
+        int read_errno;         /* > 0: the file or directory could not be read (EACCES ...) */
 } PolicyError;
 
 typedef struct PolicyErrors {
@@ -119,6 +147,17 @@ typedef struct PolicyFileAs {
 int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
                    Policy *ret_policy, PolicyErrors *ret_errors);
 
+/* The same for a policy given as text (--config - reads standard input): parsed as one file that
+ * is called name in messages ("<stdin>"). */
+int policy_load_text(const char *name, const char *text, size_t len, const PolicyContext *ctx,
+                     Policy *ret_policy, PolicyErrors *ret_errors);
+
+/* The name of names nearest to s (a typo, an abbreviation), or NULL when none is near. */
+const char *policy_suggest(const char *s, char *const *names);
+
+/* The largest policy file read. */
+#define POLICY_FILE_MAX (1024 * 1024)
+
 /* The built-in NoSwap policy that revert plans against. */
 int policy_revert(Policy *ret, const PolicyContext *ctx);
 
@@ -127,5 +166,10 @@ int policy_revert(Policy *ret, const PolicyContext *ctx);
  * down to page_size. Returns 0, or -EINVAL with *ret_reason set to a static string saying why
  * (syntax, division by zero, overflow, zero or negative result). */
 int size_eval(const char *expr, uint64_t ram, uint64_t page_size, uint64_t *ret, const char **ret_reason);
+/* Whether a size expression means what it says: -EINVAL (with *ret_msg, when ret_msg is not
+ * NULL, spelling out the reading) when a number written without a unit, below 1 MiB, stands as a
+ * size of its own: "4096" or "min(ram / 2, 4096)" is bytes here, but MiB in zram-generator's
+ * zram-size=. A size with a suffix (40K) is taken as meant. 0 otherwise; -ENOMEM. */
+int size_check_meant(const char *expr, char **ret_msg);
 /* Kubernetes quantities (256Mi, 1Gi, 500M, 1.5G, 1e9) in bytes. */
 int quantity_parse(const char *s, uint64_t *ret);

@@ -406,6 +406,8 @@ static int nearest_existing_dir(const char *root, const char *path, char **ret) 
 static int probe_header_nofollow(const char *p, const struct stat *st, SwapHeaderInfo *ret) {
         _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
         struct stat fst;
+        if (fd < 0 && (errno == EACCES || errno == EPERM))
+                return -EACCES;         /* a non-root caller: the header is unknown, not absent */
         if (fd < 0 || fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev ||
             fst.st_ino != st->st_ino)
                 return 0;
@@ -420,6 +422,11 @@ static int probe_file(const char *root, const char *path, HostState *h) {
 
         struct stat st;
         if (lstat(p, &st) < 0) {
+                if (errno == EACCES || errno == EPERM) {
+                        /* a non-root status or check: judged as unknown, never fatal */
+                        f->unreadable = true;
+                        return 0;
+                }
                 if (errno != ENOENT && errno != ENOTDIR)
                         return -errno;
         } else {
@@ -432,7 +439,10 @@ static int probe_file(const char *root, const char *path, HostState *h) {
         }
 
         SwapHeaderInfo info;
-        if (f->is_regular && probe_header_nofollow(p, &st, &info) > 0) {
+        int hr = f->is_regular ? probe_header_nofollow(p, &st, &info) : 0;
+        if (hr == -EACCES)
+                f->unreadable = true;   /* plan judges nothing of the file; check says so */
+        if (hr > 0) {
                 f->has_header = true;
                 f->header_page_size = info.page_size;
                 if (info.label[0] && !(f->label = strdup(info.label)))

@@ -56,30 +56,73 @@ static json_object *json_string_or_null(const char *s) {
         return s ? json_object_new_string(s) : NULL;
 }
 
-static json_object *strv_to_json(char *const *l) {
-        json_object *a = json_object_new_array();
-        for (; l && *l; l++)
-                json_object_array_add(a, json_object_new_string(*l));
-        return a;
+/* A stable id for an action, the same in plan and apply: "KIND:TARGET" ("mask-unit:dev-zram0.swap"). */
+char *action_id(const Action *a) {
+        return strdup_printf("%s:%s", action_kind_to_string(a->kind), strempty(a->target));
+}
+
+static void add_u64(json_object *o, const char *k, uint64_t v) {
+        json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+json_object *action_to_json(const Action *a) {
+        json_object *j = json_object_new_object();
+        if (!j)
+                return NULL;
+        _cleanup_free_ char *id = action_id(a);
+        json_object_object_add(j, "id", json_string_or_null(id));
+        json_object_object_add(j, "kind", json_object_new_string(action_kind_to_string(a->kind)));
+        json_object_object_add(j, "target", json_string_or_null(a->target));
+        json_object_object_add(j, "now", json_string_or_null(a->now));
+        json_object_object_add(j, "want", json_string_or_null(a->want));
+        json_object_object_add(j, "reason", json_string_or_null(a->reason));
+        /* The numbers behind the display text. */
+        switch (a->kind) {
+        case ACTION_ZRAM_CREATE:
+                add_u64(j, "size", a->size);
+                add_u64(j, "mem_limit", a->mem_limit);
+                json_object_object_add(j, "priority", json_object_new_int(a->priority));
+                json_object_object_add(j, "algorithm", json_string_or_null(a->algorithm));
+                break;
+        case ACTION_FILE_CREATE:
+                add_u64(j, "size", a->size);
+                json_object_object_add(j, "priority", json_object_new_int(a->priority));
+                break;
+        case ACTION_FILE_MKSWAP:
+                add_u64(j, "size", a->size);
+                break;
+        case ACTION_SWAPON:
+                json_object_object_add(j, "priority", json_object_new_int(a->priority));
+                break;
+        case ACTION_SWAPOFF:
+        case ACTION_STOP_UNIT:
+                add_u64(j, "used", a->used);
+                break;
+        case ACTION_SYSCTL: {
+                int now;
+                json_object_object_add(j, "value", json_object_new_int(a->value));
+                json_object_object_add(j, "value_now",
+                                       a->now && safe_atoi(a->now, &now) >= 0 ? json_object_new_int(now) : NULL);
+                break;
+        }
+        default:
+                break;
+        }
+        return j;
 }
 
 json_object *plan_to_json(const Plan *p) {
         json_object *o = json_object_new_object();
+        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
         json_object_object_add(o, "changed", json_object_new_boolean(plan_changes(p)));
         json_object *arr = json_object_new_array();
-        for (size_t i = 0; i < p->n_actions; i++) {
-                const Action *a = &p->actions[i];
-                json_object *j = json_object_new_object();
-                json_object_object_add(j, "kind", json_object_new_string(action_kind_to_string(a->kind)));
-                json_object_object_add(j, "target", json_string_or_null(a->target));
-                json_object_object_add(j, "now", json_string_or_null(a->now));
-                json_object_object_add(j, "want", json_string_or_null(a->want));
-                json_object_object_add(j, "reason", json_string_or_null(a->reason));
-                json_object_array_add(arr, j);
-        }
+        for (size_t i = 0; i < p->n_actions; i++)
+                json_object_array_add(arr, action_to_json(&p->actions[i]));
         json_object_object_add(o, "actions", arr);
-        json_object_object_add(o, "warnings", strv_to_json(p->warnings));
-        json_object_object_add(o, "errors", strv_to_json(p->errors));
+        json_object_object_add(o, "findings", findings_to_json(&p->findings));
+        json_object_object_add(o, "errors", json_object_new_int64((int64_t) findings_count(&p->findings, SEVERITY_ERROR)));
+        json_object_object_add(o, "warnings",
+                               json_object_new_int64((int64_t) findings_count(&p->findings, SEVERITY_WARNING)));
         json_object *t = json_object_new_object();
         json_object_object_add(t, "now", json_object_new_int64((int64_t) p->swap_total_now));
         json_object_object_add(t, "after", json_object_new_int64((int64_t) p->swap_total_after));
@@ -88,15 +131,16 @@ json_object *plan_to_json(const Plan *p) {
 }
 
 void plan_print(FILE *f, const Plan *p, bool color) {
-        const char *warn = color ? "\033[33m" : "", *err = color ? "\033[31m" : "", *off = color ? "\033[0m" : "";
-        if (!plan_changes(p))
+        if (!plan_changes(p) && plan_errors(p) == 0)
                 fprintf(f, "Nothing to do: the node matches the policy.\n");
         for (size_t i = 0; i < p->n_actions; i++) {
                 _cleanup_free_ char *s = action_describe(&p->actions[i]);
                 fprintf(f, "%2zu. %s\n", i + 1, s ?: "(out of memory)");
         }
-        for (char **w = p->warnings; w && *w; w++)
-                fprintf(f, "%swarning:%s %s\n", warn, off, *w);
-        for (char **e = p->errors; e && *e; e++)
-                fprintf(f, "%serror:%s %s\n", err, off, *e);
+}
+
+void plan_print_findings(FILE *f, const Plan *p, bool color, bool with_info) {
+        for (size_t i = 0; i < p->findings.n; i++)
+                if (with_info || p->findings.f[i].severity != SEVERITY_INFO)
+                        finding_print(f, &p->findings.f[i], color);
 }

@@ -23,6 +23,9 @@
 #include "policy.h"
 
 #include <ctype.h>
+#include <inttypes.h>
+
+#include <ctype.h>
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
@@ -482,5 +485,56 @@ int quantity_parse(const char *s, uint64_t *ret) {
         if (bytes > (i128) UINT64_MAX)
                 return -ERANGE;
         *ret = (uint64_t) bytes;
+        return 0;
+}
+
+/* A number written without a unit in a size expression is bytes. zram-generator's zram-size=
+ * counts MiB ("min(ram / 2, 4096)" there is 4 GiB), so such a number below 1 MiB that stands as a
+ * size of its own (not a factor or divisor next to '*' or '/') was almost surely meant as MiB. */
+int size_check_meant(const char *expr, char **ret_msg) {
+        const char *s = expr;
+        while (s && *s) {
+                if (!isdigit((unsigned char) *s) || (s > expr && (isalnum((unsigned char) s[-1]) || s[-1] == '.'))) {
+                        s++;
+                        continue;
+                }
+                const char *start = s;
+                while (isdigit((unsigned char) *s) || *s == '.')
+                        s++;
+                if (isalpha((unsigned char) *s) || *s == '%')
+                        continue;       /* a unit or a percentage: meant as written */
+                const char *b = start, *a = s;
+                while (b > expr && isspace((unsigned char) b[-1]))
+                        b--;
+                while (isspace((unsigned char) *a))
+                        a++;
+                /* A size of its own: the whole expression, or an argument of min() or max(). */
+                bool before = b == expr || b[-1] == ',' ||
+                              (b[-1] == '(' && b - expr >= 4 && (strncmp(b - 4, "min", 3) == 0 ||
+                                                                 strncmp(b - 4, "max", 3) == 0));
+                bool after = *a == 0 || *a == ',' || *a == ')';
+                if (!before || !after)
+                        continue;
+                char *end;
+                errno = 0;
+                double v = strtod(start, &end);
+                if (errno != 0 || v <= 0.0 || v >= 1024.0 * 1024.0)
+                        continue;       /* zero is an error of its own */
+                int len = (int) (s - start);
+                if (ret_msg) {
+                        uint64_t mib = (uint64_t) v;
+                        if (mib > 0 && mib % 1024 == 0 && (double) mib == v)
+                                *ret_msg = strdup_printf("%.*s is bytes here; zram-generator's zram-size counts MiB: "
+                                                         "write %" PRIu64 "G or %.*sM", len, start, mib / 1024,
+                                                         len, start);
+                        else
+                                *ret_msg = strdup_printf("%.*s is bytes here, less than 1 MiB; zram-generator's "
+                                                         "zram-size counts MiB: write %.*sM (or a size with a K, M, "
+                                                         "G or T suffix)", len, start, len, start);
+                        if (!*ret_msg)
+                                return -ENOMEM;
+                }
+                return -EINVAL;
+        }
         return 0;
 }

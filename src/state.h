@@ -21,28 +21,34 @@
  *                                     the file is created, forgotten when nodeswap deletes it or
  *                                     finds it gone. Such a file is nodeswap's even when the
  *                                     policy's [File] Path= has moved elsewhere.
+ *       last_run=apply|revert         the last apply or revert that wrote this file (one that
+ *       last_run_usec=N               changed nothing writes nothing), when it ended
+ *       last_run_result=ok|failed     (CLOCK_REALTIME µs) and whether an action of it failed
  *
- *   /run/nodeswap/state       this boot only
+ *   /run/nodeswap-state/state this boot only
  *       zram_id=1                     repeated, one per zram device nodeswap created
  */
 
 #define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
-#define STATE_RUNTIME_PATH "/run/nodeswap/state"
+/* Not below /run/nodeswap: that is a policy directory (DESIGN.md), read by every user's status and
+ * check, and nodeswap never writes into a policy directory. */
+#define STATE_RUNTIME_PATH "/run/nodeswap-state/state"
 
 /* Initialise to the empty state: nothing saved, no units, no zram ids. */
 void nodeswap_state_init(NodeswapState *s);
 void nodeswap_state_done(NodeswapState *s);
 
-/* Missing files read as the empty state. ret is written only on success. */
+/* Missing files read as the empty state; so do files this user may not read (EACCES, EPERM: a
+ * non-root status), which are listed in ret->unreadable. ret is written only on success. */
 int state_load(const char *root, NodeswapState *ret);
 
 /* Write both files atomically (temp file in the same directory, rename); creates
- * /var/lib/nodeswap and /run/nodeswap (0700) when missing. The persistent file is fsync'ed before
+ * /var/lib/nodeswap and /run/nodeswap-state (0700) when missing. The persistent file is fsync'ed before
  * the rename and its directory after it (it must survive a power cut); the runtime file, which
  * only matters until the next boot, is not fsync'ed, and is not created while it would record
  * nothing. A file whose contents would not change is left untouched. */
 int state_save(const char *root, const NodeswapState *s);
-/* Only the runtime file (/run/nodeswap/state), as state_save() writes it: for a change that only
+/* Only the runtime file (/run/nodeswap-state/state), as state_save() writes it: for a change that only
  * touches it (a zram device added or removed), without rewriting and fsync'ing the persistent one. */
 int state_save_runtime(const char *root, const NodeswapState *s);
 

@@ -278,6 +278,15 @@ const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
         return buf;
 }
 
+bool colors_enabled(int fd) {
+        const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+        if (no && *no)
+                return false;
+        if (term && streq(term, "dumb"))
+                return false;
+        return isatty(fd) == 1;
+}
+
 static bool unit_name_char_ok(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                c == ':' || c == '_' || c == '.';

@@ -120,3 +120,7 @@ int safe_atoi(const char *s, int *ret);
 /* "2.0 GiB", "512.0 MiB", "4.0 KiB", "17 B" */
 const char *format_bytes(char *buf, size_t len, uint64_t bytes);
 #define FORMAT_BYTES_MAX 32
+
+/* Whether to colour what goes to fd: a terminal, NO_COLOR unset or empty (no-color.org), and a
+ * TERM other than "dumb". */
+bool colors_enabled(int fd);

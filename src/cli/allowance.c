@@ -49,10 +49,13 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
         return 0;
 }
 
-static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const HostState *h) {
+static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const HostState *h,
+                      const Findings *fs) {
         json_object *o = json_object_new_object();
         if (!o)
                 return -ENOMEM;
+        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
+        json_object_object_add(o, "findings", findings_to_json(fs));
         int b = in->behavior;
         json_object_object_add(o, "request", in->has_request ? json_object_new_uint64(in->request) : NULL);
         json_object_object_add(o, "limit", in->has_limit ? json_object_new_uint64(in->limit) : NULL);
@@ -74,8 +77,14 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
 }
 
 static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason reason,
-                       const Policy *p, const HostState *h) {
+                       const Policy *p, const HostState *h, int verbosity) {
         char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+
+        if (verbosity < 0) {
+                /* -q: the result line only */
+                printf("Swap: %s\n", reason == ALLOWANCE_GRANTED ? format_bytes(a, sizeof a, swap) : "0");
+                return;
+        }
 
         printf("Request %s, limit %s%s%s%s\n",
                in->has_request ? format_bytes(a, sizeof a, in->request) : "none",
@@ -140,9 +149,18 @@ int verb_allowance(const CliContext *c) {
 
         Policy p;
         HostState h;
-        r = cli_load(c, false, &p, &h);
-        if (r != EXIT_OK)
+        Findings fs = {};
+        r = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
+        if (r != EXIT_OK) {
+                findings_done(&fs);
                 return r;
+        }
+        /* An invalid policy does not stop the answer, which comes from the node. */
+        if (!c->json)
+                for (size_t i = 0; i < fs.n; i++)
+                        finding_print(stderr, &fs.f[i], colors_enabled(STDERR_FILENO));
+        if (c->verbosity > 0 && !c->json)
+                explain_print(stdout, &p, &h, false);
 
         KubeletEffective eff;
         kubelet_config_effective(&h.kubelet, NULL, NULL, &eff);
@@ -162,14 +180,15 @@ int verb_allowance(const CliContext *c) {
                 fprintf(stderr, "Cannot compute the allowance: MemTotal of this node is unknown\n");
                 r = EXIT_FAIL;
         } else if (c->json) {
-                r = print_json(&in, swap, reason, &h) < 0 ? EXIT_FAIL : EXIT_OK;
+                r = print_json(&in, swap, reason, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
                 if (r != EXIT_OK)
                         fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(ENOMEM));
         } else {
-                print_text(&in, swap, reason, &p, &h);
+                print_text(&in, swap, reason, &p, &h, c->verbosity);
                 r = EXIT_OK;
         }
 
+        findings_done(&fs);
         host_state_done(&h);
         policy_done(&p);
         return r;

@@ -8,97 +8,94 @@
  * Text: one block per finding, "SEVERITY ID: message" and an indented "hint", then a count.
  * -q leaves out info findings.
  *
- * --json prints one object:
- *   findings   array, in rule order, of
- *                severity  "info" | "warning" | "error"
- *                id        stable short name, e.g. "cgroup-v1-limitedswap"
- *                message   what it means
- *                hint      what to do
+ * The findings are plan's and apply's too (verdict_plan()): the policy's own errors first
+ * (policy-invalid, policy-unreadable), then what the plan refuses, then the rules.
+ *
+ * --json prints one object (nodeswap(8), JSON OUTPUT):
+ *   version    1
+ *   findings   array of {id, severity, message, hint, file, line, section, key, value}
  *   errors     number of findings with severity "error"
  *   warnings   number of findings with severity "warning"
  *
- * Exit status: 1 when any finding is an error, else 0; 2 for an invalid policy.
+ * Exit status: 1 when any finding is an error (an invalid policy included), else 0.
  */
 #include <json-c/json.h>
 
 #include "check.h"
 #include "cli.h"
+#include "report.h"
 
-static int print_json(const Finding *f, size_t n, unsigned errors, unsigned warnings) {
-        json_object *o = json_object_new_object(), *a = json_object_new_array();
+static int print_json(const Findings *fs) {
+        json_object *o = json_object_new_object(), *a = findings_to_json(fs);
         if (!o || !a) {
                 json_object_put(o);
                 json_object_put(a);
                 return -ENOMEM;
         }
-        for (size_t i = 0; i < n; i++) {
-                json_object *e = json_object_new_object();
-                if (!e) {
-                        json_object_put(a);
-                        json_object_put(o);
-                        return -ENOMEM;
-                }
-                json_object_object_add(e, "severity", json_object_new_string(severity_to_string(f[i].severity)));
-                json_object_object_add(e, "id", json_object_new_string(f[i].id));
-                json_object_object_add(e, "message", json_object_new_string(f[i].message));
-                json_object_object_add(e, "hint", json_object_new_string(f[i].hint));
-                json_object_array_add(a, e);
-        }
+        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
         json_object_object_add(o, "findings", a);
-        json_object_object_add(o, "errors", json_object_new_int64(errors));
-        json_object_object_add(o, "warnings", json_object_new_int64(warnings));
+        json_object_object_add(o, "errors", json_object_new_int64((int64_t) findings_count(fs, SEVERITY_ERROR)));
+        json_object_object_add(o, "warnings", json_object_new_int64((int64_t) findings_count(fs, SEVERITY_WARNING)));
         puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(o);
         return 0;
 }
 
-static void print_text(const Finding *f, size_t n, unsigned errors, unsigned warnings, int verbosity) {
-        size_t shown = 0;
-        for (size_t i = 0; i < n; i++) {
-                if (verbosity < 0 && f[i].severity == SEVERITY_INFO)
+static void print_text(const Findings *fs, int verbosity) {
+        size_t shown = 0, errors = findings_count(fs, SEVERITY_ERROR), warnings = findings_count(fs, SEVERITY_WARNING);
+        bool color = colors_enabled(STDOUT_FILENO);
+        for (size_t i = 0; i < fs->n; i++) {
+                if (verbosity < 0 && fs->f[i].severity == SEVERITY_INFO)
                         continue;
-                printf("%s%-7s %s: %s\n        hint: %s\n",
-                       shown ? "\n" : "", severity_to_string(f[i].severity), f[i].id, f[i].message, f[i].hint);
+                if (shown)
+                        putchar('\n');
+                finding_print(stdout, &fs->f[i], color);
                 shown++;
         }
-        if (n == 0)
+        if (fs->n == 0)
                 printf("No problems found.\n");
         else
-                printf("%s%u error%s, %u warning%s.\n", shown ? "\n" : "",
+                printf("%s%zu error%s, %zu warning%s.\n", shown ? "\n" : "",
                        errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 }
 
 int verb_check(const CliContext *c) {
         Policy p;
         HostState h;
-        int r = cli_load(c, false, &p, &h);
-        if (r != EXIT_OK)
+        Findings fs = {};
+        Plan pl = {};
+        int r = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
+        if (r != EXIT_OK) {
+                findings_done(&fs);
                 return r;
+        }
+        if (c->verbosity > 0 && !c->json)
+                explain_print(stdout, &p, &h, false);
 
-        Finding *f = NULL;
-        size_t n = 0;
-        r = check_run(&p, &h, &f, &n);
+        /* The same verdict as plan's: the plan's refusals and the rules, in one list after the
+         * policy's own errors. */
+        r = verdict_plan(&p, &h, NULL, &pl);
+        if (r >= 0)
+                r = findings_merge(&fs, &pl.findings, false);
         if (r < 0) {
                 fprintf(stderr, "Failed to check the node: %s\n", strerror(-r));
+                findings_done(&fs);
+                plan_done(&pl);
                 host_state_done(&h);
                 policy_done(&p);
                 return EXIT_FAIL;
         }
 
-        unsigned errors = 0, warnings = 0;
-        for (size_t i = 0; i < n; i++) {
-                errors += f[i].severity == SEVERITY_ERROR;
-                warnings += f[i].severity == SEVERITY_WARNING;
-        }
-
         if (c->json) {
-                r = print_json(f, n, errors, warnings);
+                r = print_json(&fs);
                 if (r < 0)
                         fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
         } else
-                print_text(f, n, errors, warnings, c->verbosity);
+                print_text(&fs, c->verbosity);
 
-        findings_free(f, n);
+        size_t errors = findings_count(&fs, SEVERITY_ERROR);
+        findings_done(&fs);
+        plan_done(&pl);
         host_state_done(&h);
         policy_done(&p);
         if (r < 0)

@@ -13,7 +13,9 @@ enum {
 /* The common options, parsed by main.c wherever they stand on the command line. */
 typedef struct CliContext {
         const char *root;       /* --root, default "/" */
-        const char *config;     /* --config FILE or NULL */
+        const char *config;     /* --config FILE or NULL; "-": standard input, read into config_text */
+        char *config_text;      /* --config -: the policy as read from standard input */
+        size_t config_len;
         PolicyFileAs file_as;   /* --policy-file-as PATH=FILE: both NULL when not given */
         bool json;
         int verbosity;          /* -q: -1, default 0, -v: 1 */
@@ -22,10 +24,17 @@ typedef struct CliContext {
         char **args;            /* positional arguments after the command, NULL-terminated */
 } CliContext;
 
-/* main.c: read the policy (printing every error as FILE:LINE: ... to stderr) and probe the host.
- * Returns EXIT_OK, or the exit code to end with. revert: use the built-in NoSwap policy (the
- * policy files are still read for paths and conflict units). */
-int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host);
+typedef enum LoadMode {
+        LOAD_APPLY,             /* plan, apply: an invalid policy ends the command (exit 2) */
+        LOAD_REVERT,            /* revert: the built-in NoSwap policy (the files name paths and units) */
+        LOAD_READ_ONLY,         /* status, check, allowance: an invalid or unreadable policy becomes
+                                 * findings, the built-in defaults stand in, the node is still read */
+} LoadMode;
+
+/* load.c: read the policy and probe the host. Returns EXIT_OK, or the exit code to end with (the
+ * policy's errors printed: FILE:LINE: lines on stderr, and with --json one JSON document on
+ * stdout). With LOAD_READ_ONLY the policy's errors are appended to ret_findings instead. */
+int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *ret_host, Findings *ret_findings);
 
 /* load.c: read and validate the policy only (errors printed as cli_load() prints them). apply
  * calls it before taking /run/nodeswap.lock, so that an invalid policy leaves the node exactly as

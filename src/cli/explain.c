@@ -26,17 +26,11 @@ static void origin(FILE *f, const Origin *o) {
 }
 
 /* "[Zram] Size=  8G = 8.0 GiB  (FILE:LINE)": a size as written, in bytes, and where it was set */
+/* "[Zram] Size=  8G = 8.0 GiB  (FILE:LINE)": a size as written, in bytes, and where it was set */
 static void size_print(FILE *f, const char *k, const char *expr, uint64_t bytes, const Origin *o) {
         char b[FORMAT_BYTES_MAX];
         key(f, k);
         fprintf(f, "%s = %s", strdash(expr), format_bytes(b, sizeof b, bytes));
-        origin(f, o);
-        fputc('\n', f);
-}
-
-static void priority_print(FILE *f, const char *k, int priority, const Origin *o) {
-        key(f, k);
-        fprintf(f, "%d", priority);
         origin(f, o);
         fputc('\n', f);
 }
@@ -61,12 +55,24 @@ static void storage_print(FILE *f, unsigned kinds) {
                 fputs("none", f);
 }
 
-static void sysctl_print(FILE *f, const char *k, int want) {
-        key(f, k);
+static void key_of(FILE *f, PolicyKey k) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "[%s] %s=", policy_key_section(k), policy_key_name(k));
+        key(f, buf);
+}
+
+static void end_line(FILE *f, const Policy *p, PolicyKey k) {
+        origin(f, &p->origin[k]);
+        fputc('\n', f);
+}
+
+static void sysctl_print(FILE *f, const Policy *p, PolicyKey k, int want) {
+        key_of(f, k);
         if (want < 0)
-                fputs("(empty: left alone)\n", f);
+                fputs("(empty: left alone)", f);
         else
-                fprintf(f, "%d\n", want);
+                fprintf(f, "%d", want);
+        end_line(f, p, k);
 }
 
 static void policy_print(FILE *f, const Policy *p, bool revert) {
@@ -86,7 +92,7 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
         }
 
         fputs("Policy:\n", f);
-        key(f, "[Swap] Backend=");
+        key_of(f, POLICY_KEY_SWAP_BACKEND);
         if (!p->backend_set)
                 fputs("not set: swap left alone", f);
         else if (p->backends == 0)
@@ -95,44 +101,49 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                 fprintf(f, "%s%s%s", p->backends & BACKEND_ZRAM ? "zram" : "",
                         p->backends == (BACKEND_ZRAM | BACKEND_FILE) ? " " : "",
                         p->backends & BACKEND_FILE ? "file" : "");
-        if (p->backend_set)
-                origin(f, &p->backend_origin);
-        fputc('\n', f);
+        end_line(f, p, POLICY_KEY_SWAP_BACKEND);
 
         if (p->backends & BACKEND_ZRAM) {
-                size_print(f, "[Zram] Size=", p->zram.size_expr, p->zram.size, &p->zram.size_origin);
-                key(f, "[Zram] Algorithm=");
+                size_print(f, "[Zram] Size=", p->zram.size_expr, p->zram.size, &p->origin[POLICY_KEY_ZRAM_SIZE]);
+                key_of(f, POLICY_KEY_ZRAM_ALGORITHM);
                 strv_print(f, p->zram.algorithms, "(none)");
-                fputc('\n', f);
-                priority_print(f, "[Zram] Priority=", p->zram.priority, &p->zram.priority_origin);
-                key(f, "[Zram] MemLimit=");
-                fprintf(f, "%s\n",
-                        p->zram.mem_limit ? format_bytes(b, sizeof b, p->zram.mem_limit) : "none");
+                end_line(f, p, POLICY_KEY_ZRAM_ALGORITHM);
+                key_of(f, POLICY_KEY_ZRAM_PRIORITY);
+                fprintf(f, "%d", p->zram.priority);
+                end_line(f, p, POLICY_KEY_ZRAM_PRIORITY);
+                key_of(f, POLICY_KEY_ZRAM_MEM_LIMIT);
+                fputs(p->zram.mem_limit ? format_bytes(b, sizeof b, p->zram.mem_limit) : "none", f);
+                end_line(f, p, POLICY_KEY_ZRAM_MEM_LIMIT);
         }
         if (p->backends & BACKEND_FILE || p->file.path) {
-                key(f, "[File] Path=");
-                fprintf(f, "%s\n", strdash(p->file.path));
+                key_of(f, POLICY_KEY_FILE_PATH);
+                fputs(strdash(p->file.path), f);
+                end_line(f, p, POLICY_KEY_FILE_PATH);
                 if (p->backends & BACKEND_FILE) {
-                        size_print(f, "[File] Size=", p->file.size_expr, p->file.size, &p->file.size_origin);
-                        priority_print(f, "[File] Priority=", p->file.priority, &p->file.priority_origin);
-                        key(f, "[File] Storage=");
+                        size_print(f, "[File] Size=", p->file.size_expr, p->file.size, &p->origin[POLICY_KEY_FILE_SIZE]);
+                        key_of(f, POLICY_KEY_FILE_PRIORITY);
+                        fprintf(f, "%d", p->file.priority);
+                        end_line(f, p, POLICY_KEY_FILE_PRIORITY);
+                        key_of(f, POLICY_KEY_FILE_STORAGE);
                         storage_print(f, p->file.storage);
-                        fputc('\n', f);
+                        end_line(f, p, POLICY_KEY_FILE_STORAGE);
                 }
         }
-        sysctl_print(f, "[Sysctl] Swappiness=", p->swappiness);
-        sysctl_print(f, "[Sysctl] PageCluster=", p->page_cluster);
-        key(f, "[Kubelet] SwapBehavior=");
-        fprintf(f, "%s\n",
-                p->swap_behavior == SWAP_BEHAVIOR_UNSET ? "(empty: kubelet left alone)"
-                                                        : swap_behavior_to_string(p->swap_behavior));
-        key(f, "[Kubelet] DropIn=");
-        fprintf(f, "%s\n", strdash(p->dropin));
-        key(f, "[Kubelet] Unit=");
-        fprintf(f, "%s\n", p->kubelet_unit ?: "auto");
-        key(f, "[Conflicts] Units=");
+        sysctl_print(f, p, POLICY_KEY_SYSCTL_SWAPPINESS, p->swappiness);
+        sysctl_print(f, p, POLICY_KEY_SYSCTL_PAGE_CLUSTER, p->page_cluster);
+        key_of(f, POLICY_KEY_KUBELET_SWAP_BEHAVIOR);
+        fputs(p->swap_behavior == SWAP_BEHAVIOR_UNSET ? "(empty: kubelet left alone)"
+                                                      : swap_behavior_to_string(p->swap_behavior), f);
+        end_line(f, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR);
+        key_of(f, POLICY_KEY_KUBELET_DROPIN);
+        fputs(strdash(p->dropin), f);
+        end_line(f, p, POLICY_KEY_KUBELET_DROPIN);
+        key_of(f, POLICY_KEY_KUBELET_UNIT);
+        fputs(p->kubelet_unit ?: "auto", f);
+        end_line(f, p, POLICY_KEY_KUBELET_UNIT);
+        key_of(f, POLICY_KEY_CONFLICTS_UNITS);
         strv_print(f, p->conflict_units, "(none)");
-        fputc('\n', f);
+        end_line(f, p, POLICY_KEY_CONFLICTS_UNITS);
 }
 
 static void host_print(FILE *f, const Policy *p, const HostState *h) {

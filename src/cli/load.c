@@ -2,6 +2,7 @@
 /* cli_load(): the policy and the host state every command starts from. */
 #include "cli.h"
 #include "systemd.h"
+#include "report.h"
 
 /* On the host, ask systemd what the files cannot say: which units are active, and when the kubelet
  * last started (its swap capacity is read then). Without systemd the values stay unknown (-1, 0). */
@@ -27,7 +28,20 @@ static void host_fill_from_systemd(const char *root, HostState *h) {
         sym_sd_bus_flush_close_unref(b);
 }
 
-static void print_policy_errors(PolicyErrors *errors) {
+/* The policy's errors: as FILE:LINE: lines on stderr, or, with --json, as one JSON document on
+ * stdout shaped like a plan's (no actions, the errors as policy-invalid findings), so that a
+ * program reading stdout always gets one document. */
+static void print_policy_errors(const CliContext *c, PolicyErrors *errors) {
+        if (c->json) {
+                Plan empty = {};
+                for (size_t i = 0; i < errors->n; i++)
+                        (void) findings_add_policy_error(&empty.findings, VERDICT_POLICY_INVALID, &errors->errors[i]);
+                json_object *o = plan_to_json(&empty);
+                json_object_object_add(o, "swap_total", NULL);
+                printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+                json_object_put(o);
+                plan_done(&empty);
+        }
         for (size_t i = 0; i < errors->n; i++) {
                 _cleanup_free_ char *s = policy_error_format(&errors->errors[i]);
                 fprintf(stderr, "%s\n", s ?: "(out of memory)");
@@ -35,44 +49,49 @@ static void print_policy_errors(PolicyErrors *errors) {
         policy_errors_clear(errors);
 }
 
-/* The policy as the files say, with every error printed. EXIT_OK, EXIT_USAGE for an invalid policy
- * (*ret_policy is then empty), or EXIT_FAIL when the host's memory size cannot be read. */
-static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_policy) {
-        PolicyErrors errors = {};
+/* The policy as the files say. EXIT_OK; EXIT_USAGE for an invalid policy (*ret_policy is then
+ * empty and the errors are in *ret_errors), or EXIT_FAIL when the host's memory size cannot be
+ * read or memory runs out. */
+static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_policy, PolicyErrors *ret_errors) {
         int r = probe_context(c->root, ret_ctx);
         if (r < 0) {
                 fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
                 return EXIT_FAIL;
         }
-        r = policy_load_as(c->root, c->config, c->file_as.path ? &c->file_as : NULL, ret_ctx, ret_policy, &errors);
-        if (r == -EINVAL) {
-                print_policy_errors(&errors);
-                policy_done(ret_policy);
-                return EXIT_USAGE;
-        }
-        policy_errors_clear(&errors);
+        if (c->config_text)
+                r = policy_load_text("<stdin>", c->config_text, c->config_len, ret_ctx, ret_policy, ret_errors);
+        else
+                r = policy_load_as(c->root, c->config, c->file_as.path ? &c->file_as : NULL, ret_ctx, ret_policy,
+                                   ret_errors);
+        if (r < 0 && ret_errors->n > 0)
+                return EXIT_USAGE;      /* -EINVAL, or a file that could not be read (named) */
         if (r < 0) {
                 fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
-                policy_done(ret_policy);
-                return r == -EACCES || r == -EPERM ? EXIT_USAGE : EXIT_FAIL;
+                return EXIT_FAIL;
         }
         return EXIT_OK;
 }
 
 int cli_check_policy(const CliContext *c) {
         PolicyContext ctx;
+        PolicyErrors errors = {};
         Policy p = {};
-        int r = read_policy(c, &ctx, &p);
+        int r = read_policy(c, &ctx, &p, &errors);
+        if (r == EXIT_USAGE)
+                print_policy_errors(c, &errors);
+        policy_errors_clear(&errors);
         policy_done(&p);
         return r;
 }
 
-int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *ret_host) {
+int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *ret_host, Findings *ret_findings) {
         PolicyContext ctx;
+        PolicyErrors errors = {};
         Policy p = {};
-        int r = read_policy(c, &ctx, &p);
-        if (r == EXIT_USAGE && revert) {
+        int r = read_policy(c, &ctx, &p, &errors);
+        if (r == EXIT_USAGE && mode == LOAD_REVERT) {
                 /* A broken policy must not stand in the way of going back: use the defaults. */
+                policy_errors_clear(&errors);
                 fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
                 r = policy_revert(&p, &ctx);
                 if (r < 0) {
@@ -80,14 +99,40 @@ int cli_load(const CliContext *c, bool revert, Policy *ret_policy, HostState *re
                         policy_done(&p);
                         return EXIT_FAIL;
                 }
-        } else if (r != EXIT_OK)
+        } else if (r == EXIT_USAGE && mode == LOAD_READ_ONLY) {
+                /* Never blind: the node is still read and shown, with the built-in defaults for
+                 * what the policy would name (conflict units, swap file, drop-in); the policy's
+                 * errors become findings (policy-invalid; policy-unreadable for what this user
+                 * cannot read). */
+                for (size_t i = 0; ret_findings && i < errors.n; i++)
+                        if (findings_add_policy_error(ret_findings,
+                                                      errors.errors[i].read_errno == EACCES ||
+                                                      errors.errors[i].read_errno == EPERM
+                                                      ? VERDICT_POLICY_UNREADABLE : VERDICT_POLICY_INVALID,
+                                                      &errors.errors[i]) < 0) {
+                                policy_errors_clear(&errors);
+                                return EXIT_FAIL;
+                        }
+                policy_errors_clear(&errors);
+                r = policy_init_defaults(&p, &ctx);
+                if (r < 0) {
+                        fprintf(stderr, "Failed to set up the built-in policy: %s\n", strerror(-r));
+                        return EXIT_FAIL;
+                }
+                p.found = true;
+        } else if (r == EXIT_USAGE) {
+                print_policy_errors(c, &errors);
                 return r;
-        else if (revert) {
+        } else if (r != EXIT_OK) {
+                policy_errors_clear(&errors);
+                return r;
+        } else if (mode == LOAD_REVERT) {
                 /* Keep the policy's paths and conflict units; drop what it wants. */
                 p.backend_set = true;
                 p.backends = 0;
                 p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
         }
+        policy_errors_clear(&errors);
 
         r = probe(c->root, &p, ret_host);
         if (r < 0) {

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <fcntl.h>
 
+#include "check.h"
 #include "cli.h"
 #include "execute.h"
 #include "report.h"
@@ -21,14 +22,14 @@ static void help(void) {
                "  check       find the known pitfalls (exit 1 on an error)\n"
                "  allowance   the swap LimitedSwap gives a container on this node\n\n"
                "Options:\n"
-               "  -c, --config FILE   read this policy file only\n"
+               "  -c, --config FILE   read this policy file only (-: standard input)\n"
                "      --policy-file-as PATH=FILE\n"
                "                      read the policy as if FILE were at PATH (plan, check, status,\n"
                "                      allowance, apply/revert --dry-run): validate a new drop-in\n"
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
                "      --json          machine-readable output\n"
-               "  -q, --quiet         only errors\n"
-               "  -v, --verbose       with plan, apply, revert: the policy and host facts first\n"
+               "  -q, --quiet         only the result and what is wrong\n"
+               "  -v, --verbose       first the policy (FILE:LINE of each value) and the host facts\n"
                "      --boot          (apply) run at boot: never restart the kubelet\n"
                "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
                "      --purge         (revert) also delete the swap file\n"
@@ -54,7 +55,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
         Policy p = {};
         HostState h = {};
         Plan pl = {};
-        int ret = cli_load(c, revert, &p, &h);
+        int ret = cli_load(c, revert ? LOAD_REVERT : LOAD_APPLY, &p, &h, NULL);
         if (ret != EXIT_OK)
                 return ret;
 
@@ -76,18 +77,25 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 explain_print(stdout, &p, &h, revert);
 
         PlanOptions o = { .revert = revert, .purge = c->purge, .boot = c->boot, .force = c->force };
-        int r = plan(&p, &h, &o, &pl);
+        int r = verdict_plan(&p, &h, &o, &pl);
         if (r < 0) {
                 fprintf(stderr, "Failed to plan: %s\n", strerror(-r));
                 ret = EXIT_FAIL;
                 goto finish;
         }
-        if (!execute || pl.errors) {
+        size_t errors = plan_errors(&pl);
+        if (!execute || errors) {
+                /* The actions are the result (stdout); the findings are warnings and errors
+                 * (stderr). -q leaves the actions out. */
                 if (c->json)
                         print_json(plan_to_json(&pl));
-                else if (c->verbosity >= 0 || pl.errors)
-                        plan_print(stdout, &pl, isatty(STDOUT_FILENO));
-                ret = pl.errors ? EXIT_FAIL : EXIT_OK;
+                else {
+                        if (c->verbosity >= 0)
+                                plan_print(stdout, &pl, colors_enabled(STDOUT_FILENO));
+                        fflush(stdout);
+                        plan_print_findings(stderr, &pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
+                }
+                ret = errors ? EXIT_FAIL : EXIT_OK;
                 goto finish;
         }
         ret = execute_plan(c, &p, &h, &pl);
@@ -154,12 +162,35 @@ int verb_revert(const CliContext *c) {
         return run_locked(c, true);
 }
 
+/* The options only some commands take; the common ones (--config, --root, --json, -q, -v) are
+ * taken by every command. An option a command does not take is refused, naming the command. */
+enum {
+        VERB_OPT_BOOT = 1 << 0,
+        VERB_OPT_FORCE = 1 << 1,
+        VERB_OPT_PURGE = 1 << 2,
+        VERB_OPT_DRY_RUN = 1 << 3,
+        VERB_OPT_PODS = 1 << 4,
+        VERB_OPT_REQUEST = 1 << 5,
+        VERB_OPT_LIMIT = 1 << 6,
+        VERB_OPT_QOS = 1 << 7,
+        VERB_OPT_CRITICAL = 1 << 8,
+};
+
+static const char *const verb_opt_names[] = {
+        "--boot", "--force", "--purge", "--dry-run", "--pods", "--request", "--limit", "--qos", "--critical",
+};
+
 static const struct {
         const char *name;
         int (*fn)(const CliContext *c);
+        unsigned options;       /* VERB_OPT_* it takes */
 } verbs[] = {
-        { "plan", verb_plan },     { "apply", verb_apply }, { "revert", verb_revert },
-        { "status", verb_status }, { "check", verb_check }, { "allowance", verb_allowance },
+        { "plan", verb_plan, 0 },
+        { "apply", verb_apply, VERB_OPT_BOOT | VERB_OPT_FORCE | VERB_OPT_DRY_RUN },
+        { "revert", verb_revert, VERB_OPT_FORCE | VERB_OPT_PURGE | VERB_OPT_DRY_RUN },
+        { "status", verb_status, VERB_OPT_PODS },
+        { "check", verb_check, 0 },
+        { "allowance", verb_allowance, VERB_OPT_REQUEST | VERB_OPT_LIMIT | VERB_OPT_QOS | VERB_OPT_CRITICAL },
 };
 
 int main(int argc, char *argv[]) {
@@ -199,6 +230,7 @@ int main(int argc, char *argv[]) {
                 {},
         };
         CliContext c = { .root = "/" };
+        unsigned seen = 0;      /* VERB_OPT_* given */
         int opt;
 
         /* GNU getopt permutes: options may stand before or after the command. */
@@ -226,30 +258,39 @@ int main(int argc, char *argv[]) {
                         printf("nodeswap %s\n", NODESWAP_VERSION);
                         return EXIT_OK;
                 case ARG_BOOT:
+                        seen |= VERB_OPT_BOOT;
                         c.boot = true;
                         break;
                 case ARG_FORCE:
+                        seen |= VERB_OPT_FORCE;
                         c.force = true;
                         break;
                 case ARG_PURGE:
+                        seen |= VERB_OPT_PURGE;
                         c.purge = true;
                         break;
                 case ARG_PODS:
+                        seen |= VERB_OPT_PODS;
                         c.pods = true;
                         break;
                 case ARG_REQUEST:
+                        seen |= VERB_OPT_REQUEST;
                         c.request = optarg;
                         break;
                 case ARG_LIMIT:
+                        seen |= VERB_OPT_LIMIT;
                         c.limit = optarg;
                         break;
                 case ARG_QOS:
+                        seen |= VERB_OPT_QOS;
                         c.qos = optarg;
                         break;
                 case ARG_CRITICAL:
+                        seen |= VERB_OPT_CRITICAL;
                         c.critical = true;
                         break;
                 case ARG_DRY_RUN:
+                        seen |= VERB_OPT_DRY_RUN;
                         c.dry_run = true;
                         break;
                 case ARG_POLICY_FILE_AS: {
@@ -279,6 +320,20 @@ int main(int argc, char *argv[]) {
                 fprintf(stderr, "Unexpected argument '%s' after '%s'.\n", *c.args, verb);
                 return EXIT_USAGE;
         }
+        size_t v;
+        for (v = 0; v < ELEMENTSOF(verbs); v++)
+                if (streq(verbs[v].name, verb))
+                        break;
+        if (v >= ELEMENTSOF(verbs)) {
+                fprintf(stderr, "Unknown command '%s'. Try 'nodeswap --help'.\n", verb);
+                return EXIT_USAGE;
+        }
+        for (size_t i = 0; i < ELEMENTSOF(verb_opt_names); i++)
+                if ((seen & ~verbs[v].options) & (1u << i)) {
+                        fprintf(stderr, "nodeswap %s does not take %s. Try 'nodeswap --help'.\n", verb,
+                                verb_opt_names[i]);
+                        return EXIT_USAGE;
+                }
         if (c.file_as.path && c.config) {
                 fprintf(stderr, "--policy-file-as and --config exclude each other.\n");
                 return EXIT_USAGE;
@@ -289,13 +344,19 @@ int main(int argc, char *argv[]) {
                         "%s --dry-run.\n", verb);
                 return EXIT_USAGE;
         }
-        if (c.config && access(c.config, F_OK) < 0) {
+        if (c.config && streq(c.config, "-")) {
+                /* The policy from standard input, read once: apply reads the policy twice. */
+                int r = read_fd_full(STDIN_FILENO, POLICY_FILE_MAX, false, &c.config_text, &c.config_len);
+                if (r < 0) {
+                        fprintf(stderr, "Failed to read the policy from standard input: %s\n",
+                                r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+                        return EXIT_USAGE;
+                }
+        } else if (c.config && access(c.config, F_OK) < 0) {
                 fprintf(stderr, "Failed to open policy '%s': %s\n", c.config, strerror(errno));
                 return EXIT_USAGE;
         }
-        for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-                if (streq(verbs[i].name, verb))
-                        return verbs[i].fn(&c);
-        fprintf(stderr, "Unknown command '%s'. Try 'nodeswap --help'.\n", verb);
-        return EXIT_USAGE;
+        int r = verbs[v].fn(&c);
+        free(c.config_text);
+        return r;
 }

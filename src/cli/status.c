@@ -83,6 +83,8 @@
 #include "check.h"
 #include "kubelet.h"
 #include "cli.h"
+#include "report.h"
+#include <time.h>
 #include "pods.h"
 
 #define STRV_FOREACH_CONST(i, l) for (char *const *i = (l); i && *i; i++)
@@ -251,11 +253,51 @@ static json_object *json_pods(const PodSwap *pods, size_t n) {
         return a;
 }
 
-static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods) {
+/* Whether the node matches the policy, judged as plan judges it. */
+typedef struct StatusVerdict {
+        Findings findings;      /* the policy's errors, then the plan's and the rules' findings */
+        bool have_policy;       /* a policy was found (valid or not) */
+        bool policy_valid;
+        size_t pending;         /* actions the plan has */
+} StatusVerdict;
+
+/* 1 matches, 0 differs, -1 unknown (no policy, or an invalid one). */
+static int status_matches(const StatusVerdict *v) {
+        if (!v->have_policy || !v->policy_valid || findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
+                return -1;
+        return v->pending == 0 && findings_count(&v->findings, SEVERITY_ERROR) == 0;
+}
+
+static char *format_usec(uint64_t usec) {
+        time_t t = (time_t) (usec / 1000000);
+        struct tm tm;
+        char buf[64];
+        if (!gmtime_r(&t, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+                return NULL;
+        return strdup(buf);
+}
+
+static json_object *json_last_run(const NodeswapState *st) {
+        if (st->last_run_usec == 0)
+                return NULL;
+        json_object *o = json_object_new_object();
+        if (!o)
+                return NULL;
+        _cleanup_free_ char *t = format_usec(st->last_run_usec);
+        json_object_object_add(o, "verb", json_object_new_string(st->last_run_revert ? "revert" : "apply"));
+        json_object_object_add(o, "time_usec", json_object_new_uint64(st->last_run_usec));
+        json_object_object_add(o, "time", json_string_or_null(t));
+        json_object_object_add(o, "result", json_object_new_string(st->last_run_failed ? "failed" : "ok"));
+        return o;
+}
+
+static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods,
+                      const StatusVerdict *v) {
         json_object *o = json_object_new_object(), *swaps = json_object_new_array(),
                     *kubelet = json_object_new_object(), *units = json_object_new_array();
         if (!o || !swaps || !kubelet || !units)
                 goto oom;
+        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
         json_object_object_add(o, "swaps", swaps);
         json_object_object_add(o, "kubelet", kubelet);
         json_object_object_add(o, "units", units);
@@ -345,6 +387,18 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
                 json_object_object_add(fo, "policy_path", json_object_new_boolean(streq_ptr(f->path, p->file.path)));
                 json_object_array_add(recorded, fo);
         }
+        int m = status_matches(v);
+        json_object_object_add(o, "matches_policy", json_tristate(m));
+        json_object_object_add(o, "pending_actions",
+                               m >= 0 ? json_object_new_uint64(v->pending) : NULL);
+        json_object_object_add(o, "policy_valid", json_object_new_boolean(v->policy_valid));
+        json_object_object_add(o, "last_run", json_last_run(&h->state));
+        json_object *fa = findings_to_json(&v->findings);
+        if (!fa)
+                goto oom_o;
+        json_object_object_add(o, "findings", fa);
+        json_object_object_add(o, "errors", json_object_new_uint64(findings_count(&v->findings, SEVERITY_ERROR)));
+        json_object_object_add(o, "warnings", json_object_new_uint64(findings_count(&v->findings, SEVERITY_WARNING)));
         json_object *files = json_object_new_array();
         if (!files)
                 goto oom_o;
@@ -400,7 +454,30 @@ static void print_pods_text(const PodSwap *pods, size_t n) {
         }
 }
 
-static void print_text(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods) {
+/* The one-line verdict, also all that -q prints. */
+static void print_verdict_line(const StatusVerdict *v) {
+        size_t errors = findings_count(&v->findings, SEVERITY_ERROR);
+        if (!v->have_policy)
+                printf("Verdict:  no policy: nodeswap leaves this node alone\n");
+        else if (findings_has(&v->findings, VERDICT_POLICY_UNREADABLE) && errors == 0)
+                printf("Verdict:  not judged: this user may not read the whole policy (run as root)\n");
+        else if (!v->policy_valid)
+                printf("Verdict:  the policy has %zu error%s: not judged (nodeswap check lists them)\n", errors,
+                       errors == 1 ? "" : "s");
+        else if (findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
+                printf("Verdict:  not judged: this user may not read all of the node (run as root)\n");
+        else if (errors > 0)
+                printf("Verdict:  apply would refuse the policy: %zu error%s (nodeswap check lists them)\n", errors,
+                       errors == 1 ? "" : "s");
+        else if (v->pending > 0)
+                printf("Verdict:  the node differs from the policy: %zu change%s pending (nodeswap plan shows them)\n",
+                       v->pending, v->pending == 1 ? "" : "s");
+        else
+                printf("Verdict:  the node matches the policy\n");
+}
+
+static void print_text(const Policy *p, const HostState *h, const PodSwap *pods, size_t n_pods, bool with_pods,
+                       const StatusVerdict *v, int verbosity) {
         char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
 
         printf("Swap:\n");
@@ -540,11 +617,29 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         }
 
         printf("\nReverted: %s\n", h->state.reverted ? "yes (nodeswap revert ran last; nodeswap apply undoes it)" : "no");
+        if (h->state.last_run_usec > 0) {
+                _cleanup_free_ char *t = format_usec(h->state.last_run_usec);
+                printf("Last run: %s at %s, %s\n", h->state.last_run_revert ? "revert" : "apply", strempty(t),
+                       h->state.last_run_failed ? "failed (journalctl -u nodeswap, or run nodeswap apply)" : "ok");
+        } else
+                printf("Last run: %s\n", h->state.unreadable ? "unknown (nodeswap's records are unreadable for this user)"
+                                                              : "none recorded");
         if (strv_length(p->files) == 0)
                 printf("Policy:   none (nodeswap leaves this node alone)\n");
         else {
                 _cleanup_free_ char *list = strv_join(p->files, " ");
                 printf("Policy:   %s\n", strempty(list));
+        }
+
+        print_verdict_line(v);
+        bool any = false, color = colors_enabled(STDOUT_FILENO);
+        for (size_t i = 0; i < v->findings.n; i++) {
+                if (verbosity <= 0 && v->findings.f[i].severity == SEVERITY_INFO)
+                        continue;
+                if (!any)
+                        printf("\nFindings:\n");
+                finding_print(stdout, &v->findings.f[i], color);
+                any = true;
         }
 
         if (with_pods)
@@ -554,9 +649,29 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
 int verb_status(const CliContext *c) {
         Policy p;
         HostState h;
-        int r = cli_load(c, false, &p, &h);
-        if (r != EXIT_OK)
+        StatusVerdict v = {};
+        Plan pl = {};
+        int r = cli_load(c, LOAD_READ_ONLY, &p, &h, &v.findings);
+        if (r != EXIT_OK) {
+                findings_done(&v.findings);
                 return r;
+        }
+        v.have_policy = p.found;
+        v.policy_valid = findings_count(&v.findings, SEVERITY_ERROR) == 0 &&
+                         !findings_has(&v.findings, VERDICT_POLICY_UNREADABLE);
+        r = verdict_plan(&p, &h, NULL, &pl);
+        if (r >= 0) {
+                v.pending = pl.n_actions;
+                r = findings_merge(&v.findings, &pl.findings, false);
+        }
+        plan_done(&pl);
+        if (r < 0) {
+                fprintf(stderr, "Failed to judge the node against the policy: %s\n", strerror(-r));
+                findings_done(&v.findings);
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_FAIL;
+        }
 
         PodSwap *pods = NULL;
         size_t n_pods = 0;
@@ -565,6 +680,7 @@ int verb_status(const CliContext *c) {
                 if (r < 0) {
                         fprintf(stderr, "Failed to read the kubelet's cgroups below %s: %s\n",
                                 strempty(c->root), strerror(-r));
+                        findings_done(&v.findings);
                         host_state_done(&h);
                         policy_done(&p);
                         return EXIT_FAIL;
@@ -572,15 +688,21 @@ int verb_status(const CliContext *c) {
         }
 
         if (c->json) {
-                r = print_json(&p, &h, pods, n_pods, c->pods);
+                r = print_json(&p, &h, pods, n_pods, c->pods, &v);
                 if (r < 0)
                         fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
+        } else if (c->verbosity < 0) {
+                print_verdict_line(&v);
+                r = 0;
         } else {
-                print_text(&p, &h, pods, n_pods, c->pods);
+                if (c->verbosity > 0)
+                        explain_print(stdout, &p, &h, false);
+                print_text(&p, &h, pods, n_pods, c->pods, &v, c->verbosity);
                 r = 0;
         }
 
         pod_swaps_free(pods, n_pods);
+        findings_done(&v.findings);
         host_state_done(&h);
         policy_done(&p);
         return r < 0 ? EXIT_FAIL : EXIT_OK;

@@ -54,7 +54,7 @@ flock 9
 
 # The host must be quiet where we measure: no swap at all, zram0 free, no nodeswap state.
 [ "$(tail -n +2 /proc/swaps | wc -l)" = 0 ] || die "this host has swap active; the benchmark wants none"
-[ ! -e /var/lib/nodeswap ] && [ ! -e /run/nodeswap ] || die "this host has nodeswap state; not touching it"
+[ ! -e /var/lib/nodeswap ] && [ ! -e /run/nodeswap ] && [ ! -e /run/nodeswap-state ] || die "this host has nodeswap state; not touching it"
 zram0_free=0
 if [ -e /sys/block/zram0 ] && [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
 	zram0_free=1
@@ -134,7 +134,7 @@ for d in /sys/block/zram*; do
 	echo 1 >\$d/reset
 	echo \${id#zram} >/sys/class/zram-control/hot_remove
 done
-rm -rf /run/nodeswap /var/lib/nodeswap
+rm -rf /run/nodeswap /run/nodeswap-state /var/lib/nodeswap
 EOF
 cat >"$tmp/teardown-zram0.sh" <<EOF
 # the host's zram0 back to how it was found: off, disksize 0, its algorithm
@@ -146,7 +146,7 @@ cat >"$tmp/teardown-file.sh" <<'EOF'
 # teardown-file.sh FILE: swap it off and delete it; nodeswap's state goes too
 if awk -v f="$1" '$1 == f {x = 1} END {exit !x}' /proc/swaps; then swapoff "$1"; fi
 rm -f "$1"
-rm -rf /run/nodeswap /var/lib/nodeswap
+rm -rf /run/nodeswap /run/nodeswap-state /var/lib/nodeswap
 EOF
 cat >"$tmp/swap-active.sh" <<'EOF'
 # swap-active.sh PATTERN PRIO: a swap area whose name matches PATTERN (awk regex) is on at PRIO

@@ -190,7 +190,7 @@ out=$(on_node 'apt-get purge -y nodeswap 2>&1; echo "rc=$?"')
 [[ $out == *"keeping /var/lib/nodeswap/swapfile: it is in use as swap"* ]] &&
 	pass "purge says it keeps the swap file in use" || fail "no word about the swap file in use: $(tail -c 300 <<<"$out")"
 check "the swap file in use is still there and on" "$(on_node "grep -c '^/var/lib/nodeswap/swapfile ' /proc/swaps")" 1
-check "nodeswap's state is gone" "$(on_node 'ls -A /var/lib/nodeswap; test -e /run/nodeswap && echo run-left')" swapfile
+check "nodeswap's state is gone" "$(on_node 'ls -A /var/lib/nodeswap; test -e /run/nodeswap-state && echo run-left')" swapfile
 check "a recorded, labelled, unused swap file is deleted" "$(on_node 'test -e /srv/old-swapfile && echo kept || echo deleted')" deleted
 check "a recorded file without nodeswap's label is kept" "$(on_node 'test -e /srv/other-swapfile && echo kept || echo deleted')" kept
 check "the package is gone" "$(on_node "dpkg-query -W -f='\${Status}' nodeswap 2>&1 | grep -c 'install ok'")" 0

@@ -38,9 +38,15 @@ if [ "$rc" != 1 ]; then
         echo "FAIL: exit $rc, expected 1"
         exit 1
 fi
-if ! grep -Eq '"severity": *"error"' "$tmp/out" ||
-   ! tr -d '\n' <"$tmp/out" | grep -Eq '"severity": *"error", *"id": *"cgroup-v1-limitedswap"'; then
+if ! python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if any(f["id"] == "cgroup-v1-limitedswap" and f["severity"] == "error" for f in j["findings"]) else 1)' "$tmp/out"; then
         echo "FAIL: no error-level cgroup-v1-limitedswap finding"
+        exit 1
+fi
+# plan judges alike: apply would refuse it (one verdict, nodeswap(8) FINDINGS)
+"$ns" plan --root / --config "$tmp/limited.conf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" != 1 ] || ! grep -q '^error   cgroup-v1-limitedswap' "$tmp/err"; then
+        echo "FAIL: plan exited $rc without the cgroup-v1-limitedswap error: $(cat "$tmp/err")"
         exit 1
 fi
 echo "PASS"

@@ -58,8 +58,8 @@ kernel_test_begin() {
 	mkdir -p /run/lock
 	exec 9>/run/lock/nodeswap-kernel.lock
 	flock 9
-	if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ]; then
-		echo "SKIP: this host already has nodeswap state (/var/lib/nodeswap or /run/nodeswap); not touching it"
+	if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ] || [ -e /run/nodeswap-state ]; then
+		echo "SKIP: this host already has nodeswap state or policy (/var/lib/nodeswap, /run/nodeswap or /run/nodeswap-state); not touching it"
 		exit 77
 	fi
 }
@@ -97,7 +97,7 @@ kernel_restore() {
 		mountpoint -q "$m" && umount "$m"
 		rmdir "$m" 2>/dev/null
 	done
-	rm -rf /var/lib/nodeswap /run/nodeswap /run/nodeswap.lock
+	rm -rf /var/lib/nodeswap /run/nodeswap /run/nodeswap-state /run/nodeswap.lock
 	[ -n "${saved_swappiness:-}" ] && echo "$saved_swappiness" >/proc/sys/vm/swappiness
 	[ -n "${saved_page_cluster:-}" ] && echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
 }

@@ -110,9 +110,16 @@ static int run_check(Finding **f, size_t *n) {
                 if (paths[i])
                         assert_int_equal(kubelet_config_parse(paths[i], texts[i], strlen(texts[i]),
                                                               &k->files[k->n_files++]), 0);
-        int r = check_run(&policy, &host, f, n);
+        /* The rules of check.c alone, on the synthetic node (the plan's own findings are
+         * test-plan.c's). */
+        Findings fs = {};
+        int r = check_rules(&policy, &host, NULL, &fs);
         kubelet_config_done(k);
-        return r;
+        if (r < 0)
+                return r;
+        *f = fs.f;
+        *n = fs.n;
+        return 0;
 }
 
 /* --- one change each ------------------------------------------------------------------------- */
@@ -189,6 +196,10 @@ static void file_not_regular(void) { host.file.is_regular = false; }
 static void file_pagesize_16k(void) { host.page_size = 16384; }
 static void file_mode_0644(void) { host.file.mode = 0644; }
 static void file_not_root(void) { host.file.uid = 1000; }
+static void file_mode_0644_off(void) {
+        host.file.mode = 0644;
+        host.file.swap_on = false;
+}
 static void file_holes(void) { host.file.allocated = 1 * GiB; }
 static void file_absent(void) {
         host.file.exists = false;
@@ -203,15 +214,23 @@ static void kubelet_start_unknown(void) { host.state.swap_changed_usec = 3000000
 static void dropin_no_conf(void) {
         policy.dropin = (char *) "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.yaml";
 }
-static void dropin_no_kind(void) {
+/* An invalid drop-in is judged when the policy leaves the kubelet alone; a policy that sets
+ * SwapBehavior= rewrites it (the plan's dropin-write), so that is no finding. */
+static void dropin_no_kind_rewritten(void) {
         host.dropin = (char *) "apiVersion: kubelet.config.k8s.io/v1beta1\nmemorySwap:\n  swapBehavior: LimitedSwap\n";
+}
+static void dropin_no_kind(void) {
+        dropin_no_kind_rewritten();
+        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
 }
 static void dropin_no_apiversion(void) {
         host.dropin = (char *) "kind: KubeletConfiguration\nmemorySwap:\n  swapBehavior: LimitedSwap\n";
+        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
 }
 static void dropin_nested_kind_only(void) {
         /* an indented kind: is no top-level key */
         host.dropin = (char *) "apiVersion: v1\nfoo:\n  kind: KubeletConfiguration\n";
+        policy.swap_behavior = SWAP_BEHAVIOR_UNSET;
 }
 static void dropin_json(void) {
         host.dropin = (char *) "{\n\"apiVersion\": \"kubelet.config.k8s.io/v1beta1\",\n"
@@ -268,7 +287,7 @@ static const Case rule_cases[] = {
         { "swappiness 200 without zram",       churn_without_zram,             NULL, 0 },
 
         { "PSI off with zram",                  psi_off,                        "psi-off", SEVERITY_WARNING },
-        { "PSI off without zram",               psi_off_without_zram,           "psi-off", SEVERITY_INFO },
+        { "PSI off without zram",               psi_off_without_zram,           "psi-off-info", SEVERITY_INFO },
 
         { "policy zram 3 x RAM",                zram_policy_3x,                 "zram-too-large", SEVERITY_WARNING },
         { "policy zram = RAM, no mem_limit",    zram_policy_ram_no_limit,       "zram-too-large", SEVERITY_WARNING },
@@ -277,14 +296,15 @@ static const Case rule_cases[] = {
         { "own zram judged by the policy",      zram_ours_large_but_policy_fine,NULL, 0 },
 
         { "file on mmc",                        file_on_mmc,                    "swapfile-storage", SEVERITY_ERROR },
-        { "file on mmc, Storage= allows",       file_on_mmc_allowed,            "swapfile-storage", SEVERITY_WARNING },
+        { "file on mmc, Storage= allows",       file_on_mmc_allowed,            "swapfile-storage-wear", SEVERITY_WARNING },
         { "file on rotational",                 file_on_rotational,             "swapfile-storage", SEVERITY_ERROR },
         { "unused path on mmc",                 file_on_mmc_unused,             NULL, 0 },
         { "file not regular",                   file_not_regular,               "swapfile-not-regular", SEVERITY_ERROR },
-        { "header for 4K on a 16K kernel",      file_pagesize_16k,              "swapfile-pagesize", SEVERITY_ERROR },
-        { "file mode 0644",                     file_mode_0644,                 "swapfile-permissions", SEVERITY_ERROR },
-        { "file not root's",                    file_not_root,                  "swapfile-permissions", SEVERITY_ERROR },
-        { "file with holes",                    file_holes,                     "swapfile-holes", SEVERITY_ERROR },
+        { "header for 4K on a 16K kernel",      file_pagesize_16k,              "swapfile-pagesize", SEVERITY_WARNING },
+        { "active file mode 0644",              file_mode_0644,                 "swapfile-permissions-active", SEVERITY_WARNING },
+        { "active file not root's",             file_not_root,                  "swapfile-permissions-active", SEVERITY_WARNING },
+        { "file off, mode 0644",                file_mode_0644_off,             "swapfile-permissions", SEVERITY_ERROR },
+        { "file with holes",                    file_holes,                     "swapfile-holes", SEVERITY_WARNING },
         { "no file yet",                        file_absent,                    NULL, 0 },
 
         { "kubelet older than the swap",        kubelet_stale,                  "kubelet-swap-stale", SEVERITY_WARNING },
@@ -292,6 +312,7 @@ static const Case rule_cases[] = {
 
         { "drop-in without .conf",              dropin_no_conf,                 "dropin-name", SEVERITY_ERROR },
         { "drop-in without kind",               dropin_no_kind,                 "dropin-invalid", SEVERITY_ERROR },
+        { "drop-in without kind, rewritten",    dropin_no_kind_rewritten,       NULL, 0 },
         { "drop-in without apiVersion",         dropin_no_apiversion,           "dropin-invalid", SEVERITY_ERROR },
         { "drop-in with a nested kind",         dropin_nested_kind_only,        "dropin-invalid", SEVERITY_ERROR },
         { "drop-in in JSON",                    dropin_json,                    NULL, 0 },
@@ -334,8 +355,8 @@ static void test_each_rule(void **state) {
 }
 
 static void test_messages_carry_the_numbers(void **state) {
-        Finding *f;
-        size_t n;
+        Finding *f = NULL;
+        size_t n = 0;
 
         healthy_node();
         little_swap();
@@ -363,8 +384,8 @@ static void test_messages_carry_the_numbers(void **state) {
 
 static void test_several_at_once_in_rule_order(void **state) {
         /* this very machine: hybrid cgroups, no PSI, a LimitedSwap policy */
-        Finding *f;
-        size_t n;
+        Finding *f = NULL;
+        size_t n = 0;
         healthy_node();
         host.cgroup = CGROUP_HYBRID;
         host.psi = false;

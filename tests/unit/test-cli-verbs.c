@@ -140,10 +140,12 @@ static void test_check_untouched_pi(void **state) {
         assert_int_equal(ex, EXIT_OK);
         assert_int_equal(get_u64(o, "errors"), 0);
         assert_true(has_finding(o, "conflict-unit-unmasked", "warning"));
-        assert_true(has_finding(o, "limitedswap-little-swap", "warning"));     /* 2 GiB of 16 */
+        /* 2 GiB of 16 today, but the swap is judged as the plan leaves it (8 GiB zram and a file):
+         * the same verdict as plan's */
+        assert_false(has_finding(o, "limitedswap-little-swap", "warning"));
         assert_true(has_finding(o, "psi-off", "warning"));
         assert_false(has_finding(o, "cgroup-v1-limitedswap", "error"));
-        assert_int_equal(get_u64(o, "warnings"), 3);
+        assert_int_equal(get_u64(o, "warnings"), 2);
         json_object_put(o);
 }
 
@@ -159,9 +161,11 @@ static void test_check_matching_node(void **state) {
         int ex;
         json_object *o = run_json(verb_check, &c, &ex);
         assert_int_equal(json_object_array_length(get(o, "findings")), loose + holes);
-        assert_int_equal(has_finding(o, "swapfile-permissions", "error"), loose);
-        assert_int_equal(has_finding(o, "swapfile-holes", "error"), holes);
-        assert_int_equal(ex, loose || holes ? EXIT_FAIL : EXIT_OK);
+        /* both are warnings: the file is active (apply does not swap it off for its mode) and
+         * apply allocates holes itself */
+        assert_int_equal(has_finding(o, "swapfile-permissions-active", "warning"), loose);
+        assert_int_equal(has_finding(o, "swapfile-holes", "warning"), holes);
+        assert_int_equal(ex, EXIT_OK);
         json_object_put(o);
 }
 
@@ -169,8 +173,14 @@ static void test_check_stale_page_size(void **state) {
         CliContext c = { .root = FIXTURES "/stale-file", .config = POLICY_ZRAM_FILE, .json = true };
         int ex;
         json_object *o = run_json(verb_check, &c, &ex);
-        assert_int_equal(ex, EXIT_FAIL);
-        assert_true(has_finding(o, "swapfile-pagesize", "error"));
+        /* apply rewrites the header (file-mkswap): a warning, and plan agrees; the file is off, so
+         * a checkout's loose mode (git keeps none) is an error apply refuses, as plan does */
+        struct stat st;
+        assert_int_equal(lstat(FIXTURES "/stale-file/var/lib/nodeswap/swapfile", &st), 0);
+        bool loose = (st.st_mode & 077) || st.st_uid != 0;
+        assert_int_equal(ex, loose ? EXIT_FAIL : EXIT_OK);
+        assert_int_equal(has_finding(o, "swapfile-permissions", "error"), loose);
+        assert_true(has_finding(o, "swapfile-pagesize", "warning"));
         json_object_put(o);
 }
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
+#include "check.h"
 #include "plan.h"
 #include "swap.h"
 
@@ -55,7 +56,7 @@ static void load(Case *c, const char *fixture, const char *policy_text) {
 }
 
 static void run(Case *c, const PlanOptions *o) {
-        assert_int_equal(plan(&c->policy, &c->host, o, &c->plan), 0);
+        assert_int_equal(verdict_plan(&c->policy, &c->host, o, &c->plan), 0);
 }
 
 static void done(Case *c) {
@@ -79,9 +80,10 @@ static size_t count(const Plan *p, ActionKind kind) {
         return n;
 }
 
-static bool strv_has_substring(char **l, const char *s) {
-        for (; l && *l; l++)
-                if (strstr(*l, s))
+/* A finding of that severity whose message holds s. */
+static bool has_finding(const Plan *pl, Severity sev, const char *s) {
+        for (size_t i = 0; i < pl->findings.n; i++)
+                if (pl->findings.f[i].severity == sev && strstr(pl->findings.f[i].message, s))
                         return true;
         return false;
 }
@@ -102,7 +104,7 @@ static void test_rpi_to_file(void **state) {
         load(&c, "rpi-untouched", FILE_POLICY);
         run(&c, NULL);
 
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         for (size_t i = 0; i < ELEMENTSOF(default_conflicts); i++)
                 assert_true(find(&c.plan, ACTION_MASK_UNIT, default_conflicts[i]) >= 0);
         int create = find(&c.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
@@ -248,7 +250,7 @@ static void test_matching_is_empty(void **state) {
                 print_error("unexpected action %s %s\n", action_kind_to_string(c.plan.actions[i].kind),
                             c.plan.actions[i].target);
         assert_int_equal(c.plan.n_actions, 0);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_false(plan_changes(&c.plan));
         done(&c);
 }
@@ -278,8 +280,8 @@ static void test_algorithm_not_offered(void **state) {
         Case c = {};
         load(&c, "matching", "[Swap]\nBackend=zram\n[Zram]\nAlgorithm=zstd deflate\n");
         run(&c, NULL);
-        assert_true(strv_has_substring(c.plan.errors, "none of these is offered"));
-        assert_true(strv_has_substring(c.plan.errors, "lzo-rle lzo lz4"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "none of these is offered"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "lzo-rle lzo lz4"));
         done(&c);
 }
 
@@ -291,7 +293,7 @@ static void test_matching_revert(void **state) {
         /* what cli_load does for revert */
         c.policy.backends = 0;
         run(&c, &o);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         int mark = find(&c.plan, ACTION_MARK_REVERTED, NULL);
         int unmask = find(&c.plan, ACTION_UNMASK_UNIT, "dev-zram0.swap");
         int start = find(&c.plan, ACTION_START_UNIT, "dev-zram0.swap");
@@ -338,7 +340,7 @@ static void test_stale_file(void **state) {
         close(fd);
         load(&c, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=64K\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_int_equal(find(&c.plan, ACTION_CLEAR_REVERTED, NULL), 0);
         int mkswap = find(&c.plan, ACTION_FILE_MKSWAP, "/var/lib/nodeswap/swapfile");
         int on = find(&c.plan, ACTION_SWAPON, "/var/lib/nodeswap/swapfile");
@@ -371,7 +373,7 @@ static void test_stale_file(void **state) {
         assert_int_equal(chmod(path, 0644), 0);
         load(&bad, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=32K\n");
         run(&bad, NULL);
-        assert_true(strv_has_substring(bad.plan.errors, "mode 0644"));
+        assert_true(has_finding(&bad.plan, SEVERITY_ERROR, "mode 0644"));
         done(&bad);
 }
 
@@ -383,14 +385,14 @@ static void test_swapoff_fit_check(void **state) {
         c.host.mem_available = 1 * GiB;
         run(&c, NULL);
         /* 10 GiB out, 1 GiB + a fresh 4 GiB file (less one 16 KiB page) in: 5 GiB missing. */
-        assert_true(strv_has_substring(c.plan.errors, "missing"));
-        assert_true(strv_has_substring(c.plan.errors, "10.0 GiB"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "missing"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "10.0 GiB"));
         plan_done(&c.plan);
 
         PlanOptions force = { .force = true };
         run(&c, &force);
-        assert_null(c.plan.errors);
-        assert_true(strv_has_substring(c.plan.warnings, "--force"));
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "--force"));
         assert_true(find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap") >= 0);
         done(&c);
 }
@@ -432,15 +434,16 @@ static void test_vps_backend_none(void **state) {
         done(&c);
 }
 
-/* Backend=file on a VPS: its own /swapfile stays (with a warning); LimitedSwap on cgroup v1 warns. */
+/* Backend=file on a VPS: its own /swapfile stays (with a warning); LimitedSwap on cgroup v1 is an
+ * error (cgroup-v1-limitedswap), the same verdict as check's: apply refuses it. */
 static void test_vps_file(void **state) {
         Case c = {};
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
         assert_int_equal(find(&c.plan, ACTION_SWAPOFF, "/swapfile"), -1);
-        assert_true(strv_has_substring(c.plan.warnings, "/swapfile: swap not made by nodeswap"));
-        assert_true(strv_has_substring(c.plan.warnings, "swapfile.swap"));
-        assert_true(strv_has_substring(c.plan.warnings, "LimitedSwap needs cgroup v2"));
+        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "/swapfile: swap not made by nodeswap"));
+        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "swapfile.swap"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "LimitedSwap needs cgroup v2"));
         assert_true(find(&c.plan, ACTION_RESTART_UNIT, "kubelet.service") >= 0);
         done(&c);
 }
@@ -450,8 +453,8 @@ static void test_file_storage_and_fs_refused(void **state) {
         Case c = {};
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\nStorage=nvme ssd\n");
         run(&c, NULL);
-        assert_true(strv_has_substring(c.plan.errors, "vda"));
-        assert_true(strv_has_substring(c.plan.errors, "Storage="));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "vda"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "Storage="));
         assert_int_equal(find(&c.plan, ACTION_FILE_CREATE, NULL), -1);
         done(&c);
 
@@ -468,14 +471,14 @@ static void test_file_storage_and_fs_refused(void **state) {
         assert_int_equal(mkdir(path, 0700), 0);
         load(&t, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=1G\n");
         run(&t, NULL);
-        assert_true(strv_has_substring(t.plan.errors, "tmpfs"));
+        assert_true(has_finding(&t.plan, SEVERITY_ERROR, "tmpfs"));
         done(&t);
 
         /* more than the file system has */
         Case big = {};
         load(&big, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=64T\n");
         run(&big, NULL);
-        assert_true(strv_has_substring(big.plan.errors, "free"));
+        assert_true(has_finding(&big.plan, SEVERITY_ERROR, "free"));
         done(&big);
 }
 
@@ -484,7 +487,7 @@ static void test_vps_no_zram(void **state) {
         Case c = {};
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=zram\n");
         run(&c, NULL);
-        assert_true(strv_has_substring(c.plan.errors, "no zram"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "no zram"));
         done(&c);
 }
 
@@ -494,7 +497,7 @@ static void test_plan_is_pure(void **state) {
         load(&c, "rpi-untouched", FILE_POLICY);
         run(&c, NULL);
         Plan again = {};
-        assert_int_equal(plan(&c.policy, &c.host, NULL, &again), 0);
+        assert_int_equal(verdict_plan(&c.policy, &c.host, NULL, &again), 0);
         assert_int_equal(again.n_actions, c.plan.n_actions);
         for (size_t i = 0; i < again.n_actions; i++) {
                 assert_int_equal(again.actions[i].kind, c.plan.actions[i].kind);
@@ -562,8 +565,8 @@ static void test_moved_path_old_file_deleted(void **state) {
         load_recorded(&c, "moved-active", OLD_ACTIVE, MOVED_POLICY);
         assert_int_equal(host_find_swap(&c.host, OLD_FILE)->owner, SWAP_OWNER_NODESWAP);
         run(&c, NULL);
-        assert_null(c.plan.errors);
-        assert_false(strv_has_substring(c.plan.warnings, "stays on"));
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_false(has_finding(&c.plan, SEVERITY_WARNING, "stays on"));
         int create = find(&c.plan, ACTION_FILE_CREATE, NEW_FILE);
         int off = find(&c.plan, ACTION_SWAPOFF, OLD_FILE);
         int rm = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
@@ -579,7 +582,7 @@ static void test_recorded_inactive_file_deleted(void **state) {
         Case c = {};
         load_recorded(&c, "moved-inactive", OLD_INACTIVE, MOVED_POLICY);
         run(&c, NULL);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_int_equal(find(&c.plan, ACTION_SWAPOFF, OLD_FILE), -1);
         int rm = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
         assert_true(rm > find(&c.plan, ACTION_FILE_CREATE, NEW_FILE));
@@ -601,10 +604,10 @@ static void test_recorded_file_not_ours_any_more(void **state) {
                 Case c = {};
                 load_recorded(&c, cases[i].as, cases[i].old, MOVED_POLICY);
                 run(&c, NULL);
-                assert_null(c.plan.errors);
+                assert_int_equal(plan_errors(&c.plan), 0);
                 assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
                 assert_int_equal(find(&c.plan, ACTION_SWAPOFF, OLD_FILE), -1);
-                assert_true(strv_has_substring(c.plan.warnings, cases[i].warning));
+                assert_true(has_finding(&c.plan, SEVERITY_WARNING, cases[i].warning));
                 done(&c);
         }
         /* The unlabelled one is active: someone else's swap now, kept on with the usual warning. */
@@ -612,7 +615,7 @@ static void test_recorded_file_not_ours_any_more(void **state) {
         load_recorded(&u, "moved-unlabelled", OLD_UNLABELLED, MOVED_POLICY);
         assert_int_equal(host_find_swap(&u.host, OLD_FILE)->owner, SWAP_OWNER_OTHER);
         run(&u, NULL);
-        assert_true(strv_has_substring(u.plan.warnings, "swap not made by nodeswap"));
+        assert_true(has_finding(&u.plan, SEVERITY_WARNING, "swap not made by nodeswap"));
         done(&u);
 }
 
@@ -622,9 +625,9 @@ static void test_recorded_file_gone(void **state) {
         load_recorded(&c, "moved-gone", OLD_GONE, MOVED_POLICY);
         assert_false(c.host.recorded_files[0].exists);
         run(&c, NULL);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
-        assert_false(strv_has_substring(c.plan.warnings, OLD_FILE));
+        assert_false(has_finding(&c.plan, SEVERITY_WARNING, OLD_FILE));
         done(&c);
 }
 
@@ -635,7 +638,7 @@ static void test_recorded_policy_file_kept_without_file_backend(void **state) {
                       "[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"
                       "[Sysctl]\nSwappiness=60\nPageCluster=0\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_true(find(&c.plan, ACTION_SWAPOFF, OLD_FILE) >= 0);
         assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
         done(&c);
@@ -654,14 +657,14 @@ static void test_revert_purge_recorded_files(void **state) {
 
         PlanOptions o = { .revert = true };
         run(&c, &o);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         assert_true(find(&c.plan, ACTION_SWAPOFF, OLD_FILE) >= 0);
         assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
         plan_done(&c.plan);
 
         PlanOptions purge = { .revert = true, .purge = true };
         run(&c, &purge);
-        assert_null(c.plan.errors);
+        assert_int_equal(plan_errors(&c.plan), 0);
         int off = find(&c.plan, ACTION_SWAPOFF, OLD_FILE);
         int rm_old = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
         int rm_new = find(&c.plan, ACTION_FILE_REMOVE, NEW_FILE);

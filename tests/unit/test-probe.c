@@ -245,7 +245,7 @@ static void test_matching(void **state) {
         assert_int_equal(z->zram_id, 1);
         assert_int_equal(z->priority, 100);
         assert_int_equal(z->size, UINT64_C(8388604) * KiB);
-        assert_int_equal(z->owner, SWAP_OWNER_NODESWAP);        /* run/nodeswap/state */
+        assert_int_equal(z->owner, SWAP_OWNER_NODESWAP);        /* run/nodeswap-state/state */
         assert_string_equal(z->unit, "dev-zram1.swap");
         const SwapDevice *f = host_find_swap(&h, SWAPFILE);
         assert_non_null(f);
