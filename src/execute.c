@@ -577,8 +577,12 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         bool any_done = false;
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i] == RESULT_DONE;
-        if (any_done || e.reverting || forgot)
+        if (any_done || e.reverting || forgot) {
+                e.state.last_run_usec = now_usec();
+                e.state.last_run_revert = e.reverting;
+                e.state.last_run_failed = ret != EXIT_OK;
                 save_state(&e);
+        }
 
         for (char **w = pl->warnings; w && *w && !c->json; w++)
                 fprintf(stderr, "warning: %s\n", *w);

@@ -20,6 +20,7 @@ void nodeswap_state_done(NodeswapState *s) {
         strv_free(s->stopped_units);
         free(s->zram_ids);
         strv_free(s->swap_files);
+        strv_free(s->unreadable);
         nodeswap_state_init(s);
 }
 
@@ -149,6 +150,15 @@ static int state_apply_line(NodeswapState *s, char *line) {
         } else if (streq(key, "swap_changed_usec")) {
                 if (safe_atou64(value, &u) >= 0)
                         s->swap_changed_usec = u;
+        } else if (streq(key, "last_run_usec")) {
+                if (safe_atou64(value, &u) >= 0)
+                        s->last_run_usec = u;
+        } else if (streq(key, "last_run")) {
+                if (streq(value, "apply") || streq(value, "revert"))
+                        s->last_run_revert = streq(value, "revert");
+        } else if (streq(key, "last_run_result")) {
+                if (streq(value, "ok") || streq(value, "failed"))
+                        s->last_run_failed = streq(value, "failed");
         } else if (streq(key, "swap_file")) {
                 int r = state_add_swap_file(s, value);
                 if (r == -ENOMEM)
@@ -171,6 +181,8 @@ static int state_load_file(const char *root, const char *path, NodeswapState *s)
         int r = read_full_file(p, 1024 * 1024, &buf);
         if (r == -ENOENT)
                 return 0;
+        if (r == -EACCES || r == -EPERM)
+                return strv_extend(&s->unreadable, p);
         if (r < 0)
                 return r;
         char *save = NULL;
@@ -250,6 +262,10 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "swap_changed_usec=%" PRIu64 "\n", s->swap_changed_usec);
         for (char **f = s->swap_files; f && *f; f++)
                 buf_printf(&b, "swap_file=%s\n", *f);
+        if (s->last_run_usec > 0)
+                buf_printf(&b, "last_run=%s\nlast_run_usec=%" PRIu64 "\nlast_run_result=%s\n",
+                           s->last_run_revert ? "revert" : "apply", s->last_run_usec,
+                           s->last_run_failed ? "failed" : "ok");
         return buf_finish(&b);
 }
 
