@@ -122,3 +122,9 @@ int kubelet_remove_dropin(const char *root, const char *path) {
                 return errno == ENOENT ? 0 : -errno;
         return 1;
 }
+
+int kubelet_capacity_stale(const HostState *h) {
+        if (h->kubelet_started_usec == 0)
+                return -1;
+        return h->state.swap_changed_usec > h->kubelet_started_usec;
+}
