@@ -19,7 +19,9 @@ static void help(void) {
                "  revert      take the node back to NoSwap and the distro's swap\n"
                "  status      show every swap device, the sysctls and the kubelet's view\n"
                "  check       find the known pitfalls (exit 1 on an error)\n"
-               "  allowance   the swap LimitedSwap gives a container on this node\n\n"
+               "  allowance   the swap LimitedSwap gives a container on this node\n"
+               "  metrics     the node's swap in the Prometheus text format\n"
+               "  bench       measure zram and the swap file's drive here, recommend a policy\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only\n"
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
@@ -30,7 +32,9 @@ static void help(void) {
                "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
                "      --purge         (revert) also delete the swap file\n"
                "      --dry-run       (apply, revert) show the plan, change nothing\n"
-               "      --pods          (status) show each container's swap\n"
+               "      --pods          (status, metrics) show each container's swap\n"
+               "      --output FILE   (metrics) write FILE atomically instead of standard output\n"
+               "      --dir DIR       (bench) measure the drive under DIR (default: [File] Path='s)\n"
                "      --request SIZE  (allowance) the container's memory request (256Mi, 1Gi, ...)\n"
                "      --limit SIZE    (allowance) the container's memory limit\n"
                "      --qos CLASS     (allowance) burstable, guaranteed or besteffort\n"
@@ -157,6 +161,7 @@ static const struct {
 } verbs[] = {
         { "plan", verb_plan },     { "apply", verb_apply }, { "revert", verb_revert },
         { "status", verb_status }, { "check", verb_check }, { "allowance", verb_allowance },
+        { "metrics", verb_metrics }, { "bench", verb_bench },
 };
 
 int main(int argc, char *argv[]) {
@@ -173,6 +178,8 @@ int main(int argc, char *argv[]) {
                 ARG_QOS,
                 ARG_CRITICAL,
                 ARG_DRY_RUN,
+                ARG_OUTPUT,
+                ARG_DIR,
         };
         static const struct option options[] = {
                 { "config", required_argument, NULL, 'c' },
@@ -191,6 +198,8 @@ int main(int argc, char *argv[]) {
                 { "qos", required_argument, NULL, ARG_QOS },
                 { "critical", no_argument, NULL, ARG_CRITICAL },
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+                { "output", required_argument, NULL, ARG_OUTPUT },
+                { "dir", required_argument, NULL, ARG_DIR },
                 {},
         };
         CliContext c = { .root = "/" };
@@ -246,6 +255,12 @@ int main(int argc, char *argv[]) {
                         break;
                 case ARG_DRY_RUN:
                         c.dry_run = true;
+                        break;
+                case ARG_OUTPUT:
+                        c.output = optarg;
+                        break;
+                case ARG_DIR:
+                        c.dir = optarg;
                         break;
                 default:
                         fprintf(stderr, "Try 'nodeswap --help'.\n");
