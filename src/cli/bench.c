@@ -33,6 +33,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 
@@ -54,6 +56,15 @@ static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) {
         (void) sig;
         stop_requested = 1;
+}
+
+/* Why the drive was not measured. */
+static const char *file_error_text(int e) {
+        if (e == -EMEDIUMTYPE)
+                return "a file system in memory (tmpfs, ramfs) holds no swap file";
+        if (e == -ECANCELED)
+                return "not measured (interrupted)";
+        return strerror(-e);
 }
 
 typedef struct AlgoResult {
@@ -150,37 +161,36 @@ static int cmp_algo(const void *a, const void *b) {
         return (rx > ry) - (rx < ry);
 }
 
-static int recommend(const Policy *p, const HostState *h, AlgoResult *algos, size_t n_algos,
+static int recommend(const CliContext *c, const Policy *p, const HostState *h, AlgoResult *algos, size_t n_algos,
                      const BenchFile *file, int file_error, const char *dir, Recommendation *ret) {
         Recommendation r = {};
-        _cleanup_free_ char *algs = NULL;
+        _cleanup_free_ char *algs = NULL, *path = NULL;
         char *s;
 #define REASON(...) do { if (!(s = strdup_printf(__VA_ARGS__)) || strv_push(&r.reasons, s) < 0) goto oom; } while (0)
 
-        /* zram: the algorithm that holds a GiB in the least RAM, unless it costs more than twice the
-         * CPU of the cheapest one: then the cheaper one. */
+        /* zram: the algorithm that holds a GiB in the least RAM; among those within 5 % of it, the
+         * one that costs the least CPU to swap a GiB out and back in. */
         AlgoResult *sorted = calloc(n_algos ? n_algos : 1, sizeof(AlgoResult));
         if (!sorted)
                 goto oom;
         if (n_algos)
                 memcpy(sorted, algos, n_algos * sizeof(AlgoResult));
         qsort(sorted, n_algos, sizeof(AlgoResult), cmp_algo);
-        double cheapest = 0;
-        size_t measured = 0;
+        const AlgoResult *best = NULL;
+        double least_ram = 0, best_cpu = 0;
         for (size_t i = 0; i < n_algos; i++) {
                 BenchZramKind k;
                 kind_sum(&sorted[i].z, -1, &k);
-                if (sorted[i].error || k.written == 0)
+                if (sorted[i].error || k.written == 0 || k.orig == 0)
                         continue;
-                if (measured++ == 0 || cpu_out(&k) < cheapest)
-                        cheapest = cpu_out(&k);
-        }
-        const AlgoResult *best = NULL;
-        for (size_t i = 0; i < n_algos && !best; i++) {
-                BenchZramKind k;
-                kind_sum(&sorted[i].z, -1, &k);
-                if (!sorted[i].error && k.written > 0 && cpu_out(&k) <= 2 * cheapest)
+                if (!best)
+                        least_ram = ram_per_gib(&k);
+                else if (ram_per_gib(&k) > least_ram * 1.05)
+                        break;
+                if (!best || cpu_out(&k) + cpu_in(&k) < best_cpu) {
                         best = &sorted[i];
+                        best_cpu = cpu_out(&k) + cpu_in(&k);
+                }
         }
         if (best) {
                 BenchZramKind k;
@@ -190,9 +200,10 @@ static int recommend(const Policy *p, const HostState *h, AlgoResult *algos, siz
                 for (size_t i = 0; i < n_algos; i++)
                         if (&sorted[i] != best && !sorted[i].error && strv_extend(&r.algorithms, sorted[i].algorithm) < 0)
                                 goto oom;
-                REASON("zram with %s: %.2f GiB of RAM holds a GiB (ratio %.1f:1 over text, code and "
-                       "random pages), at %.2f CPU seconds per GiB swapped out; no drive writes",
-                       best->algorithm, ram_per_gib(&k), ratio(&k), cpu_out(&k));
+                REASON("zram with %s: %.2f GiB of RAM holds a GiB (ratio %.2f:1 over text, code and "
+                       "random pages; the least RAM, or within 5 %% of it at less CPU), at %.2f CPU seconds "
+                       "per GiB swapped out and %.2f per GiB swapped in; no drive writes",
+                       best->algorithm, ram_per_gib(&k), ratio(&k), cpu_out(&k), cpu_in(&k));
         }
 
         bool fast = false;
@@ -205,7 +216,7 @@ static int recommend(const Policy *p, const HostState *h, AlgoResult *algos, siz
                        file->read_p50_usec, bps / (1024 * 1024), cpu,
                        fast ? "fast enough to swap to" : "too slow to swap to without stalls");
         } else if (file_error != 0)
-                REASON("the drive under %s was not measured (%s): no swap file", dir, strerror(-file_error));
+                REASON("the drive under %s was not measured (%s): no swap file", dir, file_error_text(file_error));
 
         if (best && fast) {
                 r.backend = "zram file";
@@ -231,6 +242,11 @@ static int recommend(const Policy *p, const HostState *h, AlgoResult *algos, siz
 
         if (r.algorithms && !(algs = strv_join(r.algorithms, " ")))
                 goto oom;
+        /* The file where the drive was measured: --dir's swapfile, else the policy's Path=. */
+        path = c->dir ? strdup_printf("%s/swapfile", streq(dir, "/") ? "" : dir)
+                      : strdup(p->file.path ?: "/var/lib/nodeswap/swapfile");
+        if (!path)
+                goto oom;
         bool zram = strstr(r.backend, "zram"), filebk = strstr(r.backend, "file");
         r.policy = strdup_printf(
                 "# Recommended by nodeswap bench on this node; see nodeswap(8) BENCH.\n"
@@ -241,7 +257,7 @@ static int recommend(const Policy *p, const HostState *h, AlgoResult *algos, siz
                 "\n[Kubelet]\nSwapBehavior=%s\n",
                 r.backend,
                 zram ? "\n[Zram]\nAlgorithm=" : "", zram ? strempty(algs) : "", zram ? "\nPriority=100\n\n" : "\n",
-                filebk ? "[File]\nPath=" : "", filebk ? (p->file.path ?: "/var/lib/nodeswap/swapfile") : "",
+                filebk ? "[File]\nPath=" : "", filebk ? strempty(path) : "",
                 filebk ? "\nPriority=10\n\n" : "",
                 zram ? 100 : 60, zram ? 0 : 3,
                 v2 ? "LimitedSwap" : "NoSwap");
@@ -290,7 +306,7 @@ static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos
         json_object_object_add(o, "zram", za);
         json_object *fo = json_object_new_object();
         json_object_object_add(fo, "dir", json_object_new_string(dir));
-        json_object_object_add(fo, "error", file_error ? json_object_new_string(strerror(-file_error)) : NULL);
+        json_object_object_add(fo, "error", file_error ? json_object_new_string(file_error_text(file_error)) : NULL);
         const char *storage = h->file.storage ? storage_kind_to_string(h->file.storage) : NULL;
         json_object_object_add(fo, "storage", storage ? json_object_new_string(storage) : NULL);
         if (!file_error) {
@@ -337,7 +353,7 @@ static void print_text_result(uint64_t page_size, double secs, AlgoResult *algos
                 }
         }
         if (file_error)
-                printf("%-10s %s: %s\n", "file", dir, strerror(-file_error));
+                printf("%-10s %s: %s\n", "file", dir, file_error_text(file_error));
         else
                 printf("%-10s %-7s %8.0f %8s %9s %8.2fs  read %" PRIu64 " KiB: p50 %" PRIu64 " µs, p99 %" PRIu64
                        " µs; write %.0f MiB/s; 1 GiB drive writes per GiB\n",
@@ -414,8 +430,11 @@ int verb_bench(const CliContext *c) {
         if (!stop_requested) {
                 struct statvfs sv;
                 uint64_t size = BENCH_FILE_BYTES;
-                if (statvfs(dir, &sv) < 0)
+                struct statfs sf;
+                if (statvfs(dir, &sv) < 0 || statfs(dir, &sf) < 0)
                         file_error = -errno;
+                else if (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)
+                        file_error = -EMEDIUMTYPE;
                 else {
                         /* Never more than a quarter of the free space. */
                         uint64_t avail = (uint64_t) sv.f_bavail * sv.f_frsize;
@@ -427,7 +446,7 @@ int verb_bench(const CliContext *c) {
         }
 
         Recommendation rec = {};
-        r = recommend(&p, &h, algos, n_algos, &f, file_error, dir, &rec);
+        r = recommend(c, &p, &h, algos, n_algos, &f, file_error, dir, &rec);
         if (r < 0) {
                 ret = EXIT_FAIL;
                 goto finish;
