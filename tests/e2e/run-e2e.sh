@@ -5,7 +5,7 @@
 # installs nodeswap from a meson build dir into it, runs the scenarios inside and reports.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,e,ansible (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,e,ansible (default: all)
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
@@ -19,7 +19,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,e,ansible
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,e,ansible
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
@@ -254,6 +254,19 @@ boot() {
                 echo "FAIL boot $phase: the scenario runner did not finish"
                 FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: runner did not finish")
         fi
+
+        # Scenario m copies node-exporter's file out as "PROM <tag> <line>": promtool checks it here.
+        local tag out
+        for tag in $(sed -n 's/^PROM \([a-z]*\) .*/\1/p' <<<"$text" | sort -u); do
+                sed -n "s/^PROM $tag //p" <<<"$text" >"$TMP/$tag.prom"
+                if ! command -v promtool >/dev/null; then
+                        text+=$'\n'"SKIP m: promtool check metrics ($tag): promtool not installed on the host"
+                elif out=$(promtool check metrics <"$TMP/$tag.prom" 2>&1); then
+                        text+=$'\n'"PASS m: promtool check metrics: the $tag file ($(wc -l <"$TMP/$tag.prom") lines)"
+                else
+                        text+=$'\n'"FAIL m: promtool check metrics: the $tag file: ${out//$'\n'/ | }"
+                fi
+        done
 
         local l failed_here=0
         while IFS= read -r l; do
