@@ -46,6 +46,9 @@ typedef struct ZramDevice {
          * counts 4 KiB units whatever the page size) */
         bool has_bd_stat;
         uint64_t bd_count, bd_reads, bd_writes;
+        /* the block layer's stat: bytes written to the device (pages swapped out to it) */
+        bool has_stat;
+        uint64_t written_bytes;
 } ZramDevice;
 
 /* zswap, the compressed cache in front of swap (Documentation/admin-guide/mm/zswap.rst). */

@@ -162,6 +162,9 @@ static void sample_usec(Out *o, const char *name, char *const *labels, uint64_t 
 /* --- the families ---------------------------------------------------------------------------- */
 
 static void render_swaps(Out *o, const HostState *h) {
+        family(o, "nodeswap_page_size_bytes", "gauge",
+               "The kernel's page size: the unit of node_vmstat_pswpin and node_vmstat_pswpout.");
+        sample_u64(o, "nodeswap_page_size_bytes", NULL, h->page_size);
         family(o, "nodeswap_swap_info", "gauge",
                "Every swap area in /proc/swaps: its kind (zram, file, partition), whose it is (nodeswap, "
                "conflict: a distribution unit nodeswap replaces, other) and its .swap unit; always 1.");
@@ -222,6 +225,12 @@ static void render_zram(Out *o, const HostState *h) {
         family(o, "nodeswap_zram_memory_limit_bytes", "gauge", "The zram device's mem_limit; 0: none.");
         FOREACH_ZRAM(z, i)
                 sample_u64(o, "nodeswap_zram_memory_limit_bytes", LABELS("device", ids[i]), z->mem_limit);
+        family(o, "nodeswap_zram_written_bytes_total", "counter",
+               "Data written to the zram device since it was set up: the pages swapped out to it "
+               "(/sys/block/zramN/stat sectors written).");
+        FOREACH_ZRAM(z, i)
+                if (z->has_stat)
+                        sample_u64(o, "nodeswap_zram_written_bytes_total", LABELS("device", ids[i]), z->written_bytes);
         family(o, "nodeswap_zram_compression_ratio", "gauge",
                "Original over compressed size; absent while the device is empty.");
         FOREACH_ZRAM(z, i)

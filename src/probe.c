@@ -337,6 +337,18 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         } else
                 z->bd_count = z->bd_reads = z->bd_writes = 0;
 
+        /* Documentation/block/stat.rst: the 7th field is the sectors written, 512 bytes each. */
+        free(line);
+        line = NULL;
+        snprintf(attr, sizeof attr, "%s/stat", dir);
+        uint64_t f[7];
+        if (read_one_line(attr, &line) >= 0 &&
+            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]) == 7) {
+                z->has_stat = true;
+                z->written_bytes = f[6] * 512;
+        }
+
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id == id)
                         z->swap_on = true;
