@@ -67,6 +67,7 @@ typedef struct ZswapState {
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {
+        bool unreadable;        /* this user may not look at it (EACCES): nothing below is known */
         bool exists;
         bool is_regular;        /* false: a symlink, directory, device ... (never followed) */
         uint64_t size;          /* st_size */

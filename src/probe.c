@@ -528,6 +528,11 @@ static int probe_file(const char *root, const char *path, HostState *h) {
 
         struct stat st;
         if (lstat(p, &st) < 0) {
+                if (errno == EACCES || errno == EPERM) {
+                        /* a non-root status or check: judged as unknown, never fatal */
+                        f->unreadable = true;
+                        return 0;
+                }
                 if (errno != ENOENT && errno != ENOTDIR)
                         return -errno;
         } else {
