@@ -371,6 +371,8 @@ static void render_nodeswap(Out *o, const MetricsInput *in) {
                "A file this user may not read (run as root for it); its facts are left out; always 1.");
         for (char **f = s->unreadable; f && *f; f++)
                 sample_u64(o, "nodeswap_unreadable_info", LABELS("path", *f), 1);
+        if (h->file.unreadable && in->policy->file.path)
+                sample_u64(o, "nodeswap_unreadable_info", LABELS("path", in->policy->file.path), 1);
 }
 
 static void render_pods(Out *o, const MetricsInput *in) {
