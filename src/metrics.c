@@ -467,39 +467,6 @@ int metrics_render(const MetricsInput *in, char **ret) {
 }
 
 int metrics_write_file(const char *path, const char *text) {
-        _cleanup_free_ char *copy = strdup(path), *tmp = NULL;
-        if (!copy)
-                return -ENOMEM;
-        const char *dir = dirname(copy);
-        tmp = strdup_printf("%s/.nodeswap-metrics.XXXXXX", dir);
-        if (!tmp)
-                return -ENOMEM;
-        /* mkostemp: O_CREAT|O_EXCL (never follows a symlink), 0600, then 0644 for node-exporter. */
-        _cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        int r = 0;
-        size_t n = strlen(text);
-        for (size_t done = 0; done < n;) {
-                ssize_t k = write(fd, text + done, n - done);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        goto fail;
-                }
-                done += (size_t) k;
-        }
-        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
-                r = -errno;
-                goto fail;
-        }
-        if (rename(tmp, path) < 0) {
-                r = -errno;
-                goto fail;
-        }
-        return 0;
-fail:
-        (void) unlink(tmp);
-        return r;
+        /* 0644: node-exporter reads it as its own user. */
+        return write_file_atomic(path, text, 0644);
 }

@@ -34,8 +34,7 @@ int metrics_container_labels(const char *cgroup, char **ret_pod_uid, char **ret_
 /* The whole exposition. Returns 0 and a malloc'd NUL-terminated text, or -ENOMEM. */
 int metrics_render(const MetricsInput *in, char **ret);
 
-/* Write text to path atomically: a temporary file in path's directory (O_CREAT|O_EXCL|O_NOFOLLOW,
- * mode 0644 so that node-exporter's user reads it, a name that does not end in .prom so that the
- * textfile collector never reads it half-written), fsync, rename over path. An existing symlink at
- * path is replaced, never followed. */
+/* Write text to path atomically (write_file_atomic(): the temporary name does not end in .prom, so
+ * node-exporter's textfile collector never reads it half-written), mode 0644 so that
+ * node-exporter's user reads it. */
 int metrics_write_file(const char *path, const char *text);
