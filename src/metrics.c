@@ -208,23 +208,31 @@ static void render_zram(Out *o, const HostState *h) {
                            LABELS("device", ids[i], "algorithm", z->algorithm, "swap", z->swap_on ? "1" : "0",
                                   "owned", z->ours ? "1" : "0"),
                            1);
-        family(o, "nodeswap_zram_disksize_bytes", "gauge", "The zram device's uncompressed size (disksize).");
-        FOREACH_ZRAM(z, i)
-                sample_u64(o, "nodeswap_zram_disksize_bytes", LABELS("device", ids[i]), z->disksize);
-        family(o, "nodeswap_zram_original_bytes", "gauge", "The data stored in the zram device, uncompressed (mm_stat orig_data_size).");
-        FOREACH_ZRAM(z, i)
-                sample_u64(o, "nodeswap_zram_original_bytes", LABELS("device", ids[i]), z->orig_data_size);
-        family(o, "nodeswap_zram_compressed_bytes", "gauge", "The data stored in the zram device, compressed (mm_stat compr_data_size).");
-        FOREACH_ZRAM(z, i)
-                sample_u64(o, "nodeswap_zram_compressed_bytes", LABELS("device", ids[i]), z->compr_data_size);
-        family(o, "nodeswap_zram_memory_used_bytes", "gauge",
-               "The RAM the zram device uses, allocator overhead included (mm_stat mem_used_total); "
-               "charged to no cgroup, so outside every pod's memory limit.");
-        FOREACH_ZRAM(z, i)
-                sample_u64(o, "nodeswap_zram_memory_used_bytes", LABELS("device", ids[i]), z->mem_used_total);
-        family(o, "nodeswap_zram_memory_limit_bytes", "gauge", "The zram device's mem_limit; 0: none.");
-        FOREACH_ZRAM(z, i)
-                sample_u64(o, "nodeswap_zram_memory_limit_bytes", LABELS("device", ids[i]), z->mem_limit);
+        static const struct {
+                const char *name, *help;
+                size_t offset;
+        } fams[] = {
+                { "nodeswap_zram_disksize_bytes", "The zram device's uncompressed size (disksize).",
+                  offsetof(ZramDevice, disksize) },
+                { "nodeswap_zram_original_bytes",
+                  "The data stored in the zram device, uncompressed (mm_stat orig_data_size).",
+                  offsetof(ZramDevice, orig_data_size) },
+                { "nodeswap_zram_compressed_bytes",
+                  "The data stored in the zram device, compressed (mm_stat compr_data_size).",
+                  offsetof(ZramDevice, compr_data_size) },
+                { "nodeswap_zram_memory_used_bytes",
+                  "The RAM the zram device uses, allocator overhead included (mm_stat mem_used_total); "
+                  "charged to no cgroup, so outside every pod's memory limit.",
+                  offsetof(ZramDevice, mem_used_total) },
+                { "nodeswap_zram_memory_limit_bytes", "The zram device's mem_limit; 0: none.",
+                  offsetof(ZramDevice, mem_limit) },
+        };
+        for (size_t f = 0; f < ELEMENTSOF(fams); f++) {
+                family(o, fams[f].name, "gauge", fams[f].help);
+                FOREACH_ZRAM(z, i)
+                        sample_u64(o, fams[f].name, LABELS("device", ids[i]),
+                                   *(const uint64_t *) ((const char *) z + fams[f].offset));
+        }
         family(o, "nodeswap_zram_written_bytes_total", "counter",
                "Data written to the zram device since it was set up: the pages swapped out to it "
                "(/sys/block/zramN/stat sectors written).");
