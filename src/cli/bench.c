@@ -285,7 +285,7 @@ static json_object *kind_json(const BenchZramKind *k) {
         return o;
 }
 
-static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos, size_t n, const char *dir,
+static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos, size_t n, const char *dir, bool dir_given,
                               const HostState *h, const BenchFile *f, int file_error, const Recommendation *rec) {
         json_object *o = json_object_new_object(), *za = json_object_new_array();
         json_object_object_add(o, "version", json_object_new_int(1));
@@ -307,7 +307,8 @@ static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos
         json_object *fo = json_object_new_object();
         json_object_object_add(fo, "dir", json_object_new_string(dir));
         json_object_object_add(fo, "error", file_error ? json_object_new_string(file_error_text(file_error)) : NULL);
-        const char *storage = h->file.storage ? storage_kind_to_string(h->file.storage) : NULL;
+        /* probe knows the storage under the policy's [File] Path= only, not under --dir. */
+        const char *storage = !dir_given && h->file.storage ? storage_kind_to_string(h->file.storage) : NULL;
         json_object_object_add(fo, "storage", storage ? json_object_new_string(storage) : NULL);
         if (!file_error) {
                 json_object_object_add(fo, "written_bytes", json_object_new_uint64(f->written));
@@ -372,6 +373,10 @@ int verb_bench(const CliContext *c) {
         if (!root_is_host(c->root)) {
                 fprintf(stderr, "nodeswap bench measures this node's kernel and drive; --root is not supported.\n");
                 return EXIT_USAGE;
+        }
+        if (geteuid() != 0) {
+                fprintf(stderr, "nodeswap bench needs root: it creates a zram device of its own.\n");
+                return EXIT_FAIL;
         }
         uint64_t start = bench_now_usec();
         Policy p = {};
@@ -453,7 +458,7 @@ int verb_bench(const CliContext *c) {
         }
         double secs = (bench_now_usec() - start) / 1e6;
         if (c->json)
-                print_json_result(h.page_size, secs, algos, n_algos, dir, &h, &f, file_error, &rec);
+                print_json_result(h.page_size, secs, algos, n_algos, dir, c->dir, &h, &f, file_error, &rec);
         else
                 print_text_result(h.page_size, secs, algos, n_algos, dir, &f, file_error, &rec);
         recommendation_done(&rec);

@@ -9,7 +9,7 @@ set -uo pipefail
 
 HERE=$(dirname "$(readlink -f "$0")")
 . "$HERE/../lib/common.sh"
-kernel_test_begin python3
+kernel_test_begin python3 setpriv
 
 tmp=$(mktemp -d /tmp/nodeswap-bench-test.XXXXXX)
 dir=$(mktemp -d /var/tmp/nodeswap-bench-test.XXXXXX)
@@ -82,6 +82,13 @@ for sig in INT:1 TERM:4; do
 	check "SIG${sig%:*}: says so" grep -q '^Interrupted' "$tmp/int.err"
 	left_behind "SIG${sig%:*}"
 done
+
+# --- root only: it creates a zram device ----------------------------------------------------
+chmod 0755 "$tmp"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$NODESWAP" bench >/dev/null 2>"$tmp/err"
+check "as nobody: exit 1" [ $? = 1 ]
+check "as nobody: says it needs root" grep -q 'needs root' "$tmp/err"
+left_behind "as nobody"
 
 # --- bench measures this node only ------------------------------------------------------------
 "$NODESWAP" bench --root "$tmp" >/dev/null 2>"$tmp/err"
