@@ -263,22 +263,6 @@ int write_string_file(const char *path, const char *value) {
         return 0;
 }
 
-const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
-        static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
-        if (bytes < KiB) {
-                snprintf(buf, len, "%" PRIu64 " B", bytes);
-                return buf;
-        }
-        double v = (double) bytes / 1024.0;
-        size_t u = 0;
-        while (v >= 1024.0 && u + 1 < ELEMENTSOF(units)) {
-                v /= 1024.0;
-                u++;
-        }
-        snprintf(buf, len, "%.1f %s", v, units[u]);
-        return buf;
-}
-
 int write_file_atomic(const char *path, const char *content, mode_t mode) {
         _cleanup_free_ char *dir_copy = strdup(path), *base_copy = strdup(path);
         if (!dir_copy || !base_copy)
@@ -322,4 +306,20 @@ int write_file_atomic(const char *path, const char *content, mode_t mode) {
 fail:
         (void) unlinkat(dfd, tmp, 0);
         return r;
+}
+
+const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
+        static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+        if (bytes < KiB) {
+                snprintf(buf, len, "%" PRIu64 " B", bytes);
+                return buf;
+        }
+        double v = (double) bytes / 1024.0;
+        size_t u = 0;
+        while (v >= 1024.0 && u + 1 < ELEMENTSOF(units)) {
+                v /= 1024.0;
+                u++;
+        }
+        snprintf(buf, len, "%.1f %s", v, units[u]);
+        return buf;
 }
