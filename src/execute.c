@@ -41,6 +41,7 @@ typedef struct Exec {
         sd_bus *bus;
         int bus_error;          /* 0 not tried, < 0 unreachable, 1 open */
         bool swap_changed;
+        uint64_t swap_changed_usec;     /* when the last swap change of this run was made */
         bool reverting;
 } Exec;
 
@@ -48,6 +49,13 @@ static uint64_t now_usec(void) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
+}
+
+/* The swap changed now: the kubelet must have started after this moment to know the new
+ * capacity. Taken here, not at the end of the run, which comes after the kubelet's restart. */
+static void mark_swap_changed(Exec *e) {
+        e->swap_changed = true;
+        e->swap_changed_usec = now_usec();
 }
 
 static void say(Exec *e, size_t i) {
@@ -181,7 +189,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                 save_state(e);
         }
         if (s)
-                e->swap_changed = true;
+                mark_swap_changed(e);
         set_result(e, i, RESULT_DONE, TAKE_PTR(why));
         return 0;
 }
@@ -198,7 +206,7 @@ static int do_start_unit(Exec *e, size_t i) {
                            strdup_printf("Failed to start %s: %s", a->target, r < 0 ? strerror(-r) : strempty(result)));
                 return -EIO;
         }
-        e->swap_changed = true;
+        mark_swap_changed(e);
         set_result(e, i, RESULT_DONE, NULL);
         return 0;
 }
@@ -212,7 +220,7 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
                 set_result(e, i, RESULT_FAILED, strdup_printf("Failed to %s: %s", what, strerror(-r)));
                 return r;
         }
-        e->swap_changed = true;
+        mark_swap_changed(e);
         set_result(e, i, RESULT_DONE, NULL);
         return 0;
 }
@@ -242,7 +250,7 @@ static int do_zram_create(Exec *e, size_t i) {
          * still know the device is nodeswap's, or it would count it as the distro's swap. */
         state_add_zram_id(&e->state, id);
         save_runtime_state(e);
-        e->swap_changed = true;
+        mark_swap_changed(e);
         set_result(e, i, RESULT_DONE,
                    strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
         return 0;
@@ -275,7 +283,7 @@ static int do_file_create(Exec *e, size_t i) {
                                          reason ?: strerror(-r)));
                 return r;
         }
-        e->swap_changed = true;
+        mark_swap_changed(e);
         set_result(e, i, RESULT_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
         return 0;
 }
@@ -571,7 +579,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 e.state.saved_page_cluster = -1;
         }
         if (e.swap_changed)
-                e.state.swap_changed_usec = now_usec();
+                e.state.swap_changed_usec = e.swap_changed_usec;
         /* A run that changed nothing (every action failed, was skipped or not done) leaves the
          * state file as it was, or absent. */
         bool any_done = false;
