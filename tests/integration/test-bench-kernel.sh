@@ -3,8 +3,8 @@
 # nodeswap bench on this machine's real kernel: every algorithm the kernel offers measured through
 # a real zram device, the drive under a directory of the host's file system, within the 60 s
 # bound; the policy it recommends is accepted by nodeswap check; and nothing is left behind (no
-# zram device, no file, no swap, the sysctls as they were), also when SIGINT or SIGTERM ends it
-# early. Exit 77 (skip) when it cannot run here.
+# zram device, no file, no swap, the sysctls as they were), also when SIGINT ends it while its
+# zram device exists or SIGTERM while its file does. Exit 77 (skip) when it cannot run here.
 set -uo pipefail
 
 HERE=$(dirname "$(readlink -f "$0")")
@@ -70,14 +70,20 @@ check "tmpfs: the drive not measured, and why" grep -q '^file  *\/dev/shm: a fil
 check "tmpfs: no file left" [ -z "$(ls -A /dev/shm | grep nodeswap-bench)" ]
 left_behind "tmpfs run"
 
-# --- interrupted: SIGINT early (zram), SIGTERM later; everything removed ------------------------
-for sig in INT:1 TERM:4; do
+# --- interrupted: SIGINT while its zram device exists, SIGTERM while its file exists ------------
+new_zram() { [ "$(zram_list)" != "$zram_before" ]; }
+bench_file() { [ -n "$(ls -A "$dir")" ]; }
+for sig in INT:new_zram TERM:bench_file; do
 	"$NODESWAP" bench --dir "$dir" >"$tmp/int.out" 2>"$tmp/int.err" &
 	pid=$!
-	sleep "${sig#*:}"
+	# wait (up to 60 s, polling every 10 ms) until bench is in the phase to interrupt
+	for ((i = 0; i < 6000; i++)); do "${sig#*:}" && break; sleep 0.01; done
+	seen=no
+	"${sig#*:}" && seen=yes
 	kill -"${sig%:*}" "$pid"
 	wait "$pid"
 	rc=$?
+	check "SIG${sig%:*}: sent while bench held its ${sig#*:} ($seen)" [ $seen = yes ]
 	check "SIG${sig%:*}: exit 1" [ $rc = 1 ]
 	check "SIG${sig%:*}: says so" grep -q '^Interrupted' "$tmp/int.err"
 	left_behind "SIG${sig%:*}"
