@@ -8,11 +8,11 @@ _nodeswap() {
 	local commands='plan apply revert status check allowance metrics bench'
 	local common='--config --root --json --quiet --verbose --help --version'
 	local -A per=(
-		[plan]=''
+		[plan]='--policy-file-as'
 		[apply]='--boot --force --dry-run'
 		[revert]='--force --purge --dry-run'
 		[status]='--pods'
-		[check]=''
+		[check]='--policy-file-as'
 		[allowance]='--request --limit --qos --critical'
 		[metrics]='--pods --output'
 		[bench]='--dir'
@@ -44,7 +44,7 @@ _nodeswap() {
 	local i verb=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--config | -c | --root | --qos | --request | --limit | --output | --dir) ((i++)) ;;
+		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir) ((i++)) ;;
 		-*) ;;
 		*) verb=${words[i]}; break ;;
 		esac

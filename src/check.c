@@ -47,8 +47,10 @@
  *                                    drop-in sets another (nodeswap apply refuses)
  * kubelet-fail-swap-on     error     the file that wins sets failSwapOn: true while the node has (or
  *                                    the policy plans) swap: the kubelet does not start
- * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, and a
- *                                    [Conflicts] unit exists unmasked
+ * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, the node
+ *                                    is not reverted, and a conflict unit exists unmasked
+ * rpi-swap                 info      Raspberry Pi OS's rpi-swap is installed: its mechanism (from
+ *                                    its configuration) and which of its units are masked
  */
 
 #define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
@@ -479,8 +481,9 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
 }
 
 static int check_conflict_units(const Policy *p, const HostState *h, Findings *fs) {
-        /* Without systemd as PID 1 nothing starts those units (and nodeswap masks nothing). */
-        if (!p->backend_set || !h->systemd_booted)
+        /* Without systemd as PID 1 nothing starts those units (and nodeswap masks nothing). After
+         * "nodeswap revert" the distribution's swap is meant to run: nothing to advise. */
+        if (!p->backend_set || !h->systemd_booted || h->state.reverted)
                 return 0;
         _cleanup_strv_free_ char **names = NULL;
         for (size_t i = 0; i < h->n_units; i++) {
@@ -504,6 +507,45 @@ static int check_conflict_units(const Policy *p, const HostState *h, Findings *f
                           "nodeswap-generator is installed (it masks them at boot)"));
 }
 
+/* rpi-swap's own units among the conflict units: those not from [Conflicts] Units=, and the
+ * zram and writeback units it generates for its mechanism. */
+static int check_rpi_swap(const Policy *p, const HostState *h, Findings *fs) {
+        const RpiSwapConfig *rpi = &h->rpi_swap;
+        if (!rpi->installed)
+                return 0;
+        _cleanup_strv_free_ char **units = NULL, **masked = NULL, **unmasked = NULL;
+        int r = rpi_swap_units(rpi, NULL, &units);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!strv_contains(units, u->name) && !startswith(u->name, "rpi-remove-swap-file@"))
+                        continue;
+                if (!u->masked && !u->exists)
+                        continue;
+                if ((r = strv_extend(u->masked ? &masked : &unmasked, u->name)) < 0)
+                        return r;
+        }
+        const char *mech = rpi_swap_mechanism_to_string(rpi->mechanism);
+        _cleanup_free_ char *src = rpi->mechanism_source ? strdup_printf("set in %s", rpi->mechanism_source)
+                                                         : strdup("the default");
+        _cleanup_free_ char *m = masked ? strv_join(masked, " ") : strdup("none");
+        _cleanup_free_ char *um = unmasked ? strv_join(unmasked, " ") : strdup("none");
+        if (!src || !m || !um)
+                return -ENOMEM;
+        const char *who = h->state.reverted         ? "nodeswap is reverted: rpi-swap runs this node's swap"
+                          : !p->backend_set          ? "nodeswap manages no swap here (no Backend=)"
+                          : unmasked                 ? "nodeswap manages swap, but some of rpi-swap's units are not masked"
+                                                     : "nodeswap manages swap; rpi-swap is kept off";
+        return add(fs, SEVERITY_INFO, "rpi-swap",
+                   strdup_printf("rpi-swap is set to Mechanism=%s (%s), [File] Path=%s; %s. Masked: %s. "
+                                 "Not masked: %s",
+                                 mech, src, strempty(rpi->path), who, m, um),
+                   strdup(h->state.reverted || !p->backend_set ? "nodeswap apply hands the node's swap to nodeswap"
+                          : unmasked ? "run nodeswap apply: it masks them (nodeswap-generator does at every boot)"
+                                     : "nodeswap revert hands the node's swap back to rpi-swap"));
+}
+
 int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
         Findings fs = {};
         SwapBehavior b = check_swap_behavior(p, h);
@@ -519,7 +561,8 @@ int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n)
             (r = check_kubelet_stale(p, h, &fs)) < 0 ||
             (r = check_dropin(p, h, &fs)) < 0 ||
             (r = check_kubelet_config(p, h, &fs)) < 0 ||
-            (r = check_conflict_units(p, h, &fs)) < 0) {
+            (r = check_conflict_units(p, h, &fs)) < 0 ||
+            (r = check_rpi_swap(p, h, &fs)) < 0) {
                 findings_free(fs.f, fs.n);
                 return r;
         }

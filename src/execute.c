@@ -40,8 +40,6 @@ typedef struct Exec {
         NodeswapState state;
         sd_bus *bus;
         int bus_error;          /* 0 not tried, < 0 unreachable, 1 open */
-        bool swap_changed;
-        uint64_t swap_changed_usec;     /* when the last swap change of this run was made */
         bool reverting;
 } Exec;
 
@@ -51,11 +49,11 @@ static uint64_t now_usec(void) {
         return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
 }
 
-/* The swap changed now: the kubelet must have started after this moment to know the new
- * capacity. Taken here, not at the end of the run, which comes after the kubelet's restart. */
-static void mark_swap_changed(Exec *e) {
-        e->swap_changed = true;
-        e->swap_changed_usec = now_usec();
+/* The node's swap changed just now. Stamped when it happens, not at the end of the run: the
+ * kubelet restart comes later in the same run, and "stale" means the kubelet started before the
+ * last change. */
+static void swap_changed(Exec *e) {
+        e->state.swap_changed_usec = now_usec();
 }
 
 static void say(Exec *e, size_t i) {
@@ -182,6 +180,19 @@ static int do_stop_unit(Exec *e, size_t i) {
                                                  r < 0 ? strerror(-r) : strempty(result)));
                         return -EIO;
                 }
+                if (rpi_swap_loop_unit(&e->h->rpi_swap, a->target)) {
+                        /* Masked, rpi-setup-loop@ lost its ExecStop= (losetup -d): detach its loop
+                         * device on rpi-swap's file as that would have. zram0, its only user, was
+                         * reset when it went off. revert starts the unit, which attaches it anew. */
+                        r = loop_detach_file(e->c->root, e->h->rpi_swap.path);
+                        if (r == -EOPNOTSUPP)
+                                why = strdup("loop device left alone under --root");
+                        else if (r < 0)
+                                why = strdup_printf("stopped; detaching the loop device on %s failed: %s",
+                                                    e->h->rpi_swap.path, strerror(-r));
+                        else
+                                why = strdup_printf("%d loop device(s) on %s detached", r, e->h->rpi_swap.path);
+                }
         }
         /* revert starts it again */
         if (!strv_contains(e->state.stopped_units, a->target)) {
@@ -189,7 +200,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                 save_state(e);
         }
         if (s)
-                mark_swap_changed(e);
+                swap_changed(e);
         set_result(e, i, RESULT_DONE, TAKE_PTR(why));
         return 0;
 }
@@ -206,7 +217,7 @@ static int do_start_unit(Exec *e, size_t i) {
                            strdup_printf("Failed to start %s: %s", a->target, r < 0 ? strerror(-r) : strempty(result)));
                 return -EIO;
         }
-        mark_swap_changed(e);
+        swap_changed(e);
         set_result(e, i, RESULT_DONE, NULL);
         return 0;
 }
@@ -220,7 +231,7 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
                 set_result(e, i, RESULT_FAILED, strdup_printf("Failed to %s: %s", what, strerror(-r)));
                 return r;
         }
-        mark_swap_changed(e);
+        swap_changed(e);
         set_result(e, i, RESULT_DONE, NULL);
         return 0;
 }
@@ -250,7 +261,7 @@ static int do_zram_create(Exec *e, size_t i) {
          * still know the device is nodeswap's, or it would count it as the distro's swap. */
         state_add_zram_id(&e->state, id);
         save_runtime_state(e);
-        mark_swap_changed(e);
+        swap_changed(e);
         set_result(e, i, RESULT_DONE,
                    strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
         return 0;
@@ -283,7 +294,7 @@ static int do_file_create(Exec *e, size_t i) {
                                          reason ?: strerror(-r)));
                 return r;
         }
-        mark_swap_changed(e);
+        swap_changed(e);
         set_result(e, i, RESULT_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
         return 0;
 }
@@ -578,8 +589,6 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 e.state.saved_swappiness = -1;
                 e.state.saved_page_cluster = -1;
         }
-        if (e.swap_changed)
-                e.state.swap_changed_usec = e.swap_changed_usec;
         /* A run that changed nothing (every action failed, was skipped or not done) leaves the
          * state file as it was, or absent. */
         bool any_done = false;

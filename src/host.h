@@ -3,6 +3,7 @@
 
 #include "kubelet-config.h"
 #include "policy.h"
+#include "rpiswap.h"
 
 /* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
 
@@ -153,7 +154,10 @@ typedef struct HostState {
         uint64_t kubelet_started_usec; /* CLOCK_REALTIME µs the kubelet unit last became active
                                         * (ActiveEnterTimestamp), 0 unknown (no systemd asked) */
 
-        UnitState *units;       /* one per [Conflicts] unit, in policy order */
+        RpiSwapConfig rpi_swap; /* Raspberry Pi OS's rpi-swap: installed?, its mechanism */
+        char **conflict_units;  /* [Conflicts] Units= and what follows from rpi-swap's configuration
+                                 * and the policy's [File] Path= (conflict_units_compute()) */
+        UnitState *units;       /* one per conflict unit, in conflict_units order */
         size_t n_units;
 
         ZswapState zswap;
@@ -175,6 +179,12 @@ void host_state_done(HostState *h);
 const SwapDevice *host_find_swap(const HostState *h, const char *path);
 const ZramDevice *host_find_zram(const HostState *h, int id);
 const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path);
+
+/* The units nodeswap masks: [Conflicts] Units= first, then the units rpi-swap's generator makes
+ * from its configuration, and rpi-swap's remove service for the policy's [File] Path=, so rpi-swap
+ * can neither bring its swap back nor delete, resize or loop-mount nodeswap's file. Used by probe()
+ * and by nodeswap-generator, so both mask the same set. */
+int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret);
 
 /* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
 char *swap_unit_name(const char *path);

@@ -124,6 +124,17 @@ static const UnitState *host_unit(const HostState *h, const char *name) {
         return NULL;
 }
 
+/* Why a conflict unit is masked: from [Conflicts] Units=, or from rpi-swap's configuration. */
+static const char *conflict_reason(const Policy *p, const char *name) {
+        if (strv_contains(p->conflict_units, name))
+                return "[Conflicts] Units=: the distro's swap must not come back";
+        if (startswith(name, "rpi-remove-swap-file@"))
+                return "rpi-swap would delete this swap file at boot";
+        if (startswith(name, "rpi-setup-loop@"))
+                return "rpi-swap's loop device on its swap file";
+        return "rpi-swap's configuration: its swap must not come back";
+}
+
 /* The swap devices nodeswap's backends want to keep, and the actions to bring them up. */
 static int plan_zram(Ctx *c) {
         const Policy *p = c->p;
@@ -642,15 +653,17 @@ static int plan_masks(Ctx *c) {
                             !plan_add(c->plan, ACTION_UNMASK_UNIT, h->units[i].name, "masked", "unmasked",
                                       "nodeswap revert"))
                                 return -ENOMEM;
-                /* The distro's swap comes back before nodeswap's goes: make before break. */
-                for (char **u = h->state.stopped_units; u && *u; u++) {
-                        const UnitState *us = host_unit(h, *u);
-                        if (us && us->active == 1)
-                                continue;
-                        if (!plan_add(c->plan, ACTION_START_UNIT, *u, NULL, "started",
-                                      "the distro's swap nodeswap had stopped"))
-                                return -ENOMEM;
-                }
+                /* The distro's swap comes back before nodeswap's goes: make before break. Timers
+                 * last, once what they trigger is up again. */
+                for (int timers = 0; timers <= 1; timers++)
+                        for (char **u = h->state.stopped_units; u && *u; u++) {
+                                const UnitState *us = host_unit(h, *u);
+                                if ((us && us->active == 1) || endswith(*u, ".timer") != (timers == 1))
+                                        continue;
+                                if (!plan_add(c->plan, ACTION_START_UNIT, *u, NULL, "started",
+                                              "the distro's swap nodeswap had stopped"))
+                                        return -ENOMEM;
+                        }
                 return 0;
         }
 
@@ -667,20 +680,22 @@ static int plan_masks(Ctx *c) {
                                   "systemd is not running: the [Conflicts] units are not masked");
                 return 0;
         }
-        for (size_t i = 0; i < h->n_units; i++) {
-                const UnitState *u = &h->units[i];
-                if (!u->masked && !plan_add(c->plan, ACTION_MASK_UNIT, u->name, "unmasked", "masked (runtime)",
-                                            "[Conflicts] Units=: the distro's swap must not come back"))
-                        return -ENOMEM;
-        }
-        /* Timers stop now, so nothing triggers the distro's swap again. Swap units go off only after
-         * the new swap is up (plan_swapoff()), then the services (plan_stop_services()): stopping
-         * systemd-zram-setup@zram0.service would stop dev-zram0.swap, which requires it. */
+        /* Timers stop first, before anything is masked: a timer whose unit to trigger is masked
+         * under it by the reload fails ("Unit to trigger vanished") and stays failed for the rest
+         * of the boot. Swap units go off only after the new swap is up (plan_swapoff()), then the
+         * services (plan_stop_services()): stopping systemd-zram-setup@zram0.service would stop
+         * dev-zram0.swap, which requires it. */
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
                 if (u->active == 1 && endswith(u->name, ".timer") &&
                     !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
-                              "[Conflicts] Units=: it could bring the distro's swap back"))
+                              "a conflict unit: it could bring the distro's swap back"))
+                        return -ENOMEM;
+        }
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->masked && !plan_add(c->plan, ACTION_MASK_UNIT, u->name, "unmasked", "masked (runtime)",
+                                            conflict_reason(p, u->name)))
                         return -ENOMEM;
         }
         return 0;
@@ -695,10 +710,15 @@ static int plan_stop_services(Ctx *c) {
                 return 0;
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
-                if (u->active == 1 && !unit_is_swap(u->name) && !endswith(u->name, ".timer") &&
-                    find_action(c->plan, ACTION_STOP_UNIT, u->name) < 0 &&
-                    !plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
-                              "[Conflicts] Units=: it could bring the distro's swap back"))
+                if (u->active != 1 || unit_is_swap(u->name) || endswith(u->name, ".timer") ||
+                    find_action(c->plan, ACTION_STOP_UNIT, u->name) >= 0)
+                        continue;
+                _cleanup_free_ char *why = NULL;
+                if (rpi_swap_loop_unit(&h->rpi_swap, u->name))
+                        why = strdup_printf("rpi-swap's loop device on %s: nodeswap detaches it (the masked unit "
+                                            "has no ExecStop= left)", h->rpi_swap.path);
+                if (!plan_add(c->plan, ACTION_STOP_UNIT, u->name, "active", "stopped",
+                              why ?: "a conflict unit: it could bring the distro's swap back"))
                         return -ENOMEM;
         }
         return 0;

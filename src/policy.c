@@ -1215,12 +1215,56 @@ static int open_search_dir(ParseState *st, int parent, const char *name, const c
         return 0;
 }
 
-static int load_search_path(ParseState *st, const char *root) {
+/* Where --policy-file-as puts its file: the index of the search directory, and the drop-in name
+ * (NULL for the main file). Returns 0, or -EINVAL when path is not a file nodeswap reads. */
+static int file_as_slot(const char *path, size_t *ret_dir, const char **ret_name) {
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
+                size_t l = strlen(search_dirs[i]);
+                if (strncmp(path, search_dirs[i], l) != 0 || path[l] != '/')
+                        continue;
+                const char *rest = path + l;
+                if (streq(rest, "/nodeswap.conf")) {
+                        *ret_dir = i;
+                        *ret_name = NULL;
+                        return 0;
+                }
+                const char *name = startswith(rest, "/nodeswap.conf.d/") ? rest + strlen("/nodeswap.conf.d/") : NULL;
+                if (name && name[0] != '.' && !strchr(name, '/') && endswith(name, ".conf") &&
+                    !streq(name, ".conf")) {
+                        *ret_dir = i;
+                        *ret_name = name;
+                        return 0;
+                }
+        }
+        return -EINVAL;
+}
+
+/* Reads the file that --policy-file-as puts in place of another. */
+static int load_file_as(ParseState *st, const PolicyFileAs *as) {
+        int r = load_file(st, AT_FDCWD, as->file, as->file, false);
+        if (r == -ENOENT) {
+                st->rank++;
+                r = record_read_error(st, as->file, "open", -ENOENT);
+                return r < 0 ? r : 1;
+        }
+        return r;
+}
+
+static int load_search_path(ParseState *st, const char *root, const PolicyFileAs *as) {
         int dfd[ELEMENTSOF(search_dirs)], cfd[ELEMENTSOF(search_dirs)];
         char *dpath[ELEMENTSOF(search_dirs)] = {}, *cpath[ELEMENTSOF(search_dirs)] = {};
         DropInEntry *entries = NULL;
-        size_t n_entries = 0;
+        size_t n_entries = 0, as_dir = SIZE_MAX;
+        const char *as_name = NULL;
         int r = 0;
+
+        if (as && file_as_slot(as->path, &as_dir, &as_name) < 0) {
+                st->rank++;
+                r = err_file(st, as->path,
+                             "not a policy file nodeswap reads: nodeswap.conf or nodeswap.conf.d/NAME.conf in "
+                             "/etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or /usr/lib/nodeswap");
+                return r < 0 ? r : 0;
+        }
 
         for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++)
                 dfd[i] = cfd[i] = -EBADF;
@@ -1244,6 +1288,13 @@ static int load_search_path(ParseState *st, const char *root) {
 
         /* The main file: the first one found (or masked) wins, only one is read. */
         for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
+                if (i == as_dir && !as_name) {
+                        /* --policy-file-as: this file is here, whatever the directory holds. */
+                        r = load_file_as(st, as);
+                        if (r < 0)
+                                goto finish;
+                        break;
+                }
                 if (dfd[i] < 0)
                         continue;
                 _cleanup_free_ char *display = strdup_printf("%s/nodeswap.conf", dpath[i]);
@@ -1314,9 +1365,38 @@ static int load_search_path(ParseState *st, const char *root) {
                 closedir(d);
         }
 
+        if (as_name) {
+                /* --policy-file-as: the drop-in is in as_dir, in place of one of that name there or
+                 * in a later directory; one in an earlier directory still hides it. */
+                size_t k;
+                for (k = 0; k < n_entries; k++)
+                        if (streq(entries[k].name, as_name))
+                                break;
+                if (k == n_entries) {
+                        DropInEntry *n = realloc(entries, sizeof(DropInEntry) * (n_entries + 1));
+                        if (!n) {
+                                r = -ENOMEM;
+                                goto finish;
+                        }
+                        entries = n;
+                        entries[k] = (DropInEntry) { .name = strdup(as_name), .dir = as_dir };
+                        if (!entries[k].name) {
+                                r = -ENOMEM;
+                                goto finish;
+                        }
+                        n_entries++;
+                } else if (entries[k].dir > as_dir)
+                        entries[k].dir = as_dir;
+        }
         if (n_entries > 0)
                 qsort(entries, n_entries, sizeof(DropInEntry), dropin_cmp);
         for (size_t k = 0; k < n_entries; k++) {
+                if (as_name && entries[k].dir == as_dir && streq(entries[k].name, as_name)) {
+                        r = load_file_as(st, as);
+                        if (r < 0)
+                                goto finish;
+                        continue;
+                }
                 _cleanup_free_ char *display = strdup_printf("%s/%s", cpath[entries[k].dir], entries[k].name);
                 if (!display) {
                         r = -ENOMEM;
@@ -1420,11 +1500,16 @@ static void parse_state_done(ParseState *st) {
 
 int policy_load(const char *root, const char *config, const PolicyContext *ctx,
                 Policy *ret_policy, PolicyErrors *ret_errors) {
+        return policy_load_as(root, config, NULL, ctx, ret_policy, ret_errors);
+}
+
+int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
+                   Policy *ret_policy, PolicyErrors *ret_errors) {
         Policy p;
         ParseState st = {};
         int r;
 
-        if (!ret_policy || !context_valid(ctx))
+        if (!ret_policy || !context_valid(ctx) || (as && (config || !as->path || !as->file)))
                 return -EINVAL;
 
         r = policy_init_defaults(&p, ctx);
@@ -1441,7 +1526,7 @@ int policy_load(const char *root, const char *config, const PolicyContext *ctx,
                         r = record_read_error(&st, config, "open", -ENOENT);
                 }
         } else
-                r = load_search_path(&st, root);
+                r = load_search_path(&st, root, as);
         if (r < 0 || st.oom) {
                 r = -ENOMEM;
                 goto finish;

@@ -107,6 +107,18 @@ void policy_done(Policy *p);
 int policy_load(const char *root, const char *config, const PolicyContext *ctx,
                 Policy *ret_policy, PolicyErrors *ret_errors);
 
+/* policy_load() with one file of the search path replaced: the search path below root is read
+ * as if the file as->file (relative to the working directory, like config) were at as->path
+ * (nodeswap.conf or nodeswap.conf.d/NAME.conf in one of the search directories, below root),
+ * whether or not something is there now; errors in it name as->file. A path nodeswap does not
+ * read is an error that names it (-EINVAL). config must be NULL. */
+typedef struct PolicyFileAs {
+        const char *path;
+        const char *file;
+} PolicyFileAs;
+int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
+                   Policy *ret_policy, PolicyErrors *ret_errors);
+
 /* The built-in NoSwap policy that revert plans against. */
 int policy_revert(Policy *ret, const PolicyContext *ctx);
 

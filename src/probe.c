@@ -85,56 +85,8 @@ const char *cgroup_mode_to_string(CgroupMode m) {
         return NULL;
 }
 
-static bool unit_name_char_ok(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == ':' || c == '_' || c == '.';
-}
-
-/* systemd-escape --path: the path is simplified (repeated and trailing slashes, "." components),
- * a ".." component is refused (EINVAL), "/" separates with "-", and everything but [A-Za-z0-9:_.]
- * (and a leading ".") becomes \xNN. "/" alone is "-". */
 char *swap_unit_name(const char *path) {
-        if (!path || path[0] != '/') {
-                errno = EINVAL;
-                return NULL;
-        }
-        char *r = malloc(strlen(path) * 4 + sizeof("-.swap"));
-        if (!r) {
-                errno = ENOMEM;
-                return NULL;
-        }
-        char *o = r;
-        for (const char *p = path; *p;) {
-                while (*p == '/')
-                        p++;
-                if (!*p)
-                        break;
-                const char *e = strchrnul(p, '/');
-                size_t n = (size_t) (e - p);
-                if (n == 1 && p[0] == '.') {
-                        p = e;
-                        continue;
-                }
-                if (n == 2 && p[0] == '.' && p[1] == '.') {
-                        free(r);
-                        errno = EINVAL;
-                        return NULL;
-                }
-                if (o != r)
-                        *o++ = '-';
-                for (size_t i = 0; i < n; i++) {
-                        char c = p[i];
-                        if (unit_name_char_ok(c) && !(c == '.' && o == r))
-                                *o++ = c;
-                        else
-                                o += sprintf(o, "\\x%02x", (unsigned) (unsigned char) c);
-                }
-                p = e;
-        }
-        if (o == r)
-                *o++ = '-';
-        strcpy(o, ".swap");
-        return r;
+        return unit_name_from_path(path, ".swap");
 }
 
 static char *root_path(const char *root, const char *path) {
@@ -675,15 +627,32 @@ static bool unit_masked_in(const char *root, const char *dir, const char *name) 
         return streq(t, "/dev/null");
 }
 
+int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret) {
+        _cleanup_strv_free_ char **l = strv_copy(policy->conflict_units);
+        int r;
+        if (!l)
+                return -ENOMEM;
+        if (rpi && (r = rpi_swap_units(rpi, policy->file.path, &l)) < 0)
+                return r;
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
 static int probe_units(const char *root, const Policy *policy, HostState *h) {
-        size_t n = strv_length(policy->conflict_units);
+        int r = rpi_swap_load(root, &h->rpi_swap);
+        if (r < 0)
+                return r;
+        r = conflict_units_compute(policy, &h->rpi_swap, &h->conflict_units);
+        if (r < 0)
+                return r;
+        size_t n = strv_length(h->conflict_units);
         if (n == 0)
                 return 0;
         h->units = calloc(n, sizeof(UnitState));
         if (!h->units)
                 return -ENOMEM;
         for (size_t i = 0; i < n; i++) {
-                const char *name = policy->conflict_units[i];
+                const char *name = h->conflict_units[i];
                 UnitState *u = &h->units[h->n_units++];
                 *u = (UnitState) { .name = strdup(name), .active = -1 };
                 if (!u->name)
@@ -758,7 +727,7 @@ static void assign_owners(const Policy *policy, HostState *h) {
                          rf->is_regular && rf->labelled)
                         /* one nodeswap created at an earlier [File] Path= (state swap_file=) */
                         d->owner = SWAP_OWNER_NODESWAP;
-                else if (d->unit && strv_contains(policy->conflict_units, d->unit))
+                else if (d->unit && strv_contains(h->conflict_units, d->unit))
                         d->owner = SWAP_OWNER_CONFLICT;
                 else
                         d->owner = SWAP_OWNER_OTHER;
@@ -884,6 +853,8 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);
         free(h->units);
+        strv_free(h->conflict_units);
+        rpi_swap_config_done(&h->rpi_swap);
         for (size_t i = 0; i < h->n_recorded_files; i++)
                 free(h->recorded_files[i].path);
         free(h->recorded_files);

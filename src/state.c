@@ -112,25 +112,16 @@ static int parse_bool(const char *v, bool *ret) {
         return -EINVAL;
 }
 
-static char *strip(char *s) {
-        while (*s == ' ' || *s == '\t')
-                s++;
-        size_t l = strlen(s);
-        while (l > 0 && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r'))
-                s[--l] = 0;
-        return s;
-}
-
 /* Apply one "key=value" line to s. Unknown keys and bad values are ignored; only ENOMEM fails. */
 static int state_apply_line(NodeswapState *s, char *line) {
-        line = strip(line);
+        line = strstrip(line);
         if (!*line || *line == '#')
                 return 0;
         char *eq = strchr(line, '=');
         if (!eq)
                 return 0;
         *eq = 0;
-        char *key = strip(line), *value = strip(eq + 1);
+        char *key = strstrip(line), *value = strstrip(eq + 1);
         int i;
         uint64_t u;
         bool b;

@@ -6,6 +6,8 @@
 #include <fcntl.h>
 #include <libmount.h>
 #include <sys/stat.h>
+#include <linux/loop.h>
+#include <sys/ioctl.h>
 #include <sys/swap.h>
 #include <sys/random.h>
 
@@ -280,4 +282,37 @@ int swap_off(const char *root, const char *path) {
         if (swapoff(path) < 0)
                 return -errno;
         return 0;
+}
+
+int loop_detach_file(const char *root, const char *path) {
+        if (!root_is_host(root))
+                return -EOPNOTSUPP;
+        _cleanup_(closedirp) DIR *d = opendir("/sys/block");
+        if (!d)
+                return -errno;
+        int n = 0, ret = 0;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!startswith(de->d_name, "loop"))
+                        continue;
+                _cleanup_free_ char *bf = strdup_printf("/sys/block/%s/loop/backing_file", de->d_name);
+                _cleanup_free_ char *backing = NULL;
+                if (!bf)
+                        return -ENOMEM;
+                /* No loop/ directory: not attached. The kernel appends " (deleted)" to a file
+                 * unlinked since; such a device does not hold path any more. */
+                if (read_one_line(bf, &backing) < 0 || !streq(backing, path))
+                        continue;
+                _cleanup_free_ char *dev = strdup_printf("/dev/%s", de->d_name);
+                if (!dev)
+                        return -ENOMEM;
+                _cleanup_close_ int fd = open(dev, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0 || ioctl(fd, LOOP_CLR_FD) < 0) {
+                        if (errno != ENXIO)     /* detached meanwhile */
+                                ret = -errno;
+                        continue;
+                }
+                n++;
+        }
+        return ret < 0 ? ret : n;
 }

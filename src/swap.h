@@ -48,3 +48,8 @@ void swap_entries_free(SwapEntry *entries, size_t n);
 int swap_on(const char *root, const char *path, int priority);
 /* swapoff(2). -EOPNOTSUPP under a foreign root as above. -EINVAL when path is not swap. */
 int swap_off(const char *root, const char *path);
+
+/* Detach every loop device whose backing file is path (backing_file in sysfs),
+ * as "losetup -d" does (LOOP_CLR_FD; a device still open elsewhere is detached when it is last
+ * closed). Returns the number of devices detached, -EOPNOTSUPP under a foreign root. */
+int loop_detach_file(const char *root, const char *path);

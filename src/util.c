@@ -323,3 +323,83 @@ const char *format_bytes(char *buf, size_t len, uint64_t bytes) {
         snprintf(buf, len, "%.1f %s", v, units[u]);
         return buf;
 }
+
+static bool unit_name_char_ok(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == ':' || c == '_' || c == '.';
+}
+
+/* systemd-escape --path: the path is simplified (repeated and trailing slashes, "." components),
+ * a ".." component is refused (EINVAL), "/" separates with "-", and everything but [A-Za-z0-9:_.]
+ * (and a leading ".") becomes \xNN. "/" alone is "-". */
+char *unit_name_path_escape(const char *path) {
+        if (!path || path[0] != '/') {
+                errno = EINVAL;
+                return NULL;
+        }
+        char *r = malloc(strlen(path) * 4 + 2);
+        if (!r) {
+                errno = ENOMEM;
+                return NULL;
+        }
+        char *o = r;
+        for (const char *p = path; *p;) {
+                while (*p == '/')
+                        p++;
+                if (!*p)
+                        break;
+                const char *e = strchrnul(p, '/');
+                size_t n = (size_t) (e - p);
+                if (n == 1 && p[0] == '.') {
+                        p = e;
+                        continue;
+                }
+                if (n == 2 && p[0] == '.' && p[1] == '.') {
+                        free(r);
+                        errno = EINVAL;
+                        return NULL;
+                }
+                if (o != r)
+                        *o++ = '-';
+                for (size_t i = 0; i < n; i++) {
+                        char c = p[i];
+                        if (unit_name_char_ok(c) && !(c == '.' && o == r))
+                                *o++ = c;
+                        else
+                                o += sprintf(o, "\\x%02x", (unsigned) (unsigned char) c);
+                }
+                p = e;
+        }
+        if (o == r)
+                *o++ = '-';
+        *o = 0;
+        return r;
+}
+
+char *unit_name_from_path(const char *path, const char *suffix) {
+        _cleanup_free_ char *e = unit_name_path_escape(path);
+        if (!e)
+                return NULL;
+        char *r = strdup_printf("%s%s", e, suffix);
+        if (!r)
+                errno = ENOMEM;
+        return r;
+}
+
+char *unit_name_path_instance(const char *prefix, const char *path, const char *suffix) {
+        _cleanup_free_ char *e = unit_name_path_escape(path);
+        if (!e)
+                return NULL;
+        char *r = strdup_printf("%s@%s%s", prefix, e, suffix);
+        if (!r)
+                errno = ENOMEM;
+        return r;
+}
+
+char *strstrip(char *s) {
+        s += strspn(s, " \t");
+        size_t l = strlen(s);
+        while (l > 0 && strchr(" \t\r", s[l - 1]))
+                s[--l] = 0;
+        return s;
+}

@@ -21,6 +21,7 @@
  *   cgroup         "v1" | "hybrid" | "v2" | "unknown" (cgroup_mode_to_string)
  *   mem_total      node MemTotal, bytes
  *   swap_total     node SwapTotal, bytes
+ *   page_size      the kernel's page size, bytes
  *
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
@@ -48,7 +49,7 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
         return 0;
 }
 
-static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason) {
+static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const HostState *h) {
         json_object *o = json_object_new_object();
         if (!o)
                 return -ENOMEM;
@@ -66,6 +67,7 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
         json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(in->cgroup))));
         json_object_object_add(o, "mem_total", json_object_new_uint64(in->mem_total));
         json_object_object_add(o, "swap_total", json_object_new_uint64(in->swap_total));
+        json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
         puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(o);
         return 0;
@@ -73,7 +75,7 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
 
 static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason reason,
                        const Policy *p, const HostState *h) {
-        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
 
         printf("Request %s, limit %s%s%s%s\n",
                in->has_request ? format_bytes(a, sizeof a, in->request) : "none",
@@ -81,6 +83,8 @@ static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason 
                in->qos != POD_QOS_AUTO ? ", QoS " : "",
                in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : "",
                in->critical ? ", critical priority" : "");
+        printf("Node: RAM %s, swap %s, page size %s\n", format_bytes(a, sizeof a, in->mem_total),
+               format_bytes(b, sizeof b, in->swap_total), format_bytes(c, sizeof c, h->page_size));
 
         if (reason != ALLOWANCE_GRANTED) {
                 printf("Swap: 0\n  because %s.\n", allowance_reason_to_string(reason));
@@ -158,7 +162,7 @@ int verb_allowance(const CliContext *c) {
                 fprintf(stderr, "Cannot compute the allowance: MemTotal of this node is unknown\n");
                 r = EXIT_FAIL;
         } else if (c->json) {
-                r = print_json(&in, swap, reason) < 0 ? EXIT_FAIL : EXIT_OK;
+                r = print_json(&in, swap, reason, &h) < 0 ? EXIT_FAIL : EXIT_OK;
                 if (r != EXIT_OK)
                         fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(ENOMEM));
         } else {

@@ -14,6 +14,7 @@ enum {
 typedef struct CliContext {
         const char *root;       /* --root, default "/" */
         const char *config;     /* --config FILE or NULL */
+        PolicyFileAs file_as;   /* --policy-file-as PATH=FILE: both NULL when not given */
         bool json;
         int verbosity;          /* -q: -1, default 0, -v: 1 */
         bool boot, force, purge, pods, critical, dry_run;

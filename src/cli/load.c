@@ -44,7 +44,7 @@ static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_
                 fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
                 return EXIT_FAIL;
         }
-        r = policy_load(c->root, c->config, ret_ctx, ret_policy, &errors);
+        r = policy_load_as(c->root, c->config, c->file_as.path ? &c->file_as : NULL, ret_ctx, ret_policy, &errors);
         if (r == -EINVAL) {
                 print_policy_errors(&errors);
                 policy_done(ret_policy);

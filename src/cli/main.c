@@ -24,6 +24,9 @@ static void help(void) {
                "  bench       measure zram and the swap file's drive here, recommend a policy\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only\n"
+               "      --policy-file-as PATH=FILE\n"
+               "                      read the policy as if FILE were at PATH (plan, check, status,\n"
+               "                      allowance, apply/revert --dry-run): validate a new drop-in\n"
                "      --root DIR      operate on the tree below DIR (no systemd calls, no swapon)\n"
                "      --json          machine-readable output\n"
                "  -q, --quiet         only errors\n"
@@ -180,6 +183,7 @@ int main(int argc, char *argv[]) {
                 ARG_DRY_RUN,
                 ARG_OUTPUT,
                 ARG_DIR,
+                ARG_POLICY_FILE_AS,
         };
         static const struct option options[] = {
                 { "config", required_argument, NULL, 'c' },
@@ -200,6 +204,7 @@ int main(int argc, char *argv[]) {
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
                 { "output", required_argument, NULL, ARG_OUTPUT },
                 { "dir", required_argument, NULL, ARG_DIR },
+                { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
                 {},
         };
         CliContext c = { .root = "/" };
@@ -262,6 +267,18 @@ int main(int argc, char *argv[]) {
                 case ARG_DIR:
                         c.dir = optarg;
                         break;
+                case ARG_POLICY_FILE_AS: {
+                        /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
+                        char *eq = strchr(optarg, '=');
+                        if (!eq || eq == optarg || !eq[1] || optarg[0] != '/') {
+                                fprintf(stderr, "--policy-file-as needs PATH=FILE with an absolute PATH, not '%s'.\n",
+                                        optarg);
+                                return EXIT_USAGE;
+                        }
+                        *eq = 0;
+                        c.file_as = (PolicyFileAs) { .path = optarg, .file = eq + 1 };
+                        break;
+                }
                 default:
                         fprintf(stderr, "Try 'nodeswap --help'.\n");
                         return EXIT_USAGE;
@@ -275,6 +292,16 @@ int main(int argc, char *argv[]) {
         c.args = argv + optind + 1;
         if (*c.args) {
                 fprintf(stderr, "Unexpected argument '%s' after '%s'.\n", *c.args, verb);
+                return EXIT_USAGE;
+        }
+        if (c.file_as.path && c.config) {
+                fprintf(stderr, "--policy-file-as and --config exclude each other.\n");
+                return EXIT_USAGE;
+        }
+        /* It plans with a file that is not in place: nothing may be changed on that basis. */
+        if (c.file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c.dry_run) {
+                fprintf(stderr, "--policy-file-as only plans: use it with plan, check, status, allowance or "
+                        "%s --dry-run.\n", verb);
                 return EXIT_USAGE;
         }
         if (c.config && access(c.config, F_OK) < 0) {

@@ -26,6 +26,8 @@
  *                    (known for the policy's [File] Path= only)
  *     storage_device (kind "file" only) e.g. "nvme0n1", or null
  *   mem_total, mem_available, swap_total, swap_free   bytes, from /proc/meminfo
+ *   page_size        bytes: the kernel's page size (a swap header is written for it; 16384 on
+ *                    a Raspberry Pi 5)
  *   zram_mem_used    bytes of RAM all zram swap uses (sum of mem_used_total)
  *   swappiness       vm.swappiness, or null when unreadable
  *   page_cluster     vm.page-cluster, or null when unreadable
@@ -48,8 +50,15 @@
  *       fail_swap_on (true | false | null: not set)
  *     swap_stale     true when the unit started before nodeswap's last swap change (the kubelet
  *                    still works with the old SwapTotal), false when after, null when unknown
- *   units            array, one per [Conflicts] unit in policy order, of
+ *   units            array, one per conflict unit ([Conflicts] Units= in policy order, then what
+ *                    follows from rpi-swap's configuration and [File] Path=), of
  *     name, exists, masked, masked_runtime (masked in /run by nodeswap), active (true|false|null)
+ *   rpi_swap         Raspberry Pi OS's rpi-swap, null when its generator is not installed:
+ *     mechanism      its [Main] Mechanism= ("auto", "zram+file", "zram", "swapfile", ...)
+ *     source         "FILE:LINE" of the Mechanism= in effect, null for the default (auto)
+ *     path           its [File] Path= (default /var/swap)
+ *     units          the units its generator makes for that mechanism (and its remove service
+ *                    for the policy's [File] Path=), each also in "units" above
  *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
  *   psi              true when /proc/pressure/memory is readable
  *   reverted         true when "nodeswap revert" ran last
@@ -255,6 +264,7 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "mem_available", json_object_new_uint64(h->mem_available));
         json_object_object_add(o, "swap_total", json_object_new_uint64(h->swap_total));
         json_object_object_add(o, "swap_free", json_object_new_uint64(h->swap_free));
+        json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
         json_object_object_add(o, "zram_mem_used", json_object_new_uint64(zram_mem_used(h)));
         json_object_object_add(o, "swappiness", h->swappiness >= 0 ? json_object_new_int(h->swappiness) : NULL);
         json_object_object_add(o, "page_cluster", h->page_cluster >= 0 ? json_object_new_int(h->page_cluster) : NULL);
@@ -292,6 +302,25 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
                 json_object_object_add(uo, "active", json_tristate(u->active));
                 json_object_array_add(units, uo);
         }
+
+        if (h->rpi_swap.installed) {
+                json_object *rpi = json_object_new_object(), *ru = json_object_new_array();
+                _cleanup_strv_free_ char **names = NULL;
+                if (!rpi || !ru || rpi_swap_units(&h->rpi_swap, p->file.path, &names) < 0) {
+                        json_object_put(rpi);
+                        json_object_put(ru);
+                        goto oom_o;
+                }
+                json_object_object_add(rpi, "mechanism",
+                                       json_object_new_string(rpi_swap_mechanism_to_string(h->rpi_swap.mechanism)));
+                json_object_object_add(rpi, "source", json_string_or_null(h->rpi_swap.mechanism_source));
+                json_object_object_add(rpi, "path", json_string_or_null(h->rpi_swap.path));
+                for (char **n = names; n && *n; n++)
+                        json_object_array_add(ru, json_object_new_string(*n));
+                json_object_object_add(rpi, "units", ru);
+                json_object_object_add(o, "rpi_swap", rpi);
+        } else
+                json_object_object_add(o, "rpi_swap", NULL);
 
         json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(h->cgroup))));
         json_object_object_add(o, "psi", json_object_new_boolean(h->psi));
@@ -406,7 +435,7 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         uint64_t zused = zram_mem_used(h);
         if (zused > 0)
                 printf("; zram holds %s of RAM", format_bytes(a, sizeof a, zused));
-        printf("\n");
+        printf("\n  page size %s (swap headers are written for it)\n", format_bytes(a, sizeof a, h->page_size));
 
         printf("\nSysctl:\n");
         if (h->swappiness >= 0)
@@ -470,6 +499,25 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         }
         if (shown == 0)
                 printf("  none present\n");
+
+        if (h->rpi_swap.installed) {
+                _cleanup_strv_free_ char **names = NULL;
+                size_t n = 0, masked = 0;
+                if (rpi_swap_units(&h->rpi_swap, p->file.path, &names) >= 0)
+                        for (size_t i = 0; i < h->n_units; i++)
+                                if (strv_contains(names, h->units[i].name)) {
+                                        n++;
+                                        masked += h->units[i].masked;
+                                }
+                printf("\nRaspberry Pi OS rpi-swap:\n");
+                printf("  mechanism       %s (%s%s)\n", rpi_swap_mechanism_to_string(h->rpi_swap.mechanism),
+                       h->rpi_swap.mechanism_source ? "Mechanism= in " : "the default",
+                       strempty(h->rpi_swap.mechanism_source));
+                printf("  swap file       %s\n", strempty(h->rpi_swap.path));
+                printf("  its units       %zu of %zu masked%s\n", masked, n,
+                       h->state.reverted ? " (nodeswap is reverted: rpi-swap runs the swap)"
+                       : masked == n && n > 0 ? " (kept off while nodeswap is in charge)" : "");
+        }
 
         if (h->n_recorded_files > 0) {
                 printf("\nSwap files nodeswap created:\n");

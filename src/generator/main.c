@@ -6,8 +6,11 @@
  *   - pulls nodeswap.service into the boot (NORMAL/sysinit.target.wants/nodeswap.service),
  *   - adds NORMAL/nodeswap.service.d/50-requires-mounts.conf for a swap file,
  *   - adds NORMAL/nodeswap.service.d/50-zram-module.conf for a zram backend,
- *   - masks every [Conflicts] Units= unit when Backend= is set (EARLY/UNIT -> /dev/null; the
- *     early directory beats even /etc/systemd/system).
+ *   - masks every conflict unit when Backend= is set (EARLY/UNIT -> /dev/null; the early
+ *     directory beats even /etc/systemd/system): [Conflicts] Units=, and what Raspberry Pi OS's
+ *     rpi-swap-generator makes from /etc/rpi/swap.conf (its zram, writeback timer, loop device,
+ *     resize and remove services; rpi-remove-swap-file@ for the policy's [File] Path= too), the
+ *     same set "nodeswap apply" masks (conflict_units_compute()).
  * It only reads files and writes below its output directories: no D-Bus, no sysfs writes, no
  * child processes. A policy with errors makes it write nothing at all and exit 1, so the
  * distribution's swap stays as it was; each error is logged once.
@@ -21,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 
-#include "policy.h"
+#include "host.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -106,14 +109,6 @@ static uint64_t read_mem_total(const char *root) {
         return (uint64_t) si.totalram * si.mem_unit;
 }
 
-static char *strip(char *s) {
-        s += strspn(s, " \t");
-        size_t l = strlen(s);
-        while (l > 0 && strchr(" \t\r", s[l - 1]))
-                s[--l] = 0;
-        return s;
-}
-
 /* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
  * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
  * TODO: use state_load() once state.c is in. A missing file is not reverted. */
@@ -135,16 +130,16 @@ static int read_reverted(const char *root, bool *ret) {
                 return r;
 
         for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                l = strip(l);
+                l = strstrip(l);
                 if (*l == '#')
                         continue;
                 char *eq = strchr(l, '=');
                 if (!eq)
                         continue;
                 *eq = 0;
-                if (!streq(strip(l), "reverted"))
+                if (!streq(strstrip(l), "reverted"))
                         continue;
-                const char *v = strip(eq + 1);
+                const char *v = strstrip(eq + 1);
                 if (streq(v, "yes") || streq(v, "1") || streq(v, "true"))
                         reverted = true;
                 else if (streq(v, "no") || streq(v, "0") || streq(v, "false"))
@@ -289,7 +284,7 @@ static int mounts_for_value(const char *file, char **ret) {
         return 0;
 }
 
-static int generate(const Policy *p, const char *normal, const char *early) {
+static int generate(const Policy *p, char *const *conflicts, const char *normal, const char *early) {
         int ret = 0, r;
 
         /* Order matters when something fails half way: the service first (at boot it masks the
@@ -328,14 +323,14 @@ static int generate(const Policy *p, const char *normal, const char *early) {
         /* No Backend= means nodeswap manages no swap: then it masks nothing either. */
         if (!p->backend_set)
                 return ret;
-        for (char **u = p->conflict_units; u && *u; u++) {
+        for (char *const *u = conflicts; u && *u; u++) {
                 if (!unit_name_valid(*u)) {
-                        log_error("[Conflicts] Units=%s: not a valid unit name, not masking it.", *u);
+                        log_error("Conflict unit %s: not a valid unit name, not masking it.", *u);
                         ret = -EINVAL;
                         continue;
                 }
                 if (streq(*u, SERVICE)) {
-                        log_error("[Conflicts] Units=%s: refusing to mask nodeswap itself.", *u);
+                        log_error("Conflict unit %s: refusing to mask nodeswap itself.", *u);
                         ret = -EINVAL;
                         continue;
                 }
@@ -349,6 +344,8 @@ static int generate(const Policy *p, const char *normal, const char *early) {
 int main(int argc, char **argv) {
         PolicyErrors errors = {};
         Policy policy = {};
+        RpiSwapConfig rpi = {};
+        char **conflicts = NULL;
         const char *root;
         bool reverted = false;
         long ps;
@@ -405,9 +402,24 @@ int main(int argc, char **argv) {
                 goto finish;
         }
 
-        r = generate(&policy, argv[1], argv[2]) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+        /* rpi-swap's configuration decides which of its units exist; unreadable, nodeswap still
+         * masks [Conflicts] Units=. */
+        r = rpi_swap_load(root, &rpi);
+        if (r < 0)
+                log_warning("Failed to read rpi-swap's configuration, masking [Conflicts] Units= only: %s",
+                            strerror(-r));
+        r = conflict_units_compute(&policy, r >= 0 ? &rpi : NULL, &conflicts);
+        if (r < 0) {
+                log_error("Out of memory.");
+                r = EXIT_FAILURE;
+                goto finish;
+        }
+
+        r = generate(&policy, conflicts, argv[1], argv[2]) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 
 finish:
+        strv_free(conflicts);
+        rpi_swap_config_done(&rpi);
         policy_done(&policy);
         policy_errors_clear(&errors);
         return r;

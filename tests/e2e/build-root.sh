@@ -21,6 +21,9 @@ PACKAGES=(
         systemd-zram-generator openssh-server python3 iproute2 util-linux procps e2fsprogs
         # runtime libraries of nodeswap (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
+        # Ansible's apt module (the role installs nodeswap's .deb with it) imports python3-apt on
+        # the node; without it the module would try to apt-get it, and the VM has no network
+        python3-apt
 )
 
 CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
@@ -33,86 +36,22 @@ cache_key() {
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
-# The mirror apt uses for bookworm on this machine (deb822 or one-line sources).
-find_mirror() {
-        local f uri
-        for f in /etc/apt/sources.list.d/*.sources; do
-                [[ -r $f ]] || continue
-                # one stanza at a time: URIs: + Suites: containing bookworm
-                uri=$(awk -v suite="$SUITE" '
-                        BEGIN { RS=""; FS="\n" }
-                        {
-                                u=""; s=0
-                                for (i = 1; i <= NF; i++) {
-                                        if ($i ~ /^URIs:/)   { sub(/^URIs:[ \t]*/, "", $i); split($i, a, /[ \t]+/); u=a[1] }
-                                        if ($i ~ /^Suites:/) { n=split($i, b, /[ \t]+/); for (j = 2; j <= n; j++) if (b[j] == suite) s=1 }
-                                }
-                                if (u != "" && s) { print u; exit }
-                        }' "$f")
-                [[ -n $uri ]] && { echo "$uri"; return 0; }
-        done
-        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-                [[ -r $f ]] || continue
-                uri=$(awk -v suite="$SUITE" '
-                        $1 == "deb" {
-                                i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-                                if ($(i + 1) == suite) { print $i; exit }
-                        }' "$f")
-                [[ -n $uri ]] && { echo "$uri"; return 0; }
-        done
-        return 1
-}
+. "$(dirname "$(readlink -f "$0")")/../lib/vm-build.sh"
 
 KEY=$(cache_key)
 TARBALL=$CACHE_DIR/root-$KEY.tar
 
-if [[ ${1:-} == --key ]]; then
-        echo "$KEY"
-        exit 0
-fi
-
-if [[ -f $TARBALL ]]; then
-        echo "$TARBALL"
-        exit 0
-fi
+cache_lookup "$KEY" "$TARBALL" "$@"
 
 [[ $(id -u) == 0 ]] || skip "building the VM root needs root"
 command -v debootstrap >/dev/null || skip "debootstrap not installed"
 MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
 [[ -n $MIRROR ]] || skip "no $SUITE mirror found in /etc/apt/sources.list* (set E2E_MIRROR)"
-if command -v curl >/dev/null; then
-        curl -fsS -m 20 -o /dev/null "$MIRROR/dists/$SUITE/Release" ||
-                skip "mirror $MIRROR cannot be reached for the first build of the VM root"
-elif command -v wget >/dev/null; then
-        wget -q -T 20 -O /dev/null "$MIRROR/dists/$SUITE/Release" ||
-                skip "mirror $MIRROR cannot be reached for the first build of the VM root"
-fi
+mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the VM root"
 
 mkdir -p "$CACHE_DIR"
-exec 9>"$CACHE_DIR/.lock"
-echo "Waiting for the root build lock $CACHE_DIR/.lock ..." >&2
-flock 9
-# Someone else may have built it while we waited.
-if [[ -f $TARBALL ]]; then
-        echo "$TARBALL"
-        exit 0
-fi
-
-
-# Remove what a build that was killed outright (SIGKILL, power loss) left: with the lock held, no
-# build is running.
-umount_under() {
-        local m
-        while read -r m; do
-                umount -l "$m" 2>/dev/null || true
-        done < <(awk -v w="$1/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
-}
-for stale in "$CACHE_DIR"/.build-*; do
-        [[ -d $stale ]] || continue
-        echo "Removing $stale, left by an interrupted build" >&2
-        umount_under "$stale"
-        rm -rf --one-file-system "$stale"
-done
+cache_wait "$CACHE_DIR/.lock" "$TARBALL"
+remove_stale "$CACHE_DIR"/.build-*
 
 WORK=$(mktemp -d "$CACHE_DIR/.build-$KEY.XXXXXX")
 ROOT=$WORK/root

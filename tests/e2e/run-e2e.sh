@@ -2,15 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nodeswap end-to-end test: boots a Debian 12 VM under qemu with a real systemd, a Raspberry Pi
 # OS-like zram swap (systemd-zram-generator + rpi-swap's writeback timer) and a fake k3s agent,
-# installs nodeswap from a meson build dir into it, runs the scenarios inside and reports.
+# installs nodeswap from a meson build dir into it, runs the scenarios inside and reports. The
+# ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,e,ansible (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,e,ansible,g (default: all)
+#        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
+#                       zram-generator: systemd-zram-generator configured directly
+#        E2E_DEB        the amd64 nodeswap .deb the ansible scenario installs (default: built
+#                       from this source tree with dpkg-buildpackage -Pnocheck into the run's
+#                       temporary directory)
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
-#                       for smoke alone, 450 for the first boot with product scenarios, 200 for
-#                       each reboot of scenario e)
+#                       for smoke alone, 900 for the first boot with product scenarios, 200 for
+#                       each reboot of scenarios e and g, 1500 for the ansible boot)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
@@ -19,8 +25,13 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,e,ansible
-BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 450 s with the product, 200 s for reboots
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,e,ansible,g
+# The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
+# zram-generator (systemd-zram-generator configured directly, as other distributions do).
+STANDIN=${E2E_STANDIN:-rpi-swap}
+[[ $STANDIN == rpi-swap || $STANDIN == zram-generator ]] || {
+        echo "unknown E2E_STANDIN '$STANDIN' (rpi-swap or zram-generator)" >&2; exit 2; }
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 900 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
@@ -42,6 +53,7 @@ for s in "${list[@]}"; do
 done
 
 t_start=$(date +%s)
+want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
 
 # --- the cached root ----------------------------------------------------------------------
 rc=0
@@ -91,33 +103,80 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM HUP
 
+# --- the amd64 package for the ansible scenario ---------------------------------------------
+# E2E_DEB, or built from this source tree (tracked and untracked files, not the build dirs) with
+# the package's own rules, unit tests left to meson (-Pnocheck). Without the build tools the
+# ansible scenario is skipped with the reason.
+DEB=
+ANSIBLE_SKIP=
+if want ansible; then
+        if [[ -n ${E2E_DEB:-} ]]; then
+                DEB=$(readlink -f "$E2E_DEB")
+                [[ -f $DEB ]] || { echo "FAIL e2e: E2E_DEB=$E2E_DEB is not a file"; exit 1; }
+        elif ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
+                ANSIBLE_SKIP="dpkg-buildpackage or debhelper not installed (README.md, Packages) and no E2E_DEB"
+        else
+                SRC=$(cd "$HERE/../.." && pwd)
+                mkdir -p "$TMP/deb/nodeswap"
+                if command -v git >/dev/null && git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+                        git -C "$SRC" ls-files -z -co --exclude-standard | tar -C "$SRC" --null -T - -cf - |
+                                tar -C "$TMP/deb/nodeswap" -xf -
+                else
+                        tar -C "$SRC" --exclude='./build*' --exclude='./obj-*' -cf - . | tar -C "$TMP/deb/nodeswap" -xf -
+                fi
+                t0=$(date +%s)
+                if ! (cd "$TMP/deb/nodeswap" && dpkg-checkbuilddeps -Pnocheck) >"$TMP/deb/deps.log" 2>&1; then
+                        ANSIBLE_SKIP="the package's build dependencies are missing: $(tail -n 1 "$TMP/deb/deps.log")"
+                elif (cd "$TMP/deb/nodeswap" && DEB_BUILD_OPTIONS=nocheck nice -n 10 \
+                                dpkg-buildpackage -b -us -uc -Pnocheck) >"$TMP/deb/build.log" 2>&1; then
+                        DEB=$(ls "$TMP"/deb/nodeswap_*_amd64.deb)
+                        log "built $(basename "$DEB") in $(( $(date +%s) - t0 )) s"
+                else
+                        tail -n 30 "$TMP/deb/build.log"
+                        echo "FAIL e2e: dpkg-buildpackage failed"
+                        exit 1
+                fi
+        fi
+        if [[ -n $ANSIBLE_SKIP ]]; then
+                echo "SKIP ansible: $ANSIBLE_SKIP"
+                SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx ansible || true; } | paste -sd, -)
+                [[ -n $SCENARIOS ]] || exit 77
+        fi
+fi
+
 ROOT=$TMP/root
 mkdir "$ROOT"
 tar --numeric-owner --xattrs --acls -C "$ROOT" -xf "$TARBALL"
 
-# --- the project ----------------------------------------------------------------------------
-log "installing $BUILD into the VM root"
-meson install -C "$BUILD" --destdir "$ROOT" --no-rebuild --quiet >"$TMP/install.log" 2>&1 || {
-        cat "$TMP/install.log"
-        echo "FAIL e2e: meson install failed"
-        exit 1
-}
-NODESWAP=
-for p in /usr/sbin/nodeswap /usr/local/sbin/nodeswap; do
-        [[ -x $ROOT$p ]] && { NODESWAP=$p; break; }
-done
-if [[ -z $NODESWAP ]]; then
-        echo "SKIP product scenarios: nodeswap not installed"
-        [[ ,$SCENARIOS, == *,smoke,* ]] || { echo "nothing left to run"; exit 77; }
-        SCENARIOS=smoke
-else
-        log "nodeswap installed as $NODESWAP"
-fi
-
 # --- fakes and the scenario runner ------------------------------------------------------------
 G=$HERE/guest
-install -m 0644 "$G/zram-generator.conf" "$ROOT/etc/systemd/zram-generator.conf"
-install -m 0644 "$G/rpi-zram-writeback.service" "$G/rpi-zram-writeback.timer" "$ROOT/lib/systemd/system/"
+install -d -m 0755 "$ROOT/etc/nodeswap-e2e"
+echo "$STANDIN" >"$ROOT/etc/nodeswap-e2e/standin"
+to_enable=
+if [[ $STANDIN == rpi-swap ]]; then
+        # Raspberry Pi OS's rpi-swap as its packages install it (rpi-swap, rpi-loop-utils): a
+        # generator and static units; Debian's own /etc/systemd/zram-generator.conf stays.
+        R=$G/rpi-swap
+        install -D -m 0755 "$R/rpi-swap-generator" "$ROOT/usr/lib/systemd/system-generators/rpi-swap-generator"
+        install -D -m 0644 "$R/conf.sh" "$ROOT/usr/lib/rpi-swap/conf.sh"
+        install -D -m 0755 "$R/rpi-resize-swap-file" "$ROOT/usr/lib/rpi-swap/bin/rpi-resize-swap-file"
+        install -m 0644 "$R/rpi-resize-swap-file.service" "$R/rpi-remove-swap-file@.service" \
+                "$R/rpi-setup-loop@.service" "$R/rpi-zram-writeback.service" "$ROOT/usr/lib/systemd/system/"
+        install -D -m 0644 "$R/20-rpi-swap-zram0-ctrl.conf" \
+                "$ROOT/usr/lib/systemd/zram-generator.conf.d/20-rpi-swap-zram0-ctrl.conf"
+        install -D -m 0755 "$R/rpi-loop-device-namer" "$ROOT/usr/lib/rpi-loop-utils/bin/rpi-loop-device-namer"
+        install -D -m 0755 "$R/rpi-wait-backingfile-symlink" "$ROOT/usr/lib/rpi-loop-utils/bin/rpi-wait-backingfile-symlink"
+        install -D -m 0644 "$R/70-rpi-symlink-loop-devices.rules" "$ROOT/usr/lib/udev/rules.d/70-rpi-symlink-loop-devices.rules"
+        install -D -m 0644 "$R/swap.conf" "$ROOT/etc/rpi/swap.conf"
+        install -D -m 0644 "$R/80-e2e-writeback.conf" "$ROOT/etc/rpi/swap.conf.d/80-e2e-writeback.conf"
+        install -D -m 0644 "$R/rpi-zram-writeback-e2e.conf" \
+                "$ROOT/etc/systemd/system/rpi-zram-writeback.service.d/e2e-record.conf"
+else
+        # other distributions: systemd-zram-generator configured directly, a writeback timer
+        install -m 0644 "$G/zram-generator.conf" "$ROOT/etc/systemd/zram-generator.conf"
+        install -m 0644 "$G/rpi-zram-writeback.service" "$G/rpi-zram-writeback.timer" "$ROOT/lib/systemd/system/"
+        to_enable=rpi-zram-writeback.timer
+fi
 install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
@@ -128,12 +187,8 @@ for f in "$HERE"/../policies/hostile/*.conf; do
         grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
         install -m 0644 "$f" "$ROOT/usr/local/lib/nodeswap-e2e/hostile/"
 done
-chroot "$ROOT" systemctl enable k3s-agent.service rpi-zram-writeback.timer nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
+chroot "$ROOT" systemctl enable k3s-agent.service $to_enable nodeswap-e2e.service >"$TMP/enable.log" 2>&1 || {
         cat "$TMP/enable.log"; echo "FAIL e2e: cannot enable the fake units"; exit 1; }
-if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/system/nodeswap.service ]]; then
-        chroot "$ROOT" systemctl enable nodeswap.service >"$TMP/enable.log" 2>&1 ||
-                log "systemctl enable nodeswap.service: $(cat "$TMP/enable.log") (left to the generator)"
-fi
 
 printf 'LABEL=e2e-root / ext4 rw,errors=remount-ro 0 1\n' >"$ROOT/etc/fstab"
 od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$ROOT/etc/machine-id"
@@ -145,9 +200,48 @@ install -m 0600 "$TMP/id_ed25519.pub" "$ROOT/root/.ssh/authorized_keys"
 cp "$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -n 1)" "$TMP/vmlinuz"
 cp "$(ls "$ROOT"/boot/initrd.img-* | sort -V | tail -n 1)" "$TMP/initrd.img"
 
-IMG=$TMP/disk.img
-truncate -s 1536M "$IMG"
-mkfs.ext4 -q -F -L e2e-root -d "$ROOT" "$IMG"
+# mkimage FILE: the ext4 image of $ROOT as it is now
+mkimage() {
+        truncate -s 1536M "$1"
+        mkfs.ext4 -q -F -L e2e-root -d "$ROOT" "$1"
+}
+
+# --- the ansible scenario's image: no nodeswap; the role installs the package -----------------
+IMG_ANSIBLE=
+if want ansible && [[ -n $DEB ]]; then
+        IMG_ANSIBLE=$TMP/disk-ansible.img
+        mkimage "$IMG_ANSIBLE"
+        log "ansible image ready (no nodeswap; the role installs $(basename "$DEB"))"
+fi
+
+# --- the project, for every other scenario: meson install ---------------------------------------
+IMG=
+NODESWAP=
+if [[ -n $(tr ',' '\n' <<<"$SCENARIOS" | grep -vx ansible) ]]; then
+        log "installing $BUILD into the VM root"
+        meson install -C "$BUILD" --destdir "$ROOT" --no-rebuild --quiet >"$TMP/install.log" 2>&1 || {
+                cat "$TMP/install.log"
+                echo "FAIL e2e: meson install failed"
+                exit 1
+        }
+        NODESWAP=
+        for p in /usr/sbin/nodeswap /usr/local/sbin/nodeswap; do
+                [[ -x $ROOT$p ]] && { NODESWAP=$p; break; }
+        done
+        if [[ -z $NODESWAP ]]; then
+                echo "SKIP product scenarios: nodeswap not installed"
+                SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -x -e smoke -e ansible || true; } | paste -sd, -)
+                [[ -n $SCENARIOS ]] || { echo "nothing left to run"; exit 77; }
+        else
+                log "nodeswap installed as $NODESWAP"
+        fi
+        if [[ -e $ROOT/lib/systemd/system/nodeswap.service || -e $ROOT/usr/lib/systemd/system/nodeswap.service ]]; then
+                chroot "$ROOT" systemctl enable nodeswap.service >"$TMP/enable.log" 2>&1 ||
+                        log "systemctl enable nodeswap.service: $(cat "$TMP/enable.log") (left to the generator)"
+        fi
+        IMG=$TMP/disk.img
+        mkimage "$IMG"
+fi
 rm -rf --one-file-system "$ROOT"
 t_image=$(date +%s)
 log "image ready in $(( t_image - t_root )) s (root from $TARBALL)"
@@ -168,9 +262,9 @@ SSH_OPTS=(-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMo
 PASSED=0 FAILED=0 SKIPPED=0
 declare -a FAILURES=()
 
-# boot PHASE SCENARIOS TIMEOUT: one boot of the image; prints the results; counts them
+# boot PHASE SCENARIOS TIMEOUT [IMAGE]: one boot of IMAGE ($IMG); prints the results; counts them
 boot() {
-        local phase=$1 scen=$2 port results serial t0 rc=0 timeout=${BOOT_TIMEOUT:-$3}
+        local phase=$1 scen=$2 port results serial t0 rc=0 timeout=${BOOT_TIMEOUT:-$3} img=${4:-$IMG}
         port=$(free_port) || { echo "FAIL e2e: no free port"; FAILED=$((FAILED + 1)); return; }
         results=$TMP/results-$phase.img
         serial=$TMP/serial-$phase.log
@@ -187,7 +281,7 @@ boot() {
         timeout -k 10 "$timeout" qemu-system-x86_64 \
                 -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
                 -kernel "$TMP/vmlinuz" -initrd "$TMP/initrd.img" -append "$append" \
-                -drive file="$IMG",if=none,id=root,format=raw,cache=unsafe \
+                -drive file="$img",if=none,id=root,format=raw,cache=unsafe \
                 -device virtio-blk-pci,drive=root,addr=0x4 \
                 -drive file="$results",if=none,id=results,format=raw \
                 -device virtio-blk-pci,drive=results,serial=e2e-results,addr=0x5 \
@@ -213,7 +307,7 @@ boot() {
                                         done
                                         log "boot $phase: running the Ansible playbooks against the VM"
                                         mkdir -p "$TMP/ansible"
-                                        "$HERE/ansible-checks.sh" "$HERE/../.." "$port" "$TMP/id_ed25519" "$NODESWAP" \
+                                        "$HERE/ansible-checks.sh" "$HERE/../.." "$port" "$TMP/id_ed25519" "$DEB" \
                                                 "$TMP/ansible" >"$TMP/ansible-results" 2>&1
                                         ssh "${SSH_OPTS[@]}" -p "$port" root@127.0.0.1 \
                                                 touch /run/nodeswap-e2e/ansible-done </dev/null 2>/dev/null
@@ -285,8 +379,6 @@ boot() {
         log "boot $phase took ${took} s"
 }
 
-want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
-
 # One VM at a time on this machine: 2 cores, and software emulation.
 exec 8>/run/lock/nodeswap-e2e-vm.lock
 if ! flock -n 8; then
@@ -294,21 +386,30 @@ if ! flock -n 8; then
         flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
 fi
 
-# Default timeouts fit meson's 900 s for the whole test: 450 + 2 x 200 plus the image.
-# Ansible runs against the VM of the last boot, after that boot's own scenarios.
-last_extra=
-want ansible && [[ -n $NODESWAP ]] && last_extra=,ansible
-first=$(tr ',' '\n' <<<"$SCENARIOS" | grep -vx ansible | paste -sd, -)
-if [[ -z $first ]]; then
-        boot 1 "ansible" 700
-elif want e && [[ -n $NODESWAP ]]; then
-        if [[ $first == smoke ]]; then boot 1 "$first" 300; else boot 1 "$first" 450; fi
-        boot 2 e 200
-        boot 3 "e$last_extra" $(( ${last_extra:+400} + 200 ))
-else
-        if [[ $first == smoke ]]; then boot 1 "$first$last_extra" $(( ${last_extra:+400} + 300 ))
-        else boot 1 "$first$last_extra" $(( ${last_extra:+400} + 450 )); fi
+# Default timeouts: 900 s for the first boot with the product (450 s and 600 s were too tight
+# under load: 420 s for smoke,a,d alone and more than 600 s for all of boot 1 at load 6 to 9),
+# 200 s for each reboot, 1500 s for the ansible boot (eight playbook runs against an emulated VM).
+# Scenario g needs two boots of its own (g2, g3) after e's; its preparation ("g-prepare") runs at
+# the end of the boot before them. The ansible scenario boots last, from its own image without
+# nodeswap: the role installs the package.
+first=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx -e ansible -e g || true; } | paste -sd, -)
+plan=()         # "PHASE SCENARIOS TIMEOUT"
+if [[ -n $first ]] || want g; then
+        [[ -z $first ]] && first=none
+        if [[ $first == smoke ]]; then plan+=("1 $first 300"); else plan+=("1 $first 900"); fi
+        if want e && [[ -n $NODESWAP ]]; then
+                plan+=("2 e 200" "3 e 200")
+        fi
+        if want g && [[ -n $NODESWAP ]]; then
+                read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
+                plan+=("g2 g 200" "g3 g 200")
+        fi
 fi
+for b in "${plan[@]}"; do
+        read -r ph sc to <<<"$b"
+        boot "$ph" "$sc" "$to"
+done
+want ansible && [[ -n $IMG_ANSIBLE ]] && boot ansible ansible 1500 "$IMG_ANSIBLE"
 
 t_end=$(date +%s)
 log "times: root $(( t_root - t_start )) s (cached: ~0), image $(( t_image - t_root )) s, total $(( t_end - t_start )) s"

@@ -18,6 +18,7 @@ static int usage(void) {
                 "       swapfile-driver remove ROOT PATH\n"
                 "       swapfile-driver inspect ROOT PATH\n"
                 "       swapfile-driver header FILE PAGESIZE    (write a header, any page size)\n"
+                "       swapfile-driver loop-detach ROOT FILE   (detach the loop devices on FILE)\n"
                 "STORAGE: comma-separated nvme,ssd,virtual,rotational,mmc\n");
         return 64;
 }
@@ -139,6 +140,13 @@ int main(int argc, char **argv) {
                 r = swapfile_check_fs(&fs, STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL, &reason);
                 printf("check=%s\n", r > 0 ? "allowed" : r == 0 ? reason : "error");
                 swapfile_fs_done(&fs);
+                return 0;
+        }
+        if (streq(cmd, "loop-detach") && argc == 4) {
+                r = loop_detach_file(argv[2], argv[3]);
+                if (r < 0)
+                        return failed(r, argv[3], NULL);
+                printf("%d\n", r);
                 return 0;
         }
         if (streq(cmd, "header") && argc == 4) {

@@ -388,6 +388,23 @@ check "ext4: remove of the active file ($out)" [ "$out" = removed ]
 check "ext4: ... it is off" [ -z "$(swaps_line "$F")" ]
 check "ext4: ... and gone" [ ! -e "$F" ]
 
+# ---- the loop device rpi-swap's masked rpi-setup-loop@ leaves on its file: detached by nodeswap ----
+B=$T/ext4/var/swap-backing
+truncate -s $((8 * MiB)) "$B"
+attach "$B"
+held=$ATTACHED
+out=$("$DRIVER" loop-detach /foreign-root "$B" 2>&1)
+check "loop-detach under a foreign root does nothing ($out)" [ -n "$(losetup -n -O NAME -j "$B")" ]
+exec 9<"$held"          # another opener: the device goes when it is last closed (LOOP_CLR_FD)
+out=$("$DRIVER" loop-detach / "$B")
+check "loop-detach: one device detached ($out)" [ "$out" = 1 ]
+exec 9<&-
+for _ in $(seq 50); do [ -z "$(losetup -n -O NAME -j "$B")" ] && break; sleep 0.1; done
+check "loop-detach: no loop device left on the file ($(losetup -n -O NAME -j "$B"))" [ -z "$(losetup -n -O NAME -j "$B")" ]
+[ -z "$(losetup -n -O NAME -j "$B")" ] && unset 'LOOPS[-1]'
+out=$("$DRIVER" loop-detach / "$B")
+check "loop-detach of a file without a loop device: 0 ($out)" [ "$out" = 0 ]
+
 cleanup
 trap - EXIT
 check "teardown: no swap area of this test left" bash -c "! grep -q '^$T/' /proc/swaps"

@@ -328,7 +328,8 @@ static pid_t hold_open(int id, uint64_t hold_usec) {
                 char dev[32];
                 snprintf(dev, sizeof(dev), "/dev/zram%d", id);
                 int fd = open(dev, O_RDONLY | O_CLOEXEC);
-                (void) write(p[1], fd >= 0 ? "y" : "n", 1);
+                if (write(p[1], fd >= 0 ? "y" : "n", 1) != 1)
+                        _exit(2);
                 usleep(hold_usec);
                 _exit(fd >= 0 ? 0 : 1);
         }

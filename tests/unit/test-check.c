@@ -236,6 +236,8 @@ static void dropin_left_alone(void) {
 static void unit_unmasked(void) { units[1].exists = true; }
 static void unit_unmasked_unmanaged(void) { units[1].exists = true; policy.backend_set = false; }
 static void unit_unmasked_no_systemd(void) { units[1].exists = true; host.systemd_booted = false; }
+/* "nodeswap revert" ran: the distribution's swap is meant to run, its units unmasked */
+static void unit_unmasked_reverted(void) { units[1].exists = true; host.state.reverted = true; }
 
 typedef struct Case {
         const char *name;
@@ -301,6 +303,7 @@ static const Case rule_cases[] = {
         { "distro unit unmasked",               unit_unmasked,                  "conflict-unit-unmasked", SEVERITY_WARNING },
         { "distro unit unmasked, no systemd",   unit_unmasked_no_systemd,       NULL, 0 },
         { "unmasked, swap not managed",         unit_unmasked_unmanaged,        NULL, 0 },
+        { "unmasked on a reverted node",        unit_unmasked_reverted,         NULL, 0 },
 };
 
 static void test_each_rule(void **state) {

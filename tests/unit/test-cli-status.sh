@@ -77,14 +77,17 @@ run 0 status --json --root "$fx/matching" --config "$zramfile" && {
         has '"storage": *"nvme"'
         has '"swap_behavior": *"LimitedSwap"'
         has '"reverted": *false'
+        has '"page_size": *4096,$'
         lacks '"pods"'
 }
+run 0 status --json --root "$fx/rpi-untouched" --config "$zramfile" && has '"page_size": *16384,$'
 run 0 status --root "$fx/rpi-untouched" --config "$zramfile" && {
         has '^  /dev/zram0 .* owner distro \(conflict\)'
         has 'no pod.s memory limit accounts for it'
         has 'vm.swappiness +60'
         has 'dev-zram0.swap +not masked'
         has '^Reverted: no'
+        has '^  page size 16.0 KiB \(swap headers are written for it\)$'
 }
 run 0 status --json --root "$fx/stale-file" && {
         has '"reverted": *true'
@@ -130,8 +133,10 @@ run 0 allowance --json --root "$fx/matching" --config "$zramfile" --request 256M
         has '"swap": *135585113'
         has '"request": *268435456'
         has '"reason": *null'
+        has '"page_size": *4096,?$'
 }
 run 0 --root "$fx/matching" --config "$zramfile" allowance --request 256Mi && {
+        has '^Node: RAM 15.8 GiB, swap 8.0 GiB, page size 4.0 KiB$'
         has '^Swap: 129.3 MiB'
         has '256.0 MiB request / 15.8 GiB MemTotal'
 }
@@ -140,6 +145,10 @@ run 0 allowance --json --root "$fx/matching" --config "$zramfile" --request 512M
         has '"reason": *"the memory request equals the limit'
 }
 run 0 allowance --root "$fx/vps-cgroupv1" --config "$limited" --request 256Mi && has '^Swap: 0'
+# the page size of the node's kernel: 16 KiB on the Pi 5 (the fixture's KernelPageSize)
+run 0 allowance --json --root "$fx/rpi-untouched" --config "$zramfile" --request 256Mi && has '"page_size": *16384,?$'
+run 0 allowance --root "$fx/rpi-untouched" --config "$zramfile" --request 256Mi &&
+        has '^Node: RAM .*, page size 16.0 KiB$'
 run 2 allowance --root "$fx/matching" --config "$zramfile" --request lots && has 'Invalid --request'
 run 2 allowance --root "$fx/matching" --config "$zramfile" --request 256Mi --qos platinum && has 'Invalid --qos'
 

@@ -32,5 +32,7 @@ expect "--dir " nodeswap bench --d
 expect "besteffort burstable guaranteed " nodeswap allowance --qos ""
 expect "--request " nodeswap --json allowance --req
 expect "apply " nodeswap --root /tmp ap
+expect "--policy-file-as " nodeswap plan --pol
+expect "--json " nodeswap plan --policy-file-as /etc/nodeswap/nodeswap.conf=x --js
 expect "--boot --config --dry-run --force --help --json --quiet --root --verbose --version " nodeswap apply --
 [ "$fails" = 0 ]

@@ -127,8 +127,10 @@ static void test_rpi_to_file(void **state) {
         done(&c);
 }
 
-/* With systemd telling which units run: the writeback timer stops first, the zram setup service
- * only after the new swap is up (stopping it would stop dev-zram0.swap, which requires it). */
+/* With systemd telling which units run: the writeback timer stops first, before anything is
+ * masked (masking the service it triggers under a running timer fails the timer: "Unit to trigger
+ * vanished"), the zram setup service only after the new swap is up (stopping it would stop
+ * dev-zram0.swap, which requires it). */
 static void test_rpi_stop_order(void **state) {
         Case c = {};
         load(&c, "rpi-untouched", FILE_POLICY);
@@ -141,9 +143,73 @@ static void test_rpi_stop_order(void **state) {
         int create = find(&c.plan, ACTION_FILE_CREATE, NULL);
         int swap = find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap");
         int setup = find(&c.plan, ACTION_STOP_UNIT, "systemd-zram-setup@zram0.service");
-        assert_true(find(&c.plan, ACTION_MASK_UNIT, "rpi-zram-writeback.timer") < timer);
+        assert_true(timer >= 0 && timer < find(&c.plan, ACTION_MASK_UNIT, NULL));
+        assert_true(timer < find(&c.plan, ACTION_MASK_UNIT, "rpi-zram-writeback.service"));
         assert_true(timer >= 0 && timer < create && create < swap && swap < setup);
         assert_int_equal(count(&c.plan, ACTION_STOP_UNIT), 3);
+        done(&c);
+}
+
+/* rpi-untouched with rpi-swap's generator installed and its default configuration (zram written
+ * back to a loop device on /var/swap): tests/fixtures/rpi-swap/zram-file-default over it. */
+static void rpi_swap_installed(Case *c) {
+        fixture_copy(c, "rpi-untouched");
+        char *cmd = strdup_printf("rm -rf '%s/etc/rpi' && cp -a '%s/rpi-swap/zram-file-default/root/.' '%s/' && "
+                                  "rm -f '%s/etc/nodeswap/nodeswap.conf'", c->root, FIXTURE_DIR, c->root, c->root);
+        assert_non_null(cmd);
+        assert_int_equal(system(cmd), 0);
+        free(cmd);
+}
+
+/* The loop device rpi-swap holds on /var/swap: its unit is masked with the rest and stopped
+ * after zram0 (its only user) is off, and nodeswap says it detaches the device itself. */
+static void test_rpi_swap_loop_unit(void **state) {
+        Case c = {};
+        rpi_swap_installed(&c);
+        load(&c, NULL, FILE_POLICY);
+        assert_true(c.host.rpi_swap.installed);
+        assert_int_equal(c.host.rpi_swap.mechanism, RPI_SWAP_AUTO);
+        for (size_t i = 0; i < c.host.n_units; i++)
+                c.host.units[i].active = streq(c.host.units[i].name, "rpi-zram-writeback.timer") ||
+                                         streq(c.host.units[i].name, "systemd-zram-setup@zram0.service") ||
+                                         streq(c.host.units[i].name, "rpi-setup-loop@var-swap.service") ||
+                                         streq(c.host.units[i].name, "dev-zram0.swap");
+        run(&c, NULL);
+        int mask = find(&c.plan, ACTION_MASK_UNIT, "rpi-setup-loop@var-swap.service");
+        int remove = find(&c.plan, ACTION_MASK_UNIT, "rpi-remove-swap-file@var-lib-nodeswap-swapfile.service");
+        int swap = find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap");
+        int setup = find(&c.plan, ACTION_STOP_UNIT, "systemd-zram-setup@zram0.service");
+        int loop = find(&c.plan, ACTION_STOP_UNIT, "rpi-setup-loop@var-swap.service");
+        assert_true(mask >= 0 && remove >= 0);
+        assert_true(find(&c.plan, ACTION_STOP_UNIT, "rpi-zram-writeback.timer") < mask);
+        assert_true(swap >= 0 && swap < setup && setup < loop);
+        assert_non_null(strstr(c.plan.actions[loop].reason, "loop device on /var/swap"));
+        done(&c);
+}
+
+/* revert starts what apply stopped, timers last: a timer started first would fire at once (its
+ * OnBootSec= has passed) and start its service before what it triggers is set up. */
+static void test_rpi_swap_revert_timers_last(void **state) {
+        Case c = {};
+        rpi_swap_installed(&c);
+        char *dir = strdup_printf("%s/var/lib/nodeswap", c.root), *path = strdup_printf("%s/state", dir);
+        assert_true(dir && path);
+        assert_int_equal(mkdir(dir, 0755), 0);
+        FILE *f = fopen(path, "we");
+        free(dir);
+        free(path);
+        assert_non_null(f);
+        fputs("stopped_unit=rpi-zram-writeback.timer\nstopped_unit=dev-zram0.swap\n"
+              "stopped_unit=systemd-zram-setup@zram0.service\nstopped_unit=rpi-setup-loop@var-swap.service\n", f);
+        fclose(f);
+        PlanOptions o = { .revert = true };
+        load(&c, NULL, FILE_POLICY);
+        run(&c, &o);
+        int timer = find(&c.plan, ACTION_START_UNIT, "rpi-zram-writeback.timer");
+        int swap = find(&c.plan, ACTION_START_UNIT, "dev-zram0.swap");
+        int loop = find(&c.plan, ACTION_START_UNIT, "rpi-setup-loop@var-swap.service");
+        assert_true(swap >= 0 && loop >= 0 && timer > swap && timer > loop);
+        assert_int_equal(count(&c.plan, ACTION_START_UNIT), 4);
         done(&c);
 }
 
@@ -618,6 +684,8 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_rpi_to_file),
                 cmocka_unit_test(test_rpi_stop_order),
+                cmocka_unit_test(test_rpi_swap_loop_unit),
+                cmocka_unit_test(test_rpi_swap_revert_timers_last),
                 cmocka_unit_test(test_boot_never_restarts),
                 cmocka_unit_test(test_inactive_kubelet_not_restarted),
                 cmocka_unit_test(test_matching_is_empty),

@@ -759,6 +759,92 @@ static void test_config_single_file(void **state) {
         assert_errors("missing.conf: cannot open: No such file or directory", NULL);
 }
 
+/* --policy-file-as: the search path read as if a file were at one of its places. */
+static int load_as(const char *path, const char *file) {
+        policy_done(&P);
+        policy_errors_clear(&E);
+        PolicyFileAs as = { .path = path, .file = file };
+        int r = policy_load_as(root, NULL, &as, &ctx, &P, &E);
+        format_errors();
+        return r;
+}
+
+static void test_policy_file_as(void **state) {
+        char want[4][256];
+
+        write_file("etc/nodeswap/nodeswap.conf", "[Swap]\nBackend=zram\n[Zram]\nPriority=50\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/40-sysctl.conf", "[Sysctl]\nSwappiness=20\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/50-ansible.conf", "[Sysctl]\nPageCluster=3\n");
+        write_file("etc/nodeswap/nodeswap.conf.d/60-late.conf", "[Sysctl]\nPageCluster=2\n");
+        write_file("new.conf", "[Sysctl]\nSwappiness=90\nPageCluster=0\n");
+
+        /* In place of an existing drop-in: the other files as they are, in their order. */
+        assert_no_errors(load_as("/etc/nodeswap/nodeswap.conf.d/50-ansible.conf", "new.conf"));
+        snprintf(want[0], sizeof(want[0]), "%s/etc/nodeswap/nodeswap.conf", root);
+        snprintf(want[1], sizeof(want[1]), "%s/etc/nodeswap/nodeswap.conf.d/40-sysctl.conf", root);
+        snprintf(want[2], sizeof(want[2]), "new.conf");
+        snprintf(want[3], sizeof(want[3]), "%s/etc/nodeswap/nodeswap.conf.d/60-late.conf", root);
+        assert_int_equal(strv_length(P.files), 4);
+        for (size_t i = 0; i < 4; i++)
+                assert_string_equal(P.files[i], want[i]);
+        assert_int_equal(P.backends, BACKEND_ZRAM);
+        assert_int_equal(P.zram.priority, 50);
+        assert_int_equal(P.swappiness, 90);             /* new.conf comes after 40-sysctl.conf */
+        assert_int_equal(P.page_cluster, 2);            /* and before 60-late.conf */
+
+        /* A drop-in that does not exist yet, in a directory that does not exist yet. */
+        assert_no_errors(load_as("/run/nodeswap/nodeswap.conf.d/45-new.conf", "new.conf"));
+        assert_int_equal(strv_length(P.files), 5);
+        assert_string_equal(P.files[2], "new.conf");
+        assert_int_equal(P.page_cluster, 2);
+
+        /* The main file: replaces /etc/nodeswap/nodeswap.conf; the drop-ins stay. */
+        write_file("main.conf", "[Swap]\nBackend=none\n");
+        assert_no_errors(load_as("/etc/nodeswap/nodeswap.conf", "main.conf"));
+        assert_int_equal(strv_length(P.files), 4);
+        assert_string_equal(P.files[0], "main.conf");
+        assert_int_equal(P.backends, 0);
+        assert_int_equal(P.swappiness, 20);
+
+        /* A main file in a later directory than the one found: the earlier one wins, as it would. */
+        assert_no_errors(load_as("/usr/lib/nodeswap/nodeswap.conf", "main.conf"));
+        assert_int_equal(P.backends, BACKEND_ZRAM);
+        assert_false(strv_contains(P.files, "main.conf"));
+
+        /* Errors in the file name it, at its line; the rest of the policy is read as always. */
+        write_file("bad.conf", "# new\n[Sysctl]\nSwappiness=900\n");
+        assert_int_equal(load_as("/etc/nodeswap/nodeswap.conf.d/50-ansible.conf", "bad.conf"), -EINVAL);
+        assert_int_equal(E.n, 1);
+        assert_true(startswith(F[0], "bad.conf:3: [Sysctl] Swappiness=900: "));
+
+        /* A file that is not there, and one others may write, are refused like any policy file. */
+        assert_int_equal(load_as("/etc/nodeswap/nodeswap.conf.d/50-ansible.conf", "missing.conf"), -ENOENT);
+        assert_errors("missing.conf: cannot open: No such file or directory", NULL);
+        write_file_len("loose.conf", "[Sysctl]\n", 9, 0666);
+        assert_int_equal(load_as("/etc/nodeswap/nodeswap.conf.d/50-ansible.conf", "loose.conf"), -EINVAL);
+        assert_errors("loose.conf: the file is writable by group or others (mode 0666); refusing it (chmod go-w)", NULL);
+
+        /* Places nodeswap never reads a policy from. */
+        static const char *const not_read[] = {
+                "/etc/nodeswap/other.conf", "/etc/nodeswap/nodeswap.conf.d/50-x.txt",
+                "/etc/nodeswap/nodeswap.conf.d/.50-x.conf", "/etc/nodeswap/nodeswap.conf.d/sub/50-x.conf",
+                "/etc/nodeswap/nodeswap.conf.d/.conf", "/etc/nodeswapx/nodeswap.conf", "/etc/nodeswap",
+                "/tmp/nodeswap.conf",
+        };
+        for (size_t i = 0; i < ELEMENTSOF(not_read); i++) {
+                char w[512];
+                assert_int_equal(load_as(not_read[i], "new.conf"), -EINVAL);
+                snprintf(w, sizeof(w), "%s: not a policy file nodeswap reads: nodeswap.conf or nodeswap.conf.d/NAME.conf "
+                         "in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or /usr/lib/nodeswap", not_read[i]);
+                assert_errors(w, NULL);
+        }
+
+        /* Not together with --config. */
+        PolicyFileAs as = { .path = "/etc/nodeswap/nodeswap.conf", .file = "new.conf" };
+        policy_done(&P);
+        assert_int_equal(policy_load_as(root, "new.conf", &as, &ctx, &P, &E), -EINVAL);
+}
+
 static void test_search_path(void **state) {
         /* The first nodeswap.conf found is the only one read. */
         write_file("usr/lib/nodeswap/nodeswap.conf", "[Zram]\nPriority=1\n[Bogus]\n");
@@ -1060,6 +1146,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test_setup_teardown(test_mem_limit_within_size, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_config_single_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_search_path, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_policy_file_as, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_main_file_from_a_later_directory, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_dropins_without_main_file, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_units_across_dropins, setup, teardown),

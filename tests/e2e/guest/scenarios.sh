@@ -3,8 +3,11 @@
 # The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
 #
 # The kernel command line says what to run:
-#   e2e.phase=1|2|3        which boot of the image this is (2 and 3 only for scenario e)
-#   e2e.scenarios=LIST     comma-separated: smoke,a,b,c,d,f,k,m,e
+#   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
+#                          and g3 for scenario g; ansible: the image without nodeswap that the
+#                          Ansible role installs on)
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,e,ansible,g, and g-prepare (the
+#                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
@@ -23,6 +26,13 @@ DROPIN=$DROPIN_DIR/90-nodeswap.conf
 POLICY=/etc/nodeswap/nodeswap.conf
 SWAPFILE=/var/lib/nodeswap/swapfile
 K3S_STATE=/var/lib/fake-k3s
+# The distribution's swap: "rpi-swap" (Raspberry Pi OS's generator: zram0 with the kernel's default
+# compressor, written back to a loop device on /var/swap) or "zram-generator" (lz4, no writeback).
+STANDIN=$(cat /etc/nodeswap-e2e/standin 2>/dev/null || echo zram-generator)
+if [[ $STANDIN == rpi-swap ]]; then DISTRO_ALG=lzo-rle; else DISTRO_ALG=lz4; fi
+RPI_FILE=/var/swap
+RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
+rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
 phase=1 scenarios=smoke keep=0
@@ -82,8 +92,42 @@ swap_on() { [[ -n $(swap_prio "$1") ]]; }
 zram_alg() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "/sys/block/${1#/dev/}/comp_algorithm" 2>/dev/null; }
 zram_swaps() { awk 'NR > 1 && $1 ~ /^\/dev\/zram/ { print $1 }' /proc/swaps; }
 zram_swaps_with_alg() { local d; for d in $(zram_swaps); do [[ $(zram_alg "$d") == "$1" ]] && echo "$d"; done; }
-# the distro's zram: /dev/zram0, lz4, priority 100
-distro_zram_on() { swap_on /dev/zram0 && [[ $(zram_alg /dev/zram0) == lz4 && $(swap_prio /dev/zram0) == 100 ]]; }
+# the distro's zram: /dev/zram0, $DISTRO_ALG, priority 100
+distro_zram_on() { swap_on /dev/zram0 && [[ $(zram_alg /dev/zram0) == "$DISTRO_ALG" && $(swap_prio /dev/zram0) == 100 ]]; }
+distro_zram_swaps() { zram_swaps_with_alg "$DISTRO_ALG"; }
+loops_on() { losetup -n -O NAME -j "$1" 2>/dev/null | tr '\n' ' '; }       # loop devices backed by FILE
+failed_units() { systemctl list-units --failed --plain --no-legend 2>&1 | awk '{ print $1 }' | tr '\n' ' '; }
+no_failed_units() {  # no_failed_units WHEN
+        local f
+        f=$(failed_units)
+        check "no failed units $1 (systemctl --failed)" "${f:-none}" test -z "$f"
+}
+# rpi-swap's writeback device: zram0 writes back to a loop device on /var/swap
+rpi_writeback_on_loop() {
+        local bd loops
+        bd=$(cat /sys/block/zram0/backing_dev 2>/dev/null)
+        loops=$(loops_on "$RPI_FILE")
+        [[ -n $bd && $bd != none && " $loops" == *" $bd "* ]]
+}
+check_rpi_swap_back() {  # check_rpi_swap_back WHEN: rpi-swap's whole zram+file setup runs
+        rpi || return 0
+        wait_for 20 rpi_writeback_on_loop
+        check "$1: zram0 writes back to a loop device on $RPI_FILE" \
+                "backing_dev $(cat /sys/block/zram0/backing_dev 2>/dev/null); loops on $RPI_FILE: $(loops_on "$RPI_FILE")" \
+                rpi_writeback_on_loop
+        expect "$1: $RPI_LOOP_UNIT active" "$(prop "$RPI_LOOP_UNIT" ActiveState)" active
+        expect "$1: rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
+        expect "$1: rpi-swap's sysctl vm.page-cluster=0" "$(sysctl_get page-cluster)" 0
+}
+check_rpi_swap_off() {  # check_rpi_swap_off WHEN: nothing of rpi-swap's holds /var/swap
+        rpi || return 0
+        expect "$1: $RPI_LOOP_UNIT masked" "$(prop "$RPI_LOOP_UNIT" LoadState)" masked
+        check "$1: $RPI_LOOP_UNIT not active" "$(prop "$RPI_LOOP_UNIT" ActiveState)" \
+                test "$(prop "$RPI_LOOP_UNIT" ActiveState)" != active
+        check "$1: no loop device on $RPI_FILE" "loops: $(loops_on "$RPI_FILE")" test -z "$(loops_on "$RPI_FILE")"
+        expect "$1: rpi-zram-writeback.timer masked" "$(prop rpi-zram-writeback.timer LoadState)" masked
+        expect "$1: rpi-resize-swap-file.service masked" "$(prop rpi-resize-swap-file.service LoadState)" masked
+}
 sysctl_get() { cat "/proc/sys/vm/$1"; }
 count_boot_lines() { local n; n=$(grep -c " $BOOT_ID" "$1" 2>/dev/null); echo "${n:-0}"; }
 k3s_starts() { count_boot_lines "$K3S_STATE/starts"; }
@@ -195,6 +239,20 @@ PageCluster=0
 SwapBehavior=LimitedSwap
 EOF
         ;;
+        # Scenario g: nodeswap's file at rpi-swap's own default path.
+        varswap) cat >"$POLICY" <<EOF
+[Swap]
+Backend=file
+
+[File]
+Path=$RPI_FILE
+Size=256M
+Priority=10
+
+[Kubelet]
+SwapBehavior=LimitedSwap
+EOF
+        ;;
         kubelet-noswap|kubelet-limited) cat >"$POLICY" <<EOF
 # Scenario f: the kubelet only, no swap managed.
 [Kubelet]
@@ -250,12 +308,12 @@ zram_stays_off_through_writeback() {
                 sleep 11
         fi
         check "$name: distro zram0 still off after the writeback timer" "$(swaps_summary)" \
-                test -z "$(zram_swaps_with_alg lz4)"
+                test -z "$(distro_zram_swaps)"
         systemctl start rpi-zram-writeback.service >/dev/null 2>&1
         local rc=$?
         sleep 1
         check "$name: starting rpi-zram-writeback.service by hand does not bring zram0 back" \
-                "systemctl start rc=$rc; $(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+                "systemctl start rc=$rc; $(swaps_summary)" test -z "$(distro_zram_swaps)"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -266,7 +324,7 @@ scenario_smoke() {
         expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
         expect "systemd-zram-setup@zram0.service active" "$(prop systemd-zram-setup@zram0.service ActiveState)" active
         expect "/dev/zram0 in /proc/swaps at priority 100" "$(swap_prio /dev/zram0)" 100 "$(swaps_summary)"
-        expect "zram0 compresses with lz4" "$(zram_alg /dev/zram0)" lz4
+        expect "zram0 compresses with $DISTRO_ALG ($STANDIN)" "$(zram_alg /dev/zram0)" "$DISTRO_ALG"
         check "zram is a loaded module" "$(grep '^zram ' /proc/modules | cut -d' ' -f1-3)" grep -q '^zram ' /proc/modules
         check "the guest kernel offers zstd for zram" "$(cat /sys/block/zram0/comp_algorithm)" \
                 grep -qw zstd /sys/block/zram0/comp_algorithm
@@ -289,9 +347,15 @@ scenario_smoke() {
                 fail "sshd reachable from the host through the port forward" "no login from the host in 120 s; ssh: $(prop ssh.service ActiveState); $(ip -br addr 2>&1)"
         fi
 
-        local failed
-        failed=$(systemctl list-units --failed --plain --no-legend 2>&1 | awk '{ print $1 }' | tr '\n' ' ')
-        check "no failed units" "${failed:-none}" test -z "$failed"
+        if rpi; then
+                expect "rpi-swap-generator wrote dev-zram0.swap" "$(prop dev-zram0.swap FragmentPath)" \
+                        /run/systemd/generator/dev-zram0.swap
+                check "the writeback timer is rpi-swap-generator's" "$(prop rpi-zram-writeback.timer FragmentPath)" \
+                        test "$(prop rpi-zram-writeback.timer FragmentPath)" = /run/systemd/generator/rpi-zram-writeback.timer
+                check "rpi-swap made its swap file $RPI_FILE" "$(ls -l "$RPI_FILE" 2>&1)" test -f "$RPI_FILE"
+                check_rpi_swap_back "at boot"
+        fi
+        no_failed_units "at boot"
         local u t timing=""
         for u in systemd-udev-settle.service systemd-networkd-wait-online.service network-online.target \
                  dev-zram0.swap ssh.service k3s-agent.service multi-user.target; do
@@ -332,6 +396,18 @@ scenario_a() {
         expect "drop-in swapBehavior" "$(dropin_behavior)" LimitedSwap
         expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
         k3s_saw_current "after apply" LimitedSwap
+        check_rpi_swap_off "after apply"
+        if rpi; then
+                check "rpi-swap's $RPI_FILE is left on disk (revert gives it back)" "$(ls -l "$RPI_FILE" 2>&1)" \
+                        test -f "$RPI_FILE"
+                ns status --json
+                expect "status names rpi-swap's mechanism" "$(json 'j["rpi_swap"]["mechanism"]')" auto
+        fi
+        ns check --json
+        check "check right after the apply: the kubelet's swap capacity is not stale" \
+                "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "kubelet-swap-stale"]')" = "[]"
+        no_failed_units "after apply"
 }
 
 scenario_b() {
@@ -385,7 +461,7 @@ scenario_c() {
         [[ -n $z ]] && check "its size is 512M" "$(cat "/sys/block/${z#/dev/}/disksize" 2>/dev/null) bytes" \
                 test "$(cat "/sys/block/${z#/dev/}/disksize" 2>/dev/null)" = 536870912
         check "swap file off" "$(swaps_summary)" bash -c "! awk '{print \$1}' /proc/swaps | grep -qx '$SWAPFILE'"
-        check "distro zram0 (lz4) still off" "$(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+        check "distro zram0 ($DISTRO_ALG) still off" "$(swaps_summary)" test -z "$(distro_zram_swaps)"
         expect "dev-zram0.swap still masked" "$(prop dev-zram0.swap LoadState)" masked
         expect "vm.swappiness" "$(sysctl_get swappiness)" 100
         expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
@@ -405,7 +481,7 @@ scenario_d() {
                 pass "drop-in removed"
         fi
         wait_for 15 distro_zram_on
-        check "distro zram0 back on at priority 100 with lz4" "$(swaps_summary)" distro_zram_on
+        check "distro zram0 back on at priority 100 with $DISTRO_ALG" "$(swaps_summary)" distro_zram_on
         check "no nodeswap swap left" "$(swaps_summary)" test "$(swaps)" = "/dev/zram0 100"
         expect "dev-zram0.swap no longer masked" "$(prop dev-zram0.swap LoadState)" loaded
         expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
@@ -415,6 +491,11 @@ scenario_d() {
         expect "vm.page-cluster restored" "$(sysctl_get page-cluster)" "$BASE_PAGE_CLUSTER"
         expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
         k3s_saw_current "after revert" NoSwap
+        check_rpi_swap_back "after revert"
+        ns check --json
+        check "check on the reverted node does not advise apply" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "conflict-unit-unmasked"]')" = "[]"
+        no_failed_units "after revert"
 }
 
 # f: the kubelet refuses nodeswap's new drop-in. The fake k3s stands for a kubelet that refuses
@@ -575,7 +656,7 @@ scenario_e_boot2() {
         z=$(zram_swaps_with_alg zstd)
         expect "one zstd zram swap on at boot" "$(echo "$z" | grep -c .)" 1 "$(swaps_summary)"
         [[ -n $z ]] && expect "its priority" "$(swap_prio "$(echo "$z" | head -n 1)")" 100
-        check "distro zram0 (lz4) off" "$(swaps_summary)" test -z "$(zram_swaps_with_alg lz4)"
+        check "distro zram0 ($DISTRO_ALG) off" "$(swaps_summary)" test -z "$(distro_zram_swaps)"
         expect "dev-zram0.swap masked" "$(prop dev-zram0.swap LoadState)" masked
         expect "vm.swappiness" "$(sysctl_get swappiness)" 100
         expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
@@ -585,9 +666,19 @@ scenario_e_boot2() {
         k3s_saw_current "at boot" LimitedSwap
         zram_stays_off_through_writeback "writeback at boot"
         expect "k3s-agent still started once this boot" "$(k3s_starts)" 1
+        if rpi; then
+                expect "generator masked $RPI_LOOP_UNIT early" \
+                        "$(readlink "/run/systemd/generator.early/$RPI_LOOP_UNIT" 2>/dev/null)" /dev/null
+                check_rpi_swap_off "at boot"
+        fi
+        no_failed_units "at boot, policy applied"
 
         ns revert --json
         ns_expect_rc "revert before the third boot" 0
+        wait_for 15 distro_zram_on
+        check "revert in the same boot: distro zram0 back" "$(swaps_summary)" distro_zram_on
+        check_rpi_swap_back "revert in the same boot"
+        no_failed_units "after revert"
         echo reverted >"$STATE/e-phase"
 }
 
@@ -598,7 +689,7 @@ scenario_e_boot3() {
                 return
         fi
         wait_for 30 distro_zram_on
-        check "distro zram0 on at priority 100 with lz4" "$(swaps_summary)" distro_zram_on
+        check "distro zram0 on at priority 100 with $DISTRO_ALG" "$(swaps_summary)" distro_zram_on
         check "no nodeswap swap" "$(swaps_summary)" test "$(swaps)" = "/dev/zram0 100"
         check "the generator masks nothing" \
                 "$(find /run/systemd/generator.early -lname /dev/null 2>/dev/null | tr '\n' ' ')" \
@@ -616,6 +707,80 @@ scenario_e_boot3() {
                 test "$(prop nodeswap.service ActiveState)" != failed
         expect "k3s-agent started once this boot" "$(k3s_starts)" 1
         k3s_saw_current "at boot" NoSwap
+        check_rpi_swap_back "reverted, at boot"
+        no_failed_units "at boot, reverted"
+}
+
+# g: rpi-swap set to Mechanism=zram (its remove service deletes any file at its [File] Path=,
+# /var/swap, early at every boot) and nodeswap's swap file at that very path. The boot before g2
+# reverts nodeswap and sets rpi-swap to zram; g2 sees rpi-swap delete its old /var/swap, then
+# applies nodeswap's policy; g3 proves the file survived the reboot, then reverts.
+G_CONF=/etc/rpi/swap.conf.d/50-e2e-zram.conf
+scenario_g_prepare() {
+        if ! rpi; then
+                line SKIP "needs the rpi-swap stand-in (E2E_STANDIN=rpi-swap)"
+                return
+        fi
+        ns revert --json
+        ns_expect_rc "prepare: revert nodeswap" 0
+        # g's policy is the whole policy: the Ansible run before leaves its drop-in
+        # (nodeswap.conf.d/50-ansible.conf), whose [File] Path= would win over g's.
+        info "prepare: policy drop-ins removed" "$(ls /etc/nodeswap/nodeswap.conf.d/ 2>/dev/null | tr '\n' ' ')"
+        rm -f /etc/nodeswap/nodeswap.conf.d/*.conf
+        printf '# e2e scenario g\n[Main]\nMechanism=zram\n' >"$G_CONF"
+        echo prepared >"$STATE/g-phase"
+        pass "prepare: rpi-swap set to Mechanism=zram for the next boot" "$(tr '\n' ' ' <"$G_CONF")"
+}
+scenario_g_boot2() {
+        if [[ $(cat "$STATE/g-phase" 2>/dev/null) != prepared ]]; then
+                line SKIP "not prepared (needs the rpi-swap stand-in)"
+                return
+        fi
+        wait_for 30 distro_zram_on
+        check "rpi-swap's zram0 on (Mechanism=zram)" "$(swaps_summary)" distro_zram_on
+        expect "rpi-swap's remove service ran at boot" \
+                "$(prop rpi-remove-swap-file@var-swap.service Result)/$(prop rpi-remove-swap-file@var-swap.service ExecMainStatus)" \
+                success/0
+        check "rpi-swap deleted its old $RPI_FILE at boot" "$(ls -l "$RPI_FILE" 2>&1)" test ! -e "$RPI_FILE"
+        check "no loop device (zram without writeback)" "$(losetup -a 2>&1)" test -z "$(losetup -a 2>/dev/null)"
+
+        write_policy varswap
+        ns apply --json
+        ns_expect_rc "apply with [File] Path=$RPI_FILE" 0
+        expect "nodeswap's file on at priority 10" "$(swap_prio "$RPI_FILE")" 10 "$(swaps_summary)"
+        check "rpi-swap's zram0 off" "$(swaps_summary)" test -z "$(distro_zram_swaps)"
+        systemctl daemon-reload
+        expect "rpi-remove-swap-file@var-swap.service masked" \
+                "$(prop rpi-remove-swap-file@var-swap.service LoadState)" masked
+        expect "after a reload, the generator masks it early" \
+                "$(readlink /run/systemd/generator.early/rpi-remove-swap-file@var-swap.service 2>/dev/null)" /dev/null
+        check "rpi-swap-generator now links its remove service for $RPI_FILE (it is a regular file)" \
+                "$(ls /run/systemd/generator/local-fs.target.wants/ 2>&1 | tr '\n' ' ')" \
+                test -L /run/systemd/generator/local-fs.target.wants/rpi-remove-swap-file@var-swap.service
+        no_failed_units "after apply"
+        stat -c %i "$RPI_FILE" >"$STATE/g-inode"
+        echo applied >"$STATE/g-phase"
+}
+scenario_g_boot3() {
+        if [[ $(cat "$STATE/g-phase" 2>/dev/null) != applied ]]; then
+                line SKIP "not applied before the reboot"
+                return
+        fi
+        expect "nodeswap.service succeeded" "$(prop nodeswap.service Result)" success
+        expect "rpi-remove-swap-file@var-swap.service masked at boot" \
+                "$(prop rpi-remove-swap-file@var-swap.service LoadState)" masked
+        expect "it never ran this boot" "$(prop rpi-remove-swap-file@var-swap.service ExecMainStartTimestampMonotonic)" 0
+        expect "nodeswap's $RPI_FILE survived the reboot (same inode)" "$(stat -c %i "$RPI_FILE" 2>&1)" \
+                "$(cat "$STATE/g-inode")"
+        expect "and is on at priority 10" "$(swap_prio "$RPI_FILE")" 10 "$(swaps_summary)"
+        check "rpi-swap's zram0 off" "$(swaps_summary)" test -z "$(distro_zram_swaps)"
+        no_failed_units "at boot"
+        ns revert --json
+        ns_expect_rc "revert" 0
+        wait_for 15 distro_zram_on
+        check "after revert rpi-swap's zram0 is back" "$(swaps_summary)" distro_zram_on
+        check "nodeswap's file is off" "$(swaps_summary)" test -z "$(swap_prio "$RPI_FILE")"
+        no_failed_units "after revert"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -624,7 +789,8 @@ journal_excerpt() {
         journalctl -b --no-pager -o short-monotonic \
                 -u nodeswap.service -u k3s-agent.service -u dev-zram0.swap \
                 -u systemd-zram-setup@zram0.service -u rpi-zram-writeback.service \
-                -u rpi-zram-writeback.timer 2>/dev/null | tail -n 80 | sed 's/^/LOG /' >>"$RESULTS"
+                -u rpi-zram-writeback.timer -u rpi-setup-loop@var-swap.service -u rpi-resize-swap-file.service \
+                -u 'rpi-remove-swap-file@*' 2>/dev/null | tail -n 80 | sed 's/^/LOG /' >>"$RESULTS"
         local f
         for f in $(ls "$STATE"/log/"$phase"-*.err 2>/dev/null | tail -n 4); do
                 echo "LOG --- $f" >>"$RESULTS"
@@ -703,6 +869,9 @@ case $phase in
         ;;
 2) CUR=e; scenario_e_boot2 ;;
 3) CUR=e; scenario_e_boot3 ;;
+g2) CUR=g; scenario_g_boot2 ;;
+g3) CUR=g; scenario_g_boot3 ;;
+ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
 # The host runs Ansible against this VM over ssh (tests/e2e/ansible-checks.sh) once the
@@ -711,10 +880,14 @@ if want ansible; then
         CUR=ansible
         mkdir -p /run/nodeswap-e2e
         touch /run/nodeswap-e2e/ansible-ready
-        if wait_for 900 test -e /run/nodeswap-e2e/ansible-done; then
+        if wait_for 1400 test -e /run/nodeswap-e2e/ansible-done; then
                 pass "the host ran the playbooks against this VM"
         else
-                fail "the host did not finish the playbooks within 900 s"
+                fail "the host did not finish the playbooks within 1400 s"
         fi
+fi
+if want g-prepare; then
+        CUR=g
+        scenario_g_prepare
 fi
 exit 0

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Builds (once) the Debian 12 arm64 root file system that the arm64 VM test boots, and prints
+# the path of the cached tarball. mmdebstrap --arch=arm64 installs it, running the arm64
+# maintainer scripts under qemu-user through binfmt_misc. Minimal: systemd, udev, util-linux,
+# kmod and nodeswap's runtime libraries; the kernel comes from build-kernel.sh (everything built
+# in: no modules, no initramfs). The cache key is a hash of the package list, the suite and
+# RECIPE_VERSION; the build runs in a temporary directory next to the cache, under a lock, and
+# the tarball is renamed into place only when complete.
+#
+# usage: build-root.sh          prints the cached tarball path (builds it when missing)
+#        build-root.sh --key    prints the cache key only
+# env:   ARM64_CACHE_DIR (default /var/cache/nodeswap-arm64)
+#        E2E_MIRROR      (default: the bookworm mirror apt uses on this machine)
+# exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap or arch-test, no aarch64
+#        binfmt handler, no mirror), 1 error
+set -euo pipefail
+
+# Bump when anything below changes what ends up in the root.
+RECIPE_VERSION=1
+
+PACKAGES=(
+        systemd systemd-sysv udev util-linux mount kmod
+        # nodeswap's runtime libraries (libsystemd0, libmount1, libblkid1 come with the above)
+        libinih1 libjson-c5 libyaml-0-2
+)
+
+CACHE_DIR=${ARM64_CACHE_DIR:-/var/cache/nodeswap-arm64}
+SUITE=bookworm
+. "$(dirname "$(readlink -f "$0")")/../lib/vm-build.sh"
+
+cache_key() {
+        printf 'recipe %s\nsuite %s\narch arm64\n%s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" |
+                sha256sum | cut -c1-16
+}
+skip() { echo "SKIP: $*" >&2; exit 77; }
+
+KEY=$(cache_key)
+TARBALL=$CACHE_DIR/root-$KEY.tar
+
+cache_lookup "$KEY" "$TARBALL" "$@"
+
+[[ $(id -u) == 0 ]] || skip "building the arm64 VM root needs root"
+command -v mmdebstrap >/dev/null || skip "mmdebstrap not installed"
+command -v arch-test >/dev/null || skip "arch-test not installed (mmdebstrap needs it for a foreign architecture)"
+[[ $(cat /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null | head -n1) == enabled ]] ||
+        skip "no aarch64 binfmt_misc handler (qemu-user-static; see tests/arm64/binfmt.sh)"
+MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
+[[ -n $MIRROR ]] || skip "no $SUITE mirror found in /etc/apt/sources.list* (set E2E_MIRROR)"
+mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the arm64 root"
+
+mkdir -p "$CACHE_DIR"
+cache_wait "$CACHE_DIR/.root.lock" "$TARBALL"
+remove_stale "$CACHE_DIR"/.root-*
+WORK=$(mktemp -d "$CACHE_DIR/.root-$KEY.XXXXXX")
+ROOT=$WORK/root
+cleanup() {
+        set +e
+        stop_bg
+        umount_under "$WORK"    # mmdebstrap mounts /proc, /sys, /dev inside the root
+        rm -rf --one-file-system "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+echo "Building the arm64 VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
+include=$(IFS=,; echo "${PACKAGES[*]}")
+run_bg nice -n 10 mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
+        "$SUITE" "$ROOT" "$MIRROR" >"$WORK/mmdebstrap.log" 2>&1 || {
+        tail -n 40 "$WORK/mmdebstrap.log" >&2
+        echo "mmdebstrap failed (log above)" >&2
+        exit 1
+}
+
+# --- configuration that every run shares -------------------------------------------------
+echo nodeswap-arm64 >"$ROOT/etc/hostname"
+printf '127.0.0.1 localhost\n127.0.1.1 nodeswap-arm64\n' >"$ROOT/etc/hosts"
+# The kernel mounts the root (root=/dev/vda rw); no fsck (passno 0): nothing to check in a fresh image.
+printf '/dev/vda / ext4 rw,errors=remount-ro 0 0\n' >"$ROOT/etc/fstab"
+# The guest never reaches out: no apt sources, no resolver.
+: >"$ROOT/etc/apt/sources.list"
+rm -f "$ROOT"/etc/apt/sources.list.d/*
+: >"$ROOT/etc/resolv.conf"
+# machine-id is written per run.
+: >"$ROOT/etc/machine-id"
+rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin "$ROOT"/var/cache/apt/archives/*.deb
+test -x "$ROOT/lib/systemd/systemd"
+
+run_bg tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+sync -f "$WORK/root.tar"
+mv -f "$WORK/root.tar" "$TARBALL"
+echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2
+echo "$TARBALL"

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the scripts that build and boot the cached VM roots and kernel (tests/e2e/,
+# tests/arm64/). The mirror functions need SUITE set first.
+#   find_mirror        the mirror apt uses for $SUITE on this machine (deb822 or one-line sources)
+#   mirror_reachable   whether MIRROR answers for $SUITE (skips the check without curl and wget)
+#   umount_under DIR   lazily unmount everything mounted below DIR, deepest first
+#   cache_lookup       --key, or the cached file when it is there
+#   cache_wait, remove_stale   the build lock of a cache, and what a killed build left
+#   run_bg, stop_bg    a long step the caller's trap can stop at once
+
+find_mirror() {
+        local f uri
+        for f in /etc/apt/sources.list.d/*.sources; do
+                [[ -r $f ]] || continue
+                # one stanza at a time: URIs: + Suites: containing $SUITE
+                uri=$(awk -v suite="$SUITE" '
+                        BEGIN { RS=""; FS="\n" }
+                        {
+                                u=""; s=0
+                                for (i = 1; i <= NF; i++) {
+                                        if ($i ~ /^URIs:/)   { sub(/^URIs:[ \t]*/, "", $i); split($i, a, /[ \t]+/); u=a[1] }
+                                        if ($i ~ /^Suites:/) { n=split($i, b, /[ \t]+/); for (j = 2; j <= n; j++) if (b[j] == suite) s=1 }
+                                }
+                                if (u != "" && s) { print u; exit }
+                        }' "$f")
+                [[ -n $uri ]] && { echo "$uri"; return 0; }
+        done
+        for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+                [[ -r $f ]] || continue
+                uri=$(awk -v suite="$SUITE" '
+                        $1 == "deb" {
+                                i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+                                if ($(i + 1) == suite) { print $i; exit }
+                        }' "$f")
+                [[ -n $uri ]] && { echo "$uri"; return 0; }
+        done
+        return 1
+}
+
+mirror_reachable() {    # mirror_reachable MIRROR
+        if command -v curl >/dev/null; then
+                curl -fsS -m 20 -o /dev/null "$1/dists/$SUITE/Release"
+        elif command -v wget >/dev/null; then
+                wget -q -T 20 -O /dev/null "$1/dists/$SUITE/Release"
+        fi
+}
+
+umount_under() {
+        local m
+        while read -r m; do
+                umount -l "$m" 2>/dev/null || true
+        done < <(awk -v w="$1/" 'index($2, w) == 1 { print $2 }' /proc/self/mounts | sort -r)
+}
+
+# cache_lookup KEY FILE [ARG]: with ARG --key, print KEY; otherwise, when FILE exists, print it;
+# exit 0 in both cases. Returns (to build FILE) when neither.
+cache_lookup() {
+        if [[ ${3:-} == --key ]]; then
+                echo "$1"
+                exit 0
+        fi
+        if [[ -f $2 ]]; then
+                echo "$2"
+                exit 0
+        fi
+}
+
+# cache_wait LOCKFILE TARGET: take the cache's build lock (fd 9, held until the script exits); when
+# TARGET exists by then (built by another run while this one waited), print it and exit 0.
+cache_wait() {
+        exec 9>"$1"
+        echo "Waiting for the build lock $1 ..." >&2
+        flock 9
+        if [[ -f $2 ]]; then
+                echo "$2"
+                exit 0
+        fi
+}
+
+# remove_stale DIR...: with the lock held no build runs, so these directories were left by one
+# killed outright (SIGKILL, power loss): unmount what it mounted inside, remove them.
+remove_stale() {
+        local stale
+        for stale in "$@"; do
+                [[ -d $stale ]] || continue
+                echo "Removing $stale, left by an interrupted build" >&2
+                umount_under "$stale"
+                rm -rf --one-file-system "$stale"
+        done
+}
+
+# run_bg CMD...: a long step in its own process group, in the background and waited for, so that
+# a TERM (meson's timeout, Ctrl-C) runs the caller's trap at once; stop_bg, from that trap, stops
+# the whole group.
+BG_PID=
+run_bg() {
+        local rc=0
+        setsid "$@" &
+        BG_PID=$!
+        wait "$BG_PID" || rc=$?
+        BG_PID=
+        return "$rc"
+}
+stop_bg() {
+        [[ -n $BG_PID ]] || return 0
+        kill -TERM -- "-$BG_PID" 2>/dev/null
+        wait "$BG_PID" 2>/dev/null
+        BG_PID=
+}
