@@ -5,7 +5,7 @@ _nodeswap() {
 	local cur prev words cword
 	_init_completion || return
 
-	local commands='plan apply revert status check allowance'
+	local commands='plan apply revert status check allowance metrics bench'
 	local common='--config --root --json --quiet --verbose --help --version'
 	local -A per=(
 		[plan]='--policy-file-as'
@@ -14,6 +14,8 @@ _nodeswap() {
 		[status]='--pods'
 		[check]='--policy-file-as'
 		[allowance]='--request --limit --qos --critical'
+		[metrics]='--pods --output'
+		[bench]='--dir'
 	)
 
 	case $prev in
@@ -21,8 +23,12 @@ _nodeswap() {
 		_filedir conf
 		return
 		;;
-	--root)
+	--root | --dir)
 		_filedir -d
+		return
+		;;
+	--output)
+		_filedir prom
 		return
 		;;
 	--qos)
@@ -38,7 +44,7 @@ _nodeswap() {
 	local i verb=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--config | -c | --policy-file-as | --root | --qos | --request | --limit) ((i++)) ;;
+		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir) ((i++)) ;;
 		-*) ;;
 		*) verb=${words[i]}; break ;;
 		esac

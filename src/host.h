@@ -43,7 +43,28 @@ typedef struct ZramDevice {
         uint64_t orig_data_size, compr_data_size, mem_used_total;
         bool swap_on;                   /* listed in /proc/swaps */
         bool ours;                      /* created by nodeswap */
+        /* bd_stat (a backing device is configured, CONFIG_ZRAM_WRITEBACK), in bytes (the kernel
+         * counts 4 KiB units whatever the page size) */
+        bool has_bd_stat;
+        uint64_t bd_count, bd_reads, bd_writes;
+        /* the block layer's stat: bytes written to the device (pages swapped out to it) */
+        bool has_stat;
+        uint64_t written_bytes;
 } ZramDevice;
+
+/* zswap, the compressed cache in front of swap (Documentation/admin-guide/mm/zswap.rst). */
+typedef struct ZswapState {
+        int enabled;                    /* 1, 0; -1: this kernel has no zswap (no parameters) */
+        char *compressor;               /* NULL: unreadable */
+        char *zpool;                    /* NULL: unreadable or gone (kernels >= 6.15 have zsmalloc only) */
+        int max_pool_percent;           /* -1: unreadable */
+        bool meminfo;                   /* /proc/meminfo has Zswap: and Zswapped: (kernels >= 5.19) */
+        uint64_t pool_bytes;            /* Zswap: RAM the pool uses */
+        uint64_t stored_bytes;          /* Zswapped: the pages stored, uncompressed */
+        bool debugfs;                   /* /sys/kernel/debug/zswap readable (root, debugfs mounted) */
+        uint64_t stored_pages;          /* debugfs stored_pages */
+        uint64_t written_back_pages;    /* debugfs written_back_pages: moved on to the swap device */
+} ZswapState;
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {
@@ -138,6 +159,8 @@ typedef struct HostState {
                                  * and the policy's [File] Path= (conflict_units_compute()) */
         UnitState *units;       /* one per conflict unit, in conflict_units order */
         size_t n_units;
+
+        ZswapState zswap;
 
         CgroupMode cgroup;
         bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */

@@ -73,45 +73,7 @@ int kubelet_write_dropin(const char *root, const char *path, const char *content
         if (r < 0)
                 return r;
 
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0)
-                return -errno;
-        _cleanup_free_ char *base_copy = strdup(full);
-        if (!base_copy)
-                return -ENOMEM;
-        const char *base = basename(base_copy);
-        _cleanup_free_ char *tmp = strdup_printf(".#%s.nodeswap-%d", base, (int) getpid());
-        if (!tmp)
-                return -ENOMEM;
-
-        (void) unlinkat(dfd, tmp, 0);
-        _cleanup_close_ int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-        if (fd < 0)
-                return -errno;
-        size_t len = strlen(content), done = 0;
-        while (done < len) {
-                ssize_t k = write(fd, content + done, len - done);
-                if (k < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        goto fail;
-                }
-                done += (size_t) k;
-        }
-        if (fchmod(fd, 0644) < 0 || fsync(fd) < 0) {
-                r = -errno;
-                goto fail;
-        }
-        if (renameat(dfd, tmp, dfd, base) < 0) {
-                r = -errno;
-                goto fail;
-        }
-        (void) fsync(dfd);
-        return 0;
-fail:
-        (void) unlinkat(dfd, tmp, 0);
-        return r;
+        return write_file_atomic(full, content, 0644);
 }
 
 int kubelet_remove_dropin(const char *root, const char *path) {
@@ -121,4 +83,10 @@ int kubelet_remove_dropin(const char *root, const char *path) {
         if (unlink(full) < 0)
                 return errno == ENOENT ? 0 : -errno;
         return 1;
+}
+
+int kubelet_capacity_stale(const HostState *h) {
+        if (h->kubelet_started_usec == 0)
+                return -1;
+        return h->state.swap_changed_usec > h->kubelet_started_usec;
 }

@@ -25,3 +25,8 @@ char *kubelet_source(const KubeletConfigFile *f, unsigned line);
 int kubelet_write_dropin(const char *root, const char *path, const char *content);
 /* Remove the drop-in; 0 when it was not there. */
 int kubelet_remove_dropin(const char *root, const char *path);
+
+/* Whether the kubelet still works with an old swap capacity: 1 when its unit last started before
+ * nodeswap's last swap change (the kubelet reads SwapTotal when it starts), 0 when after (or no
+ * change), -1 when unknown (no start time: systemd not asked). */
+int kubelet_capacity_stale(const HostState *h);

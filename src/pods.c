@@ -73,7 +73,8 @@ static int add_container(PodList *l, const char *dir, const char *rel) {
         if ((r = read_cgroup_value(dir, "memory.max", &c.memory_max)) < 0 ||
             (r = read_cgroup_value(dir, "memory.current", &c.memory_current)) < 0 ||
             (r = read_cgroup_value(dir, "memory.swap.max", &c.swap_max)) < 0 ||
-            (r = read_cgroup_value(dir, "memory.swap.current", &c.swap_current)) < 0)
+            (r = read_cgroup_value(dir, "memory.swap.current", &c.swap_current)) < 0 ||
+            (r = read_cgroup_value(dir, "memory.zswap.current", &c.zswap_current)) < 0)
                 return r;
 
         c.name = strdup(rel);

@@ -21,6 +21,7 @@ typedef struct PodSwap {
         uint64_t memory_current;/* memory.current */
         uint64_t swap_max;      /* memory.swap.max */
         uint64_t swap_current;  /* memory.swap.current */
+        uint64_t zswap_current; /* memory.zswap.current (kernels with zswap accounting) */
 } PodSwap;
 
 void pod_swaps_free(PodSwap *p, size_t n);

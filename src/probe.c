@@ -143,6 +143,11 @@ static int probe_meminfo(const char *root, HostState *h) {
                         h->swap_total = kb * KiB;
                 else if (streq(key, "SwapFree"))
                         h->swap_free = kb * KiB;
+                else if (streq(key, "Zswap")) {
+                        h->zswap.meminfo = true;
+                        h->zswap.pool_bytes = kb * KiB;
+                } else if (streq(key, "Zswapped"))
+                        h->zswap.stored_bytes = kb * KiB;
         }
         return 0;
 }
@@ -272,6 +277,30 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
                    &z->mem_used_total, &z->mem_limit) < 3)
                 z->orig_data_size = z->compr_data_size = z->mem_used_total = z->mem_limit = 0;
 
+        free(line);
+        line = NULL;
+        snprintf(attr, sizeof attr, "%s/bd_stat", dir);
+        if (read_one_line(attr, &line) >= 0 &&
+            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64, &z->bd_count, &z->bd_reads, &z->bd_writes) == 3) {
+                z->has_bd_stat = true;
+                z->bd_count *= 4 * KiB;
+                z->bd_reads *= 4 * KiB;
+                z->bd_writes *= 4 * KiB;
+        } else
+                z->bd_count = z->bd_reads = z->bd_writes = 0;
+
+        /* Documentation/block/stat.rst: the 7th field is the sectors written, 512 bytes each. */
+        free(line);
+        line = NULL;
+        snprintf(attr, sizeof attr, "%s/stat", dir);
+        uint64_t f[7];
+        if (read_one_line(attr, &line) >= 0 &&
+            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]) == 7) {
+                z->has_stat = true;
+                z->written_bytes = f[6] * 512;
+        }
+
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id == id)
                         z->swap_on = true;
@@ -324,6 +353,37 @@ static int probe_zrams(const char *root, HostState *h) {
         }
         if (h->n_zrams > 1)
                 qsort(h->zrams, h->n_zrams, sizeof(ZramDevice), zram_cmp);
+        return 0;
+}
+
+/* --- zswap --- */
+
+static char *read_line_or_null(const char *root, const char *path) {
+        _cleanup_free_ char *p = root_path(root, path);
+        char *line = NULL;
+        if (!p || read_one_line(p, &line) < 0)
+                return NULL;
+        return line;
+}
+
+/* The parameters are world-readable; debugfs is root's (and may not be mounted). Nothing here is
+ * an error: what cannot be read stays unknown. */
+static int probe_zswap(const char *root, HostState *h) {
+        ZswapState *z = &h->zswap;
+        _cleanup_free_ char *enabled = read_line_or_null(root, "/sys/module/zswap/parameters/enabled");
+        z->enabled = !enabled ? -1 : streq(enabled, "Y") || streq(enabled, "1");
+        z->compressor = read_line_or_null(root, "/sys/module/zswap/parameters/compressor");
+        z->zpool = read_line_or_null(root, "/sys/module/zswap/parameters/zpool");
+        z->max_pool_percent = read_sysctl(root, "/sys/module/zswap/parameters/max_pool_percent");
+
+        _cleanup_free_ char *stored = root_path(root, "/sys/kernel/debug/zswap/stored_pages");
+        _cleanup_free_ char *wb = root_path(root, "/sys/kernel/debug/zswap/written_back_pages");
+        if (!stored || !wb)
+                return -ENOMEM;
+        z->debugfs = read_u64_file(stored, &z->stored_pages) >= 0 &&
+                     read_u64_file(wb, &z->written_back_pages) >= 0;
+        if (!z->debugfs)
+                z->stored_pages = z->written_back_pages = 0;
         return 0;
 }
 
@@ -712,6 +772,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         if (r < 0)
                 goto fail;
 
+        r = probe_zswap(root, &h);
+        if (r < 0)
+                goto fail;
+
         mounts = load_mountinfo(root);
         h.cgroup = probe_cgroup(mounts);
 
@@ -788,6 +852,8 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
+        free(h->zswap.compressor);
+        free(h->zswap.zpool);
         kubelet_config_done(&h->kubelet);
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);

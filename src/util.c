@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 
@@ -260,6 +261,51 @@ int write_string_file(const char *path, const char *value) {
         if ((size_t) k != len)
                 return -EIO;
         return 0;
+}
+
+int write_file_atomic(const char *path, const char *content, mode_t mode) {
+        _cleanup_free_ char *dir_copy = strdup(path), *base_copy = strdup(path);
+        if (!dir_copy || !base_copy)
+                return -ENOMEM;
+        const char *dir = dirname(dir_copy);
+        int r;
+
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        const char *base = basename(base_copy);
+        _cleanup_free_ char *tmp = strdup_printf(".#%s.nodeswap-%d", base, (int) getpid());
+        if (!tmp)
+                return -ENOMEM;
+
+        (void) unlinkat(dfd, tmp, 0);
+        _cleanup_close_ int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+        if (fd < 0)
+                return -errno;
+        size_t len = strlen(content), done = 0;
+        while (done < len) {
+                ssize_t k = write(fd, content + done, len - done);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        goto fail;
+                }
+                done += (size_t) k;
+        }
+        if (fchmod(fd, mode) < 0 || fsync(fd) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        if (renameat(dfd, tmp, dfd, base) < 0) {
+                r = -errno;
+                goto fail;
+        }
+        (void) fsync(dfd);
+        return 0;
+fail:
+        (void) unlinkat(dfd, tmp, 0);
+        return r;
 }
 
 const char *format_bytes(char *buf, size_t len, uint64_t bytes) {

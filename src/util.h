@@ -113,6 +113,12 @@ int read_int_file(const char *path, int *ret);
  * (O_TRUNC, O_NOFOLLOW). */
 int write_string_file(const char *path, const char *value);
 
+/* Replace path (its directory must exist) with content atomically: a temporary file
+ * ".#NAME.nodeswap-PID" in the same directory (O_CREAT|O_EXCL|O_NOFOLLOW; a name that keeps no
+ * suffix of NAME, so that readers matching *.conf or *.prom never see it), mode, fsync, rename
+ * over path, fsync of the directory. A symlink at path is replaced, never followed. */
+int write_file_atomic(const char *path, const char *content, mode_t mode);
+
 /* Parse a plain unsigned decimal number (no sign, no suffix, whole string). errno reset first. */
 int safe_atou64(const char *s, uint64_t *ret);
 int safe_atoi(const char *s, int *ret);

@@ -21,6 +21,8 @@ typedef struct CliContext {
         int verbosity;          /* -q: -1, default 0, -v: 1 */
         bool boot, force, purge, pods, critical, dry_run;
         const char *request, *limit, *qos;   /* allowance */
+        const char *output;     /* metrics --output FILE */
+        const char *dir;        /* bench --dir DIR */
         char **args;            /* positional arguments after the command, NULL-terminated */
 } CliContext;
 
@@ -52,3 +54,5 @@ int verb_revert(const CliContext *c);
 int verb_status(const CliContext *c);     /* status.c */
 int verb_check(const CliContext *c);      /* check.c */
 int verb_allowance(const CliContext *c);  /* allowance.c */
+int verb_metrics(const CliContext *c);    /* metrics.c */
+int verb_bench(const CliContext *c);      /* bench.c */

@@ -20,7 +20,9 @@ static void help(void) {
                "  revert      take the node back to NoSwap and the distro's swap\n"
                "  status      show every swap device, the sysctls and the kubelet's view\n"
                "  check       find the known pitfalls (exit 1 on an error)\n"
-               "  allowance   the swap LimitedSwap gives a container on this node\n\n"
+               "  allowance   the swap LimitedSwap gives a container on this node\n"
+               "  metrics     the node's swap in the Prometheus text format\n"
+               "  bench       measure zram and the swap file's drive here, recommend a policy\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only (-: standard input)\n"
                "      --policy-file-as PATH=FILE\n"
@@ -34,7 +36,9 @@ static void help(void) {
                "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
                "      --purge         (revert) also delete the swap file\n"
                "      --dry-run       (apply, revert) show the plan, change nothing\n"
-               "      --pods          (status) show each container's swap\n"
+               "      --pods          (status, metrics) show each container's swap\n"
+               "      --output FILE   (metrics) write FILE atomically instead of standard output\n"
+               "      --dir DIR       (bench) measure the drive under DIR (default: [File] Path='s)\n"
                "      --request SIZE  (allowance) the container's memory request (256Mi, 1Gi, ...)\n"
                "      --limit SIZE    (allowance) the container's memory limit\n"
                "      --qos CLASS     (allowance) burstable, guaranteed or besteffort\n"
@@ -174,10 +178,13 @@ enum {
         VERB_OPT_LIMIT = 1 << 6,
         VERB_OPT_QOS = 1 << 7,
         VERB_OPT_CRITICAL = 1 << 8,
+        VERB_OPT_OUTPUT = 1 << 9,
+        VERB_OPT_DIR = 1 << 10,
 };
 
 static const char *const verb_opt_names[] = {
         "--boot", "--force", "--purge", "--dry-run", "--pods", "--request", "--limit", "--qos", "--critical",
+        "--output", "--dir",
 };
 
 static const struct {
@@ -191,6 +198,8 @@ static const struct {
         { "status", verb_status, VERB_OPT_PODS },
         { "check", verb_check, 0 },
         { "allowance", verb_allowance, VERB_OPT_REQUEST | VERB_OPT_LIMIT | VERB_OPT_QOS | VERB_OPT_CRITICAL },
+        { "metrics", verb_metrics, VERB_OPT_PODS | VERB_OPT_OUTPUT },
+        { "bench", verb_bench, VERB_OPT_DIR },
 };
 
 int main(int argc, char *argv[]) {
@@ -207,6 +216,8 @@ int main(int argc, char *argv[]) {
                 ARG_QOS,
                 ARG_CRITICAL,
                 ARG_DRY_RUN,
+                ARG_OUTPUT,
+                ARG_DIR,
                 ARG_POLICY_FILE_AS,
         };
         static const struct option options[] = {
@@ -226,6 +237,8 @@ int main(int argc, char *argv[]) {
                 { "qos", required_argument, NULL, ARG_QOS },
                 { "critical", no_argument, NULL, ARG_CRITICAL },
                 { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+                { "output", required_argument, NULL, ARG_OUTPUT },
+                { "dir", required_argument, NULL, ARG_DIR },
                 { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
                 {},
         };
@@ -292,6 +305,14 @@ int main(int argc, char *argv[]) {
                 case ARG_DRY_RUN:
                         seen |= VERB_OPT_DRY_RUN;
                         c.dry_run = true;
+                        break;
+                case ARG_OUTPUT:
+                        seen |= VERB_OPT_OUTPUT;
+                        c.output = optarg;
+                        break;
+                case ARG_DIR:
+                        seen |= VERB_OPT_DIR;
+                        c.dir = optarg;
                         break;
                 case ARG_POLICY_FILE_AS: {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */

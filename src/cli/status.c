@@ -155,12 +155,6 @@ static json_object *kubelet_files_json(const KubeletConfig *c) {
         return a;
 }
 
-/* 1: the kubelet started before nodeswap's last swap change, 0: after (or no change), -1: unknown. */
-static int kubelet_swap_stale(const HostState *h) {
-        if (h->kubelet_started_usec == 0)
-                return -1;
-        return h->state.swap_changed_usec > h->kubelet_started_usec;
-}
 
 static uint64_t zram_mem_used(const HostState *h) {
         uint64_t sum = 0;
@@ -336,7 +330,7 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
                                            eff.fail_swap_on_from->fail_swap_on_line : 0));
         json_object_object_add(kubelet, "config_dir", json_string_or_null(h->kubelet.config_dir));
         json_object_object_add(kubelet, "config_files", cfiles);
-        json_object_object_add(kubelet, "swap_stale", json_tristate(kubelet_swap_stale(h)));
+        json_object_object_add(kubelet, "swap_stale", json_tristate(kubelet_capacity_stale(h)));
 
         for (size_t i = 0; i < h->n_units; i++) {
                 const UnitState *u = &h->units[i];
@@ -565,7 +559,7 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         }
         printf("  cgroup          %s%s\n", strempty(cgroup_mode_to_string(h->cgroup)),
                cgroup_mode_is_v1(h->cgroup) ? " (LimitedSwap needs v2)" : "");
-        if (kubelet_swap_stale(h) > 0)
+        if (kubelet_capacity_stale(h) > 0)
                 printf("  swap capacity   stale: the unit started before the last swap change; restart it\n");
         printf("  PSI             %s\n", h->psi ? "on" : "off");
 

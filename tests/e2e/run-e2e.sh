@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,e,ansible,g (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,e,ansible,g (default: all)
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
 #        E2E_DEB        the amd64 nodeswap .deb the ansible scenario installs (default: built
@@ -25,7 +25,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,e,ansible,g
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,e,ansible,g
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -348,6 +348,19 @@ boot() {
                 echo "FAIL boot $phase: the scenario runner did not finish"
                 FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: runner did not finish")
         fi
+
+        # Scenario m copies node-exporter's file out as "PROM <tag> <line>": promtool checks it here.
+        local tag out
+        for tag in $(sed -n 's/^PROM \([a-z]*\) .*/\1/p' <<<"$text" | sort -u); do
+                sed -n "s/^PROM $tag //p" <<<"$text" >"$TMP/$tag.prom"
+                if ! command -v promtool >/dev/null; then
+                        text+=$'\n'"SKIP m: promtool check metrics ($tag): promtool not installed on the host"
+                elif out=$(promtool check metrics <"$TMP/$tag.prom" 2>&1); then
+                        text+=$'\n'"PASS m: promtool check metrics: the $tag file ($(wc -l <"$TMP/$tag.prom") lines)"
+                else
+                        text+=$'\n'"FAIL m: promtool check metrics: the $tag file: ${out//$'\n'/ | }"
+                fi
+        done
 
         local l failed_here=0
         while IFS= read -r l; do

@@ -6,7 +6,7 @@
 #   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
 #                          and g3 for scenario g; ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,e,ansible,g, and g-prepare (the
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
@@ -581,6 +581,54 @@ CONF
 }
 
 # e, first boot: leave the zram policy applied for the reboot
+# The textfile collector setup: nodeswap-metrics.service writes node-exporter's file. The .prom
+# files are copied out as "PROM <tag> <line>" result lines; the host checks them with promtool
+# (tests/e2e/README.md: the VM root carries no Prometheus).
+emit_prom() {   # emit_prom TAG FILE
+        local l
+        while IFS= read -r l; do printf 'PROM %s %s\n' "$1" "$l" >>"$RESULTS"; done <"$2"
+        flush
+}
+
+scenario_m() {
+        in_zram_state || setup_policy zram
+        local dir=/var/lib/prometheus/node-exporter prom=/var/lib/prometheus/node-exporter/nodeswap.prom z rc
+        expect "nodeswap-metrics.timer shipped, not enabled" "$(systemctl is-enabled nodeswap-metrics.timer 2>&1)" disabled
+        # what Debian's prometheus-node-exporter creates; the service's condition needs it
+        mkdir -p "$dir"
+        rm -f "$prom"
+        systemctl start nodeswap-metrics.service
+        rc=$?
+        expect "nodeswap-metrics.service ran" "$rc $(prop nodeswap-metrics.service Result)" "0 success"
+        check "the file is written" "$(ls -l "$dir" 2>&1)" test -f "$prom"
+        expect "the file is 0644, readable by node-exporter's user" "$(stat -c %a "$prom" 2>&1)" 644
+        expect "no temporary file left" "$(ls -A "$dir")" nodeswap.prom
+        check "nodeswap_up 1" "" grep -qx 'nodeswap_up 1' "$prom"
+        z=$(zram_swaps_with_alg zstd | head -n 1)
+        check "the zstd zram swap is nodeswap's" "$z" grep -qx "nodeswap_swap_owned{path=\"$z\"} 1" "$prom"
+        check "its algorithm" "" grep -q "^nodeswap_zram_info{device=\"${z#/dev/}\",algorithm=\"zstd\",swap=\"1\",owned=\"1\"} 1$" "$prom"
+        check "the node matches the policy" "" grep -qx 'nodeswap_policy_match 1' "$prom"
+        check "the last apply succeeded" "" grep -qx 'nodeswap_last_run_success{command="apply"} 1' "$prom"
+        check "the kubelet's swapBehavior" "" grep -q '^nodeswap_kubelet_info{unit="k3s-agent.service",swap_behavior="LimitedSwap",' "$prom"
+        check "the kubelet is active (asked systemd from inside the sandbox)" "" grep -qx 'nodeswap_kubelet_active 1' "$prom"
+        check "the kubelet started after the last swap change" "" grep -qx 'nodeswap_kubelet_swap_stale 0' "$prom"
+        check "vm.swappiness" "" grep -qx "nodeswap_vm_swappiness $(sysctl_get swappiness)" "$prom"
+        info "zswap under the unit" "$(grep -E '^nodeswap_zswap_(enabled|debugfs_readable)' "$prom" | paste -sd' ')"
+        emit_prom unit "$prom"
+
+        systemctl start nodeswap-metrics.timer
+        expect "the timer starts" "$(prop nodeswap-metrics.timer ActiveState)" active
+        systemctl stop nodeswap-metrics.timer
+
+        # any user: what it may not read is said, never fatal
+        setpriv --reuid=nobody --regid=nogroup --clear-groups nodeswap metrics --pods >"$RUN/nobody.prom" 2>"$RUN/nobody.err"
+        rc=$?
+        expect "as nobody: exit 0" "$rc" 0 "$(head -c 300 "$RUN/nobody.err")"
+        check "as nobody: nodeswap's state is said to be unreadable" "" grep -q '^nodeswap_unreadable_info{path="/var/lib/nodeswap/state"} 1$' "$RUN/nobody.prom"
+        emit_prom nobody "$RUN/nobody.prom"
+        rm -rf "$dir"
+}
+
 scenario_e_prepare() {
         write_policy zram
         ns apply --json
@@ -806,7 +854,7 @@ have_nodeswap() { command -v nodeswap >/dev/null; }
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k; do
+        for s in smoke h a b c d f k m; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke ]] && ! have_nodeswap; then
