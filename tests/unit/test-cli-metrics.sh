@@ -17,6 +17,13 @@ limited=$tmp/limitedswap-only.conf
 zramfile=$tmp/zram-file-limitedswap.conf
 install -m 0644 "$fx/status/limitedswap-only.conf" "$limited"
 install -m 0644 "$fx/status/zram-file-limitedswap.conf" "$zramfile"
+# The trees with a swap file, copied without holes: how sparse a checkout leaves the fixture's
+# swap file depends on how it was copied (git, tar, cp), and a sparse one adds a swapfile-holes
+# warning to nodeswap_findings.
+for t in matching metrics/zswap-writeback; do
+        mkdir -p "$tmp/fx/$t"
+        cp -a --sparse=never "$fx/$t/." "$tmp/fx/$t/"
+done
 version=$("$ns" --version | sed -n 's/^nodeswap //p')
 
 promtool=$(command -v promtool || true)
@@ -50,10 +57,10 @@ golden() {
 }
 
 # A node that matches its zram + file policy.
-golden matching 0 --root "$fx/matching" --config "$zramfile"
+golden matching 0 --root "$tmp/fx/matching" --config "$zramfile"
 # zswap on with debugfs readable, zram written back to its backing device, a failed last apply,
 # a drop-in whose name needs label escaping, containers with zswap, cri-o and containerd.
-golden zswap-writeback 0 --pods --root "$fx/metrics/zswap-writeback" --config "$zramfile"
+golden zswap-writeback 0 --pods --root "$tmp/fx/metrics/zswap-writeback" --config "$zramfile"
 # The Pi as Raspberry Pi OS leaves it: the policy does not match yet.
 golden rpi-untouched 0 --root "$fx/rpi-untouched" --config "$zramfile"
 # No policy at all: nothing planned, so no match families.
@@ -70,14 +77,14 @@ out=$tmp/textfile
 mkdir -p "$out"
 echo keep >"$tmp/target"
 ln -s "$tmp/target" "$out/nodeswap.prom"
-"$ns" metrics --root "$fx/matching" --config "$zramfile" --output "$out/nodeswap.prom"
+"$ns" metrics --root "$tmp/fx/matching" --config "$zramfile" --output "$out/nodeswap.prom"
 check "--output: exit 0" [ $? = 0 ]
 check "--output: a regular file replaced the symlink" [ -f "$out/nodeswap.prom" ] && [ ! -L "$out/nodeswap.prom" ]
 check "--output: the symlink's target untouched" grep -qx keep "$tmp/target"
 check "--output: mode 0644" [ "$(stat -c %a "$out/nodeswap.prom")" = 644 ]
 check "--output: same text as standard output" cmp -s "$out/nodeswap.prom" "$tmp/matching.prom"
 check "--output: no temporary file left" [ "$(ls -A "$out")" = nodeswap.prom ]
-"$ns" metrics --root "$fx/matching" --config "$zramfile" --output "$tmp/no-such-dir/nodeswap.prom" 2>"$tmp/err"
+"$ns" metrics --root "$tmp/fx/matching" --config "$zramfile" --output "$tmp/no-such-dir/nodeswap.prom" 2>"$tmp/err"
 check "--output into a missing directory: exit 1" [ $? = 1 ]
 check "--output into a missing directory: says which" grep -q "no-such-dir/nodeswap.prom" "$tmp/err"
 
