@@ -174,6 +174,8 @@ typedef struct HostState {
 /* Probe the host below root for what the policy needs to know. Never writes. Never talks to
  * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
 int probe(const char *root, const Policy *policy, HostState *ret);
+/* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
+int probe_zswap(const char *root, HostState *h);
 void host_state_done(HostState *h);
 
 const SwapDevice *host_find_swap(const HostState *h, const char *path);

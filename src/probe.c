@@ -367,8 +367,9 @@ static char *read_line_or_null(const char *root, const char *path) {
 }
 
 /* The parameters are world-readable; debugfs is root's (and may not be mounted). Nothing here is
- * an error: what cannot be read stays unknown. */
-static int probe_zswap(const char *root, HostState *h) {
+ * an error: what cannot be read stays unknown. Not part of probe(): only metrics reports zswap,
+ * and apply's probe should not pay for it. */
+int probe_zswap(const char *root, HostState *h) {
         ZswapState *z = &h->zswap;
         _cleanup_free_ char *enabled = read_line_or_null(root, "/sys/module/zswap/parameters/enabled");
         z->enabled = !enabled ? -1 : streq(enabled, "Y") || streq(enabled, "1");
@@ -769,10 +770,6 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         h.page_cluster = read_sysctl(root, "/proc/sys/vm/page-cluster");
 
         r = probe_zrams(root, &h);
-        if (r < 0)
-                goto fail;
-
-        r = probe_zswap(root, &h);
         if (r < 0)
                 goto fail;
 

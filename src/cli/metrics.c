@@ -28,6 +28,8 @@ int verb_metrics(const CliContext *c) {
         /* Read only: a broken or unreadable policy becomes findings, the defaults stand in. */
         int ret = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
         MetricsInput in = { .pods = c->pods, .findings = &fs };
+        if (ret == EXIT_OK && probe_zswap(c->root, &h) < 0)
+                ret = EXIT_FAIL;
         if (ret == EXIT_OK) {
                 in.policy = &p;
                 in.host = &h;
