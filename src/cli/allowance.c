@@ -28,9 +28,9 @@
  */
 #include <json-c/json.h>
 
-#include "allowance.h"
-#include "check.h"
-#include "cli.h"
+#include "plan/allowance.h"
+#include "plan/check.h"
+#include "cli/cli.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
         if (!value) {

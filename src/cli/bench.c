@@ -38,9 +38,9 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "zram.h"
+#include "execute/bench.h"
+#include "cli/cli.h"
+#include "probe/zram.h"
 
 #define BENCH_TOTAL_USEC (55 * 1000000ULL)      /* the run's bound; the issue allows 60 s */
 #define BENCH_ZRAM_USEC (30 * 1000000ULL)       /* of which the zram measurements, all algorithms */

@@ -21,9 +21,9 @@
  */
 #include <json-c/json.h>
 
-#include "check.h"
-#include "cli.h"
-#include "report.h"
+#include "plan/check.h"
+#include "cli/cli.h"
+#include "report/report.h"
 
 static int print_json(const Findings *fs) {
         json_object *o = json_object_new_object(), *a = findings_to_json(fs);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "plan.h"
+#include "plan/plan.h"
 
 /* Exit codes (nodeswap(8) documents them). */
 enum {

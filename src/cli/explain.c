@@ -4,7 +4,7 @@
  * where the parser records one) and the facts of the host the plan depends on. With these an
  * operator can tell why a plan is what it is: why lz4 and not zstd, why that size, why the swap
  * file is refused on that disk, why nothing is masked. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_load(): the policy and the host state every command starts from. */
-#include "cli.h"
-#include "systemd.h"
-#include "report.h"
+#include "cli/cli.h"
+#include "probe/systemd.h"
+#include "report/report.h"
 
 /* On the host, ask systemd what the files cannot say: which units are active, and when the kubelet
  * last started (its swap capacity is read then). Without systemd the values stay unknown (-1, 0). */

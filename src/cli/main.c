@@ -5,11 +5,11 @@
 #include <sys/file.h>
 #include <fcntl.h>
 
-#include "check.h"
-#include "cli.h"
-#include "execute.h"
-#include "report.h"
-#include "sd-dl.h"
+#include "plan/check.h"
+#include "cli/cli.h"
+#include "execute/execute.h"
+#include "report/report.h"
+#include "shared/sd-dl.h"
 
 static void help(void) {
         printf("nodeswap %s: give this node the swap its policy asks for, and tell the kubelet.\n\n"

@@ -10,10 +10,10 @@
  * Exit status: 0; 1 when the policy or the node could not be read (the exposition still says
  * nodeswap_up 0, and --output still writes it) or FILE could not be written.
  */
-#include "check.h"
-#include "cli.h"
-#include "metrics.h"
-#include "pods.h"
+#include "plan/check.h"
+#include "cli/cli.h"
+#include "report/metrics.h"
+#include "probe/pods.h"
 
 int verb_metrics(const CliContext *c) {
         Policy p = {};

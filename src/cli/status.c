@@ -80,12 +80,12 @@
  */
 #include <json-c/json.h>
 
-#include "check.h"
-#include "kubelet.h"
-#include "cli.h"
-#include "report.h"
+#include "plan/check.h"
+#include "plan/kubelet.h"
+#include "cli/cli.h"
+#include "report/report.h"
 #include <time.h>
-#include "pods.h"
+#include "probe/pods.h"
 
 #define STRV_FOREACH_CONST(i, l) for (char *const *i = (l); i && *i; i++)
 

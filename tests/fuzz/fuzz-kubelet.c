@@ -3,7 +3,7 @@
  * JSON). Whatever the bytes, the parse either marks the file invalid with a reason, or gives
  * fields whose values and lines are consistent; merging it alone, and merged with nodeswap's own
  * drop-in after it, never lets the input win over nodeswap's drop-in. */
-#include "kubelet.h"
+#include "plan/kubelet.h"
 #include "fuzz.h"
 
 static unsigned count_lines(const uint8_t *data, size_t size) {

@@ -9,7 +9,7 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 #include "fuzz.h"
 
 #define SEPARATOR "#--- dropin"

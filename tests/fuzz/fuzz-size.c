@@ -3,7 +3,7 @@
  * (small and large machines, 4 KiB to 64 KiB pages, a RAM size that is not a power of two); the
  * rest is the expression. A size that evaluates is a positive whole number of pages; an error
  * always comes with a reason. */
-#include "policy.h"
+#include "policy/policy.h"
 #include "fuzz.h"
 
 int fuzz_size_one(const uint8_t *data, size_t size) {

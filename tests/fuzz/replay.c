@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "shared/util.h"
 #include "fuzz.h"
 
 static int replay_file(const char *path, unsigned *count) {

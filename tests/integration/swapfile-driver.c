@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Test-only driver for src/swapfile.c (never installed): one command per call, for
+/* Test-only driver for src/probe/swapfile.c (never installed): one command per call, for
  * test-swapfile-kernel.sh. Exit status: 0 success, 1 failure (the errno name and the reason on
  * stderr), 2 created but swapon skipped (foreign root), 3 verify: not reusable, 64 usage. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
 
-#include "swap.h"
-#include "swapfile.h"
+#include "probe/swap.h"
+#include "probe/swapfile.h"
 
 static int usage(void) {
         fprintf(stderr,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# src/swapfile.c against the real kernel: swap files on loop-mounted ext4, xfs and btrfs images
+# src/probe/swapfile.c against the real kernel: swap files on loop-mounted ext4, xfs and btrfs images
 # and a tmpfs. Needs root. Everything it sets up lives below one temporary directory and is torn
 # down by the trap, even on failure: only swap areas below that directory are swapped off, only
 # the loop devices this script attached are detached.

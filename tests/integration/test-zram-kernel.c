@@ -20,8 +20,8 @@
 
 #include <inttypes.h>
 
-#include "swap.h"
-#include "zram.h"
+#include "probe/swap.h"
+#include "probe/zram.h"
 #include "kernel-lock.h"
 
 #define MAX_IDS 64

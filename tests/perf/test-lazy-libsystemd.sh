@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# nodeswap loads libsystemd with dlopen() only when it talks to systemd (src/sd-dl.c):
+# nodeswap loads libsystemd with dlopen() only when it talks to systemd (src/shared/sd-dl.c):
 #  - the binary has no libsystemd in DT_NEEDED;
 #  - plan, status, check, allowance, --version and an apply on a copy of a fixture tree (--root:
 #    no systemd calls) never map it (LD_DEBUG=files shows every object the loader maps);

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "allowance.h"
+#include "plan/allowance.h"
 
 #define MEMTOTAL_16G (UINT64_C(16218) * MiB)    /* a 16 GB Pi 5 */
 

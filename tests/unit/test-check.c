@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "check.h"
+#include "plan/check.h"
 
 #define MEMTOTAL_16G (UINT64_C(16218) * MiB)
 

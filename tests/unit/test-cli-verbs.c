@@ -9,8 +9,8 @@
 #include <json-c/json.h>
 #include <sys/stat.h>
 
-#include "allowance.h"
-#include "cli.h"
+#include "plan/allowance.h"
+#include "cli/cli.h"
 
 #ifndef FIXTURES
 #error "FIXTURES must point at tests/fixtures"

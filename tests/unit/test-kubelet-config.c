@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "kubelet.h"
+#include "plan/kubelet.h"
 
 /* the table below leaves trailing fields zero */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "metrics.h"
+#include "report/metrics.h"
 
 static void test_escape(void **state) {
         static const struct {

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "check.h"
-#include "plan.h"
-#include "swap.h"
+#include "plan/check.h"
+#include "plan/plan.h"
+#include "probe/swap.h"
 
 static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "pods.h"
+#include "probe/pods.h"
 
 #ifndef FIXTURES
 #error "FIXTURES must point at tests/fixtures"

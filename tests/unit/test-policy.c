@@ -19,7 +19,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 
 static const PolicyContext ctx = {
         .ram = UINT64_C(16218) * MiB,   /* MemTotal of a 16 GB Raspberry Pi 5 */

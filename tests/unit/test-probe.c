@@ -14,8 +14,8 @@
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 
-#include "host.h"
-#include "state.h"
+#include "probe/host.h"
+#include "probe/state.h"
 
 #ifndef FIXTURE_DIR
 #error "FIXTURE_DIR must be defined"

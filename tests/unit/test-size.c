@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "policy.h"
+#include "policy/policy.h"
 
 #define RAM_PI (UINT64_C(16218) * MiB)  /* MemTotal of a 16 GB Raspberry Pi 5 */
 #define RAM_16G (16 * GiB)

@@ -7,7 +7,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "swap.h"
+#include "probe/swap.h"
 
 /* A temporary file of size bytes, already unlinked. */
 static int temp_file(uint64_t size) {

@@ -10,8 +10,8 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
-#include "swap.h"
-#include "swapfile.h"
+#include "probe/swap.h"
+#include "probe/swapfile.h"
 
 #define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 

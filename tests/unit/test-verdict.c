@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "verdict.h"
+#include "plan/verdict.h"
 
 /* Every row: an id of lower-case words joined by '-', unique, a severity and a summary. */
 static void test_table_rows(void **state) {

@@ -10,8 +10,8 @@
 #include <sys/inotify.h>
 #include <sys/stat.h>
 
-#include "swap.h"
-#include "zram.h"
+#include "probe/swap.h"
+#include "probe/zram.h"
 
 /* ---- algorithm choice ---------------------------------------------------------------------- */
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* src/systemd.c against a real PID 1, run inside the VM by runner.sh (see vm.sh). Expects the
+/* src/probe/systemd.c against a real PID 1, run inside the VM by runner.sh (see vm.sh). Expects the
  * generator to have masked the default [Conflicts] units and started nodeswap.service, and the
  * units smoke-ok/-fail/-slow.service in /lib/systemd/system plus smoke-etc.service in /etc. */
 #include <stdio.h>
-#include "systemd.h"
+#include "probe/systemd.h"
 
 static int failed;
 #define CHECK(cond, ...) do { printf((cond) ? "PASS " : "FAIL "); if (!(cond)) failed = 1; \

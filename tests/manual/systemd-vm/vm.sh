@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Manual check of src/systemd.c and nodeswap-generator against a real systemd (Debian 12 VM).
+# Manual check of src/probe/systemd.c and nodeswap-generator against a real systemd (Debian 12 VM).
 # Not part of "meson test": it needs root, qemu and the VM root that tests/e2e/build-root.sh
 # caches (used read-only here), and takes a few minutes under TCG.
 #

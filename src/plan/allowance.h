@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "probe/host.h"
+
+/* The swap a container gets from the kubelet under LimitedSwap (pure, no I/O).
+ *
+ *   swap = memory request / node MemTotal × node SwapTotal       (rounded down, exact integers)
+ *
+ * and 0 for every container the kubelet gives none: see AllowanceReason. */
+
+/* cgroup v1 or hybrid: the kubelet's memory controller is v1, so no memory.swap.max (LimitedSwap needs v2). */
+static inline bool cgroup_mode_is_v1(CgroupMode m) {
+        return m == CGROUP_V1 || m == CGROUP_HYBRID;
+}
+
+typedef enum PodQos {
+        POD_QOS_AUTO = 0,       /* not given: derived from request and limit of this container */
+        POD_QOS_BURSTABLE,
+        POD_QOS_GUARANTEED,
+        POD_QOS_BEST_EFFORT,
+} PodQos;
+/* "burstable", "guaranteed", "besteffort" (also "BestEffort" etc., case-insensitive); -EINVAL else. */
+int pod_qos_from_string(const char *s, PodQos *ret);
+const char *pod_qos_to_string(PodQos q);
+
+typedef struct AllowanceInput {
+        bool has_request;
+        uint64_t request;       /* bytes */
+        bool has_limit;
+        uint64_t limit;         /* bytes */
+        PodQos qos;
+        bool critical;          /* priority class system-node-critical / system-cluster-critical */
+
+        SwapBehavior behavior;  /* the kubelet's swapBehavior; UNSET = the kubelet's default, NoSwap */
+        CgroupMode cgroup;
+        uint64_t mem_total;     /* node MemTotal, bytes */
+        uint64_t swap_total;    /* node SwapTotal, bytes */
+} AllowanceInput;
+
+/* Why a container gets no swap. The first that applies, in this order. */
+typedef enum AllowanceReason {
+        ALLOWANCE_GRANTED = 0,          /* swap > 0, or 0 only because of rounding */
+        ALLOWANCE_BEHAVIOR_UNSET,       /* no swapBehavior: the kubelet defaults to NoSwap */
+        ALLOWANCE_NO_SWAP,              /* swapBehavior NoSwap */
+        ALLOWANCE_CGROUP_V1,            /* cgroup v1 or hybrid: LimitedSwap needs cgroup v2 */
+        ALLOWANCE_CRITICAL,             /* system-node-critical / system-cluster-critical */
+        ALLOWANCE_QOS_GUARANTEED,       /* --qos guaranteed */
+        ALLOWANCE_QOS_BEST_EFFORT,      /* --qos besteffort, or neither request nor limit */
+        ALLOWANCE_LIMIT_WITHOUT_REQUEST,/* the request defaults to the limit */
+        ALLOWANCE_REQUEST_EQUALS_LIMIT, /* a Guaranteed-style container */
+        ALLOWANCE_NODE_WITHOUT_SWAP,    /* SwapTotal 0 */
+        ALLOWANCE_REQUEST_OVER_MEMTOTAL,/* the kubelet refuses to compute a limit */
+        _ALLOWANCE_REASON_MAX,
+} AllowanceReason;
+/* One sentence without a trailing period; NULL for ALLOWANCE_GRANTED. */
+const char *allowance_reason_to_string(AllowanceReason r);
+
+/* Compute the allowance. -EINVAL when the input is impossible (mem_total 0, or a request above
+ * the limit, which the API server rejects). */
+int allowance_compute(const AllowanceInput *in, uint64_t *ret_swap, AllowanceReason *ret_reason);
+
+/* The formula with the numbers, for people:
+ *   "256.0 MiB request / 15.8 GiB MemTotal × 16.0 GiB SwapTotal = 258.6 MiB (101.0 % of the request)"
+ * NULL on ENOMEM. */
+char *allowance_formula(const AllowanceInput *in, uint64_t swap);

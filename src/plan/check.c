@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "plan/check.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+
+#include "plan/allowance.h"
+#include "plan/kubelet.h"
+
+/* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
+ * Their ids, severities and summaries are rows of the table in verdict.h.
+ * Where the policy says what the node will be (apply writes it), the rule looks at the policy;
+ * where it does not, at the node as it is.
+ *
+ * id                       severity  when
+ * cgroup-v1-limitedswap    error     LimitedSwap (policy, else current drop-in) on cgroup v1 or hybrid
+ * limitedswap-little-swap  warning   LimitedSwap and SwapTotal < MemTotal / 4: a container gets less
+ *                                    than a quarter of its request as swap (or none at all)
+ * swap-priority-shared     warning   two active swap areas with one priority (pages round-robin)
+ * swappiness-zram-churn    warning   swappiness >= 180 (policy, else current), zram swap on or planned,
+ *                                    and pods NoSwap (no LimitedSwap)
+ * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned
+ * psi-off-info             info      absent otherwise
+ * zram-too-large           warning   a zram device (the policy's planned one, or one that is not
+ *                                    nodeswap's) whose disksize is above 2 × MemTotal, or above
+ *                                    MemTotal with no mem_limit. At a typical 2:1..4:1 compression a
+ *                                    full device of 2 × MemTotal needs all of RAM; without a
+ *                                    mem_limit nothing stops it, and no pod's limit accounts for it.
+ * swapfile-storage         error     the swap file sits on mmc or rotational storage that the
+ *                                    policy's [File] Storage= does not allow (apply refuses)
+ * swapfile-storage-wear    warning   ... that Storage= allows (flash wear, slow)
+ * swapfile-not-regular     error     something other than a regular file at [File] Path=
+ * swapfile-pagesize        warning   the file's swap header was made for another page size (apply
+ *                                    rewrites it)
+ * swapfile-permissions     error     the file is readable or writable by group/others, or not root's,
+ *                                    and off (apply refuses to swap it on)
+ * swapfile-permissions-active
+ *                          warning   ... and on: apply does not swap it off (that would not make it
+ *                                    safer); chmod/chown fix it
+ * swapfile-holes           warning   the file has holes (allocated < size; apply allocates them)
+ * kubelet-swap-stale       warning   the kubelet unit started before nodeswap's last swap change
+ *                                    (unknown without systemd: no finding)
+ * dropin-name              error     the kubelet drop-in's name does not end in .conf (ignored)
+ * dropin-invalid           error     the drop-in exists without apiVersion or kind (the kubelet
+ *                                    does not start), and the policy does not rewrite it
+ * dropin-order             warning   the drop-in's name sorts before k3s's 00-k3s-defaults.conf
+ * host-unreadable          warning   a state file this user may not read (non-root status, check)
+ * kubelet-config-invalid   warning   another file the kubelet reads is not valid YAML, not a mapping,
+ *                                    or lacks apiVersion/kind (the kubelet does not start)
+ * kubelet-swap-behavior    info      every file that sets swapBehavior, in merge order, and the one
+ *                                    that wins (when a file other than nodeswap's drop-in sets it)
+ * dropin-overridden        error     the policy sets SwapBehavior= but a file merged after nodeswap's
+ *                                    drop-in sets another (nodeswap apply refuses)
+ * kubelet-fail-swap-on     error     the file that wins sets failSwapOn: true while the node has (or
+ *                                    the policy plans) swap: the kubelet does not start
+ * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, the node
+ *                                    is not reverted, and a conflict unit exists unmasked
+ * rpi-swap                 info      Raspberry Pi OS's rpi-swap is installed: its mechanism (from
+ *                                    its configuration) and which of its units are masked
+ */
+
+#define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
+
+/* A rule's finding. A rule whose id the plan reported already adds nothing: the plan's finding
+ * says the same, closer to its cause. */
+static int add(Findings *fs, Verdict v, char *message, char *hint) {
+        return findings_add(fs, v, message, hint);
+}
+
+/* The same, naming the policy key behind it. */
+static int add_at(Findings *fs, Verdict v, const Policy *p, PolicyKey k, const char *value, char *message,
+                  char *hint) {
+        return findings_add_at(fs, v, p, k, value, message, hint);
+}
+
+SwapBehavior check_swap_behavior(const Policy *p, const HostState *h) {
+        if (p && p->swap_behavior != SWAP_BEHAVIOR_UNSET)
+                return p->swap_behavior;
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        return e.swap_behavior;
+}
+
+static bool zram_swap_on_or_planned(const Policy *p, const HostState *h) {
+        if (p->backend_set && (p->backends & BACKEND_ZRAM))
+                return true;
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind == SWAP_KIND_ZRAM)
+                        return true;
+        return false;
+}
+
+static const char *basename_of(const char *path) {
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
+}
+
+static int check_cgroup(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || !cgroup_mode_is_v1(h->cgroup))
+                return 0;
+        Verdict v = VERDICT_CGROUP_V1_LIMITEDSWAP;
+        return add_at(fs, v, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                   p->swap_behavior != SWAP_BEHAVIOR_UNSET ? swap_behavior_to_string(p->swap_behavior) : NULL,
+                   strdup_printf("LimitedSwap needs cgroup v2, and this node runs cgroup %s: since "
+                                 "Kubernetes 1.35 the kubelet refuses to start, older ones give "
+                                 "no container any swap",
+                                 h->cgroup == CGROUP_HYBRID ? "v1 with a v2 hierarchy beside it (hybrid)" : "v1"),
+                   strdup("boot with the unified hierarchy (systemd.unified_cgroup_hierarchy=1, and "
+                          "cgroup_no_v1=all on older systems) or set [Kubelet] SwapBehavior=NoSwap"));
+}
+
+static int check_little_swap(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || h->mem_total == 0)
+                return 0;
+        /* The swap the node has once the plan ran (what the kubelet then reads). */
+        uint64_t swap_total = pl && p->backend_set ? pl->swap_total_after : h->swap_total;
+        const char *sb = p->swap_behavior != SWAP_BEHAVIOR_UNSET ? swap_behavior_to_string(p->swap_behavior) : NULL;
+        if (swap_total == 0)
+                return add_at(fs, VERDICT_LIMITEDSWAP_LITTLE_SWAP, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR, sb,
+                           strdup("LimitedSwap is set but the node has no swap: no container gets any"),
+                           strdup("configure a swap backend ([Swap] Backend=) and run nodeswap apply"));
+        if ((unsigned __int128) swap_total * 4 >= h->mem_total)
+                return 0;
+        char s[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
+        double pct = 100.0 * (double) swap_total / (double) h->mem_total;
+        return add_at(fs, VERDICT_LIMITEDSWAP_LITTLE_SWAP, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR, sb,
+                   strdup_printf("LimitedSwap with %s of swap on %s of RAM: a container gets %.1f %% of "
+                                 "its memory request as swap (under a quarter)",
+                                 format_bytes(s, sizeof s, swap_total),
+                                 format_bytes(m, sizeof m, h->mem_total), pct),
+                   strdup("give the node more swap (a larger zram device or a swap file), or see "
+                          "nodeswap allowance --request SIZE for what a container gets"));
+}
+
+static int check_priorities(const Policy *p, const HostState *h, Findings *fs) {
+        for (size_t i = 0; i < h->n_swaps; i++)
+                for (size_t j = i + 1; j < h->n_swaps; j++) {
+                        if (h->swaps[i].priority != h->swaps[j].priority)
+                                continue;
+                        /* report the first pair only: one finding, stable */
+                        return add(fs, VERDICT_SWAP_PRIORITY_SHARED,
+                                   strdup_printf("%s and %s share priority %d: the kernel spreads pages "
+                                                 "round-robin between them, so zram and a drive fill "
+                                                 "alike instead of zram first",
+                                                 h->swaps[i].path, h->swaps[j].path, h->swaps[i].priority),
+                                   strdup("give each swap area its own priority ([Zram] Priority= above "
+                                          "[File] Priority=) and run nodeswap apply"));
+                }
+        return 0;
+}
+
+static int check_swappiness(const Policy *p, const HostState *h, SwapBehavior b, Findings *fs) {
+        int sw = p->swappiness >= 0 ? p->swappiness : h->swappiness;
+        if (sw < 180 || b == SWAP_BEHAVIOR_LIMITED_SWAP || !zram_swap_on_or_planned(p, h))
+                return 0;
+        return add_at(fs, VERDICT_SWAPPINESS_ZRAM_CHURN, p, POLICY_KEY_SYSCTL_SWAPPINESS, NULL,
+                   strdup_printf("vm.swappiness is %d with zram swap while pods may not swap (NoSwap): "
+                                 "system services reclaim only anonymous memory into zram while pods "
+                                 "can only drop page cache, so the same pages churn through zram and "
+                                 "pods re-read their files from disk", sw),
+                   strdup("set [Sysctl] Swappiness=60 (or lower), or let pods swap with "
+                          "[Kubelet] SwapBehavior=LimitedSwap"));
+}
+
+static int check_psi(const Policy *p, const HostState *h, Findings *fs) {
+        if (h->psi)
+                return 0;
+        bool zram = zram_swap_on_or_planned(p, h);
+        return add(fs, zram ? VERDICT_PSI_OFF : VERDICT_PSI_OFF_INFO,
+                   strdup(zram ? "pressure stall information is off: the time tasks wait for memory, "
+                                 "including zram compression, cannot be seen"
+                               : "pressure stall information is off: memory pressure cannot be measured"),
+                   strdup("add psi=1 to the kernel command line (on a Raspberry Pi: "
+                          "/boot/firmware/cmdline.txt) and reboot"));
+}
+
+static bool zram_too_large(uint64_t disksize, uint64_t mem_limit, uint64_t mem_total) {
+        if (mem_total == 0 || disksize == 0)
+                return false;
+        if ((unsigned __int128) disksize > (unsigned __int128) mem_total * 2)
+                return true;
+        return mem_limit == 0 && disksize > mem_total;
+}
+
+static int zram_too_large_finding(Findings *fs, const Policy *p, const char *what, uint64_t disksize,
+                                  uint64_t mem_limit, uint64_t mem_total) {
+        char d[FORMAT_BYTES_MAX], m[FORMAT_BYTES_MAX];
+        format_bytes(d, sizeof d, disksize);
+        format_bytes(m, sizeof m, mem_total);
+        return add_at(fs, VERDICT_ZRAM_TOO_LARGE, p, p ? POLICY_KEY_ZRAM_SIZE : _POLICY_KEY_MAX,
+                      p ? p->zram.size_expr : NULL,
+                   mem_limit == 0
+                   ? strdup_printf("%s holds up to %s on %s of RAM with no mem_limit: filled at a "
+                                   "typical 2:1 to 4:1 compression it takes RAM that no pod's memory "
+                                   "limit accounts for", what, d, m)
+                   : strdup_printf("%s holds up to %s, more than twice the %s of RAM: even at 2:1 "
+                                   "compression a full device needs all of it", what, d, m),
+                   strdup("lower [Zram] Size= (e.g. min(ram / 2, 8G)) or cap it with [Zram] MemLimit="));
+}
+
+static int check_zram_size(const Policy *p, const HostState *h, Findings *fs) {
+        int r;
+        bool planned = p->backend_set && (p->backends & BACKEND_ZRAM);
+        if (planned && zram_too_large(p->zram.size, p->zram.mem_limit, h->mem_total)) {
+                r = zram_too_large_finding(fs, p, "the policy's zram device ([Zram] Size=)",
+                                           p->zram.size, p->zram.mem_limit, h->mem_total);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; i < h->n_zrams; i++) {
+                const ZramDevice *z = &h->zrams[i];
+                if (planned && z->ours)
+                        continue;       /* the policy's device, judged above */
+                if (!zram_too_large(z->disksize, z->mem_limit, h->mem_total))
+                        continue;
+                _cleanup_free_ char *what = strdup_printf("/dev/zram%d", z->id);
+                if (!what)
+                        return -ENOMEM;
+                r = zram_too_large_finding(fs, NULL, what, z->disksize, z->mem_limit, h->mem_total);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
+        const SwapFileState *f = &h->file;
+        int r;
+
+        if (!p->file.path)
+                return 0;
+
+        bool wanted = p->backend_set && (p->backends & BACKEND_FILE);
+        unsigned bad = f->storage & (STORAGE_MMC | STORAGE_ROTATIONAL);
+        if (bad && (wanted || f->swap_on)) {
+                bool allowed = wanted && (p->file.storage & bad);
+                r = add_at(fs, allowed ? VERDICT_SWAPFILE_STORAGE_WEAR : VERDICT_SWAPFILE_STORAGE, p,
+                        POLICY_KEY_FILE_STORAGE, NULL,
+                        strdup_printf("the swap file %s is on %s storage (%s): %s", p->file.path,
+                                      strempty(storage_kind_to_string((StorageKind) bad)), f->storage_device ?: "unknown device",
+                                      bad == STORAGE_MMC
+                                      ? "swapping wears out an SD card or eMMC and is slow"
+                                      : "a spinning disk makes swapping slow"),
+                        strdup(allowed
+                               ? "move [File] Path= to NVMe or SSD storage"
+                               : "move [File] Path= to NVMe or SSD storage; apply refuses it unless "
+                                 "[File] Storage= lists it"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (!f->exists)
+                return 0;
+
+        if (!f->is_regular)
+                return add_at(fs, VERDICT_SWAPFILE_NOT_REGULAR, p, POLICY_KEY_FILE_PATH, p->file.path,
+                           strdup_printf("%s is not a regular file (a symlink, directory or device): "
+                                         "it cannot be a swap file", p->file.path),
+                           strdup("remove it or choose another [File] Path="));
+
+        if (f->has_header && f->header_page_size != 0 && h->page_size != 0 &&
+            f->header_page_size != h->page_size) {
+                r = add(fs, VERDICT_SWAPFILE_PAGESIZE,
+                        strdup_printf("the swap header of %s was made for %" PRIu64 "-byte pages and "
+                                      "this kernel uses %" PRIu64 ": swapon fails with EINVAL",
+                                      p->file.path, f->header_page_size, h->page_size),
+                        strdup("run nodeswap apply: it rewrites the header for this page size"));
+                if (r < 0)
+                        return r;
+        }
+
+        if ((f->mode & 077) || f->uid != 0) {
+                r = add_at(fs, f->swap_on ? VERDICT_SWAPFILE_PERMISSIONS_ACTIVE : VERDICT_SWAPFILE_PERMISSIONS, p,
+                           POLICY_KEY_FILE_PATH, p->file.path,
+                        strdup_printf("the swap file %s has mode %04o and owner uid %u: whoever can "
+                                      "read it can read swapped-out memory",
+                                      p->file.path, f->mode, f->uid),
+                        strdup_printf("chown root:root %s && chmod 0600 %s", p->file.path, p->file.path));
+                if (r < 0)
+                        return r;
+        }
+
+        if (f->allocated < f->size) {
+                char a[FORMAT_BYTES_MAX], s[FORMAT_BYTES_MAX];
+                r = add(fs, VERDICT_SWAPFILE_HOLES,
+                        strdup_printf("the swap file %s has holes (%s allocated of %s): the kernel "
+                                      "refuses it with EINVAL", p->file.path,
+                                      format_bytes(a, sizeof a, f->allocated),
+                                      format_bytes(s, sizeof s, f->size)),
+                        strdup("swap it off, delete it and run nodeswap apply, which allocates it "
+                               "with fallocate"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_kubelet_stale(const Policy *p, const HostState *h, Findings *fs) {
+        if (h->kubelet_started_usec == 0 || h->state.swap_changed_usec <= h->kubelet_started_usec)
+                return 0;
+        const char *unit = h->kubelet_unit ?: "the kubelet unit";
+        return add(fs, VERDICT_KUBELET_SWAP_STALE,
+                   strdup_printf("%s started before the last swap change: the kubelet reads the "
+                                 "node's swap capacity only at start, so it still works with the old "
+                                 "SwapTotal", unit),
+                   strdup_printf("systemctl restart %s", h->kubelet_unit ?: "<kubelet unit>"));
+}
+
+static int check_dropin(const Policy *p, const HostState *h, Findings *fs) {
+        const char *path = p->dropin ?: h->dropin_path;
+        int r;
+
+        if (!path || (p->swap_behavior == SWAP_BEHAVIOR_UNSET && !h->dropin))
+                return 0;       /* nodeswap leaves the kubelet alone and there is nothing there */
+
+        const char *name = basename_of(path);
+        if (!endswith(name, ".conf")) {
+                r = add_at(fs, VERDICT_DROPIN_NAME, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
+                        strdup_printf("the kubelet drop-in %s does not end in .conf: the kubelet "
+                                      "ignores it", path),
+                        strdup("set [Kubelet] DropIn= to a name ending in .conf, e.g. "
+                               "90-nodeswap.conf"));
+                if (r < 0)
+                        return r;
+        }
+
+        const KubeletConfigFile *ours = kubelet_config_find(&h->kubelet, path);
+        if (h->dropin && ours && ours->invalid && p->swap_behavior == SWAP_BEHAVIOR_UNSET) {
+                /* (A policy that sets SwapBehavior= rewrites the drop-in: the plan has it.) */
+                r = add(fs, VERDICT_DROPIN_INVALID,
+                        ours->invalid_line > 0
+                        ? strdup_printf("the kubelet drop-in %s:%u: %s: the kubelet refuses it and does "
+                                        "not start", path, ours->invalid_line, ours->invalid_reason)
+                        : strdup_printf("the kubelet drop-in %s: %s: the kubelet refuses it and does not "
+                                        "start", path, ours->invalid_reason),
+                        strdup("run nodeswap apply to rewrite it (apiVersion: "
+                               "kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration)"));
+                if (r < 0)
+                        return r;
+        }
+
+        if (strcmp(name, K3S_DEFAULTS_DROPIN) < 0) {
+                r = add_at(fs, VERDICT_DROPIN_ORDER, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
+                        strdup_printf("the kubelet drop-in %s sorts before k3s's own "
+                                      K3S_DEFAULTS_DROPIN ": drop-ins merge in name order, so "
+                                      "k3s's defaults override it", path),
+                        strdup("name it so it sorts after " K3S_DEFAULTS_DROPIN ", e.g. "
+                               "90-nodeswap.conf"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static SwapBehavior normalized(SwapBehavior b) {
+        return b == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP : b;
+}
+
+static int check_kubelet_config(const Policy *p, const HostState *h, Findings *fs) {
+        const KubeletConfig *c = &h->kubelet;
+        const char *ours_path = p->dropin ?: h->dropin_path;
+        int r;
+
+        for (size_t i = 0; i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                if (!f->invalid || streq_ptr(f->path, ours_path))
+                        continue;       /* nodeswap's own: dropin-invalid */
+                _cleanup_free_ char *src = kubelet_source(f, f->invalid_line);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
+                        strdup_printf("%s: %s: the kubelet refuses it and does not start", src, f->invalid_reason),
+                        strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
+                                      "KubeletConfiguration) or remove it", f->path));
+                if (r < 0)
+                        return r;
+        }
+
+        KubeletEffective now;
+        kubelet_config_effective(c, NULL, NULL, &now);
+
+        /* Every file that sets swapBehavior, when there is more than nodeswap's own drop-in. */
+        _cleanup_strv_free_ char **setters = NULL;
+        size_t n_setters = 0;
+        bool foreign = false;
+        for (size_t i = 0; i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                if (f->swap_behavior_field == KUBELET_FIELD_ABSENT)
+                        continue;
+                n_setters++;
+                if (!streq_ptr(f->path, ours_path))
+                        foreign = true;
+                _cleanup_free_ char *src = kubelet_source(f, f->swap_behavior_line);
+                if (!src)
+                        return -ENOMEM;
+                char *e = f->swap_behavior_field == KUBELET_FIELD_CLEARED
+                        ? strdup_printf("%s (null: the default)", src)
+                        : strdup_printf("%s (%s)", src, f->swap_behavior_value[0] ? f->swap_behavior_value : "\"\"");
+                if (strv_push(&setters, e) < 0)
+                        return -ENOMEM;
+        }
+        if (setters && (n_setters > 1 || foreign)) {
+                _cleanup_free_ char *list = strv_join(setters, ", ");
+                _cleanup_free_ char *win = kubelet_source(now.swap_behavior_from, now.swap_behavior_from ?
+                                                          now.swap_behavior_from->swap_behavior_line : 0);
+                if (!list || !win)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_SWAP_BEHAVIOR,
+                        strdup_printf("swapBehavior is set by %s; %s wins: %s", list, win,
+                                      now.swap_behavior_unknown ? now.swap_behavior_value
+                                      : swap_behavior_to_string(normalized(now.swap_behavior))),
+                        strdup("the kubelet merges its drop-ins in name order, the last one that sets a "
+                               "field wins; nodeswap status shows the result"));
+                if (r < 0)
+                        return r;
+        }
+
+        /* What the kubelet runs with once nodeswap apply wrote its drop-in. */
+        _cleanup_(kubelet_config_file_done) KubeletConfigFile ours = {};
+        KubeletEffective after = now;
+        if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && ours_path && endswith(ours_path, ".conf")) {
+                /* (a name without .conf: dropin-name) */
+                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior, &ours, &after);
+                if (r < 0)
+                        return r;
+                const KubeletConfigFile *w = after.swap_behavior_from;
+                if (w != &ours && (after.swap_behavior_unknown ||
+                                   normalized(after.swap_behavior) != p->swap_behavior)) {
+                        _cleanup_free_ char *src = kubelet_source(w, w ? w->swap_behavior_line : 0);
+                        if (!src)
+                                return -ENOMEM;
+                        r = add_at(fs, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                           swap_behavior_to_string(p->swap_behavior),
+                                !kubelet_config_reads(c, ours_path)
+                                ? strdup_printf("the kubelet does not read %s (its drop-in directory is %s, from "
+                                                "%s): it runs with swapBehavior %s, not the policy's %s",
+                                                ours_path, strempty(c->config_dir), strempty(c->config_dir_source),
+                                                after.swap_behavior_unknown ? after.swap_behavior_value
+                                                : swap_behavior_to_string(normalized(after.swap_behavior)),
+                                                swap_behavior_to_string(p->swap_behavior))
+                                : strdup_printf("%s sets swapBehavior %s and is merged after %s: the kubelet "
+                                                "runs with it, not the policy's %s (nodeswap apply refuses)",
+                                                src, after.swap_behavior_unknown ? after.swap_behavior_value
+                                                : swap_behavior_to_string(normalized(after.swap_behavior)),
+                                                ours_path, swap_behavior_to_string(p->swap_behavior)),
+                                strdup_printf("remove swapBehavior from %s (or the file), or set [Kubelet] "
+                                              "SwapBehavior= to what it says", w ? w->path : ours_path));
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        bool swap = h->swap_total > 0 || (p->backend_set && p->backends != 0);
+        if (swap && after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours) {
+                const KubeletConfigFile *w = after.fail_swap_on_from;
+                _cleanup_free_ char *src = kubelet_source(w, w->fail_swap_on_line);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
+                        strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
+                                      "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
+                        strdup_printf("set failSwapOn: false in %s or remove it", w->path));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int check_conflict_units(const Policy *p, const HostState *h, Findings *fs) {
+        /* Without systemd as PID 1 nothing starts those units (and nodeswap masks nothing). After
+         * "nodeswap revert" the distribution's swap is meant to run: nothing to advise. */
+        if (!p->backend_set || !h->systemd_booted || h->state.reverted)
+                return 0;
+        _cleanup_strv_free_ char **names = NULL;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->exists || u->masked)
+                        continue;
+                if (strv_extend(&names, u->name) < 0)
+                        return -ENOMEM;
+        }
+        if (!names)
+                return 0;
+        _cleanup_free_ char *list = strv_join(names, " ");
+        if (!list)
+                return -ENOMEM;
+        bool one = strv_length(names) == 1;
+        return add(fs, VERDICT_CONFLICT_UNIT_UNMASKED,
+                   strdup_printf("nodeswap manages this node's swap, but the distribution's swap "
+                                 "unit%s %s %s not masked and can bring %s swap back",
+                                 one ? "" : "s", list, one ? "is" : "are", one ? "its" : "their"),
+                   strdup("run nodeswap apply (it masks them at runtime) and make sure "
+                          "nodeswap-generator is installed (it masks them at boot)"));
+}
+
+/* rpi-swap's own units among the conflict units: those not from [Conflicts] Units=, and the
+ * zram and writeback units it generates for its mechanism. */
+static int check_rpi_swap(const Policy *p, const HostState *h, Findings *fs) {
+        const RpiSwapConfig *rpi = &h->rpi_swap;
+        if (!rpi->installed)
+                return 0;
+        _cleanup_strv_free_ char **units = NULL, **masked = NULL, **unmasked = NULL;
+        int r = rpi_swap_units(rpi, NULL, &units);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!strv_contains(units, u->name) && !startswith(u->name, "rpi-remove-swap-file@"))
+                        continue;
+                if (!u->masked && !u->exists)
+                        continue;
+                if ((r = strv_extend(u->masked ? &masked : &unmasked, u->name)) < 0)
+                        return r;
+        }
+        const char *mech = rpi_swap_mechanism_to_string(rpi->mechanism);
+        _cleanup_free_ char *src = rpi->mechanism_source ? strdup_printf("set in %s", rpi->mechanism_source)
+                                                         : strdup("the default");
+        _cleanup_free_ char *m = masked ? strv_join(masked, " ") : strdup("none");
+        _cleanup_free_ char *um = unmasked ? strv_join(unmasked, " ") : strdup("none");
+        if (!src || !m || !um)
+                return -ENOMEM;
+        const char *who = h->state.reverted         ? "nodeswap is reverted: rpi-swap runs this node's swap"
+                          : !p->backend_set          ? "nodeswap manages no swap here (no Backend=)"
+                          : unmasked                 ? "nodeswap manages swap, but some of rpi-swap's units are not masked"
+                                                     : "nodeswap manages swap; rpi-swap is kept off";
+        return add(fs, VERDICT_RPI_SWAP,
+                   strdup_printf("rpi-swap is set to Mechanism=%s (%s), [File] Path=%s; %s. Masked: %s. "
+                                 "Not masked: %s",
+                                 mech, src, strempty(rpi->path), who, m, um),
+                   strdup(h->state.reverted || !p->backend_set ? "nodeswap apply hands the node's swap to nodeswap"
+                          : unmasked ? "run nodeswap apply: it masks them (nodeswap-generator does at every boot)"
+                                     : "nodeswap revert hands the node's swap back to rpi-swap"));
+}
+
+/* What this user could not read of nodeswap's records (a non-root status or check). */
+static int check_unreadable(const Policy *p, const HostState *h, Findings *fs) {
+        for (char **u = h->state.unreadable; u && *u; u++) {
+                int r = add(fs, VERDICT_HOST_UNREADABLE,
+                            strdup_printf("%s: this user may not read it; nodeswap's records (the last run, "
+                                          "revert, the devices and files nodeswap made) are unknown", *u),
+                            strdup("run as root for the whole picture"));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *fs) {
+        SwapBehavior b = check_swap_behavior(p, h);
+        int r;
+
+        r = check_unreadable(p, h, fs);
+        if (r < 0)
+                return r;
+
+        if ((r = check_cgroup(p, h, b, fs)) < 0 ||
+            (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
+            (r = check_priorities(p, h, fs)) < 0 ||
+            (r = check_swappiness(p, h, b, fs)) < 0 ||
+            (r = check_psi(p, h, fs)) < 0 ||
+            (r = check_zram_size(p, h, fs)) < 0 ||
+            (r = check_swapfile(p, h, fs)) < 0 ||
+            (r = check_kubelet_stale(p, h, fs)) < 0 ||
+            (r = check_dropin(p, h, fs)) < 0 ||
+            (r = check_kubelet_config(p, h, fs)) < 0 ||
+            (r = check_conflict_units(p, h, fs)) < 0 ||
+            (r = check_rpi_swap(p, h, fs)) < 0)
+                return r;
+        return 0;
+}
+
+int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, Plan *ret) {
+        Plan pl = {};
+        Findings rules = {};
+        int r = plan(p, h, opts, &pl);
+        if (r < 0)
+                return r;
+        if (!opts || !opts->revert) {
+                r = check_rules(p, h, &pl, &rules);
+                if (r >= 0)
+                        r = findings_merge(&pl.findings, &rules, true);
+                findings_done(&rules);
+                if (r < 0) {
+                        plan_done(&pl);
+                        return r;
+                }
+        }
+        *ret = pl;
+        return 0;
+}
+
+int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
+        Plan pl = {};
+        int r = verdict_plan(p, h, NULL, &pl);
+        if (r < 0)
+                return r;
+        *ret = pl.findings.f;
+        *ret_n = pl.findings.n;
+        pl.findings = (Findings) {};
+        plan_done(&pl);
+        return 0;
+}

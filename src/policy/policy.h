@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "shared/util.h"
+
+/* Backend bits. Policy.backends == 0 with backend_set == true means Backend=none. */
+enum {
+        BACKEND_ZRAM = 1 << 0,
+        BACKEND_FILE = 1 << 1,
+};
+
+/* Storage kinds a swap file may live on ([File] Storage=). */
+typedef enum StorageKind {
+        STORAGE_NVME = 1 << 0,
+        STORAGE_SSD = 1 << 1,
+        STORAGE_VIRTUAL = 1 << 2,
+        STORAGE_ROTATIONAL = 1 << 3,
+        STORAGE_MMC = 1 << 4,
+} StorageKind;
+const char *storage_kind_to_string(StorageKind k);
+
+typedef enum SwapBehavior {
+        SWAP_BEHAVIOR_UNSET = 0,   /* leave the kubelet alone */
+        SWAP_BEHAVIOR_NO_SWAP,
+        SWAP_BEHAVIOR_LIMITED_SWAP,
+} SwapBehavior;
+const char *swap_behavior_to_string(SwapBehavior b);
+
+/* Where a key's value came from, for messages raised after parsing (plan, apply). */
+typedef struct Origin {
+        const char *file;       /* points into Policy.files; NULL for a built-in default */
+        unsigned line;
+} Origin;
+
+/* Every key of the policy, for the origin of each value (-v, messages that name FILE:LINE). */
+typedef enum PolicyKey {
+        POLICY_KEY_SWAP_BACKEND,
+        POLICY_KEY_ZRAM_SIZE,
+        POLICY_KEY_ZRAM_ALGORITHM,
+        POLICY_KEY_ZRAM_PRIORITY,
+        POLICY_KEY_ZRAM_MEM_LIMIT,
+        POLICY_KEY_FILE_PATH,
+        POLICY_KEY_FILE_SIZE,
+        POLICY_KEY_FILE_PRIORITY,
+        POLICY_KEY_FILE_STORAGE,
+        POLICY_KEY_SYSCTL_SWAPPINESS,
+        POLICY_KEY_SYSCTL_PAGE_CLUSTER,
+        POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+        POLICY_KEY_KUBELET_DROPIN,
+        POLICY_KEY_KUBELET_UNIT,
+        POLICY_KEY_CONFLICTS_UNITS,
+        _POLICY_KEY_MAX,
+} PolicyKey;
+/* "Zram" and "Size" for POLICY_KEY_ZRAM_SIZE. */
+const char *policy_key_section(PolicyKey k);
+const char *policy_key_name(PolicyKey k);
+
+typedef struct Policy {
+        char **files;           /* every file read, in the order applied */
+        bool found;             /* false: no policy file exists at all */
+
+        bool backend_set;
+        unsigned backends;      /* BACKEND_* bits */
+        Origin backend_origin;
+
+        struct {
+                uint64_t size;          /* bytes, rounded down to the page size */
+                char *size_expr;        /* as written (or the default) */
+                Origin size_origin;
+                char **algorithms;      /* preference list, never empty */
+                int priority;           /* 0..32767 */
+                Origin priority_origin;
+                uint64_t mem_limit;     /* 0 = none */
+        } zram;
+
+        struct {
+                char *path;             /* absolute, normalised */
+                uint64_t size;
+                char *size_expr;
+                Origin size_origin;
+                int priority;
+                Origin priority_origin;
+                unsigned storage;       /* StorageKind bits */
+        } file;
+
+        int swappiness;         /* -1 = leave alone */
+        int page_cluster;       /* -1 = leave alone */
+
+        SwapBehavior swap_behavior;
+        char *dropin;           /* absolute path of the kubelet drop-in */
+        char *kubelet_unit;     /* NULL = auto */
+
+        char **conflict_units;
+
+        /* Where each key was last set (file NULL: the built-in default); for Units=, the last line
+         * that added to or cleared the list. */
+        Origin origin[_POLICY_KEY_MAX];
+} Policy;
+
+/* What sizes are evaluated against. */
+typedef struct PolicyContext {
+        uint64_t ram;           /* MemTotal in bytes */
+        uint64_t page_size;
+} PolicyContext;
+
+/* One diagnostic: "FILE:LINE: [Section] Key=value: message". */
+typedef struct PolicyError {
+        char *file;
+        unsigned line;          /* 0: the file as a whole */
+        char *section;          /* may be NULL */
+        char *key;              /* may be NULL */
+        char *value;            /* may be NULL */
+        char *message;
+        int read_errno;         /* > 0: the file or directory could not be read (EACCES ...) */
+} PolicyError;
+
+typedef struct PolicyErrors {
+        PolicyError *errors;
+        size_t n;
+} PolicyErrors;
+
+void policy_errors_clear(PolicyErrors *e);
+/* Formats one error as the single line documented in nodeswap.conf(5). */
+char *policy_error_format(const PolicyError *e);
+
+/* The built-in defaults (what nodeswap.conf documents). */
+int policy_init_defaults(Policy *p, const PolicyContext *ctx);
+void policy_done(Policy *p);
+
+/* Read the policy. config != NULL: that one file only. Otherwise the search path below root
+ * (/etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap, /usr/lib/nodeswap: nodeswap.conf and
+ * nodeswap.conf.d/\*.conf). Returns 0 when the policy is valid, -EINVAL when errors were found
+ * (all of them appended to ret_errors), other -errno on failure to read. ret_policy->found is
+ * false when there is no policy file. */
+int policy_load(const char *root, const char *config, const PolicyContext *ctx,
+                Policy *ret_policy, PolicyErrors *ret_errors);
+
+/* policy_load() with one file of the search path replaced: the search path below root is read
+ * as if the file as->file (relative to the working directory, like config) were at as->path
+ * (nodeswap.conf or nodeswap.conf.d/NAME.conf in one of the search directories, below root),
+ * whether or not something is there now; errors in it name as->file. A path nodeswap does not
+ * read is an error that names it (-EINVAL). config must be NULL. */
+typedef struct PolicyFileAs {
+        const char *path;
+        const char *file;
+} PolicyFileAs;
+int policy_load_as(const char *root, const char *config, const PolicyFileAs *as, const PolicyContext *ctx,
+                   Policy *ret_policy, PolicyErrors *ret_errors);
+
+/* The same for a policy given as text (--config - reads standard input): parsed as one file that
+ * is called name in messages ("<stdin>"). */
+int policy_load_text(const char *name, const char *text, size_t len, const PolicyContext *ctx,
+                     Policy *ret_policy, PolicyErrors *ret_errors);
+
+/* The name of names nearest to s (a typo, an abbreviation), or NULL when none is near. */
+const char *policy_suggest(const char *s, char *const *names);
+
+/* The largest policy file read. */
+#define POLICY_FILE_MAX (1024 * 1024)
+
+/* The built-in NoSwap policy that revert plans against. */
+int policy_revert(Policy *ret, const PolicyContext *ctx);
+
+/* Size expressions (size.c). */
+/* Evaluate "512M", "1.5G", "50%", "min(ram / 2, 8G)" ... with ram in bytes. The result is rounded
+ * down to page_size. Returns 0, or -EINVAL with *ret_reason set to a static string saying why
+ * (syntax, division by zero, overflow, zero or negative result). */
+int size_eval(const char *expr, uint64_t ram, uint64_t page_size, uint64_t *ret, const char **ret_reason);
+/* Whether a size expression means what it says: -EINVAL (with *ret_msg, when ret_msg is not
+ * NULL, spelling out the reading) when a number written without a unit, below 1 MiB, stands as a
+ * size of its own: "4096" or "min(ram / 2, 4096)" is bytes here, but MiB in zram-generator's
+ * zram-size=. A size with a suffix (40K) is taken as meant. 0 otherwise; -ENOMEM. */
+int size_check_meant(const char *expr, char **ret_msg);
+/* Kubernetes quantities (256Mi, 1Gi, 500M, 1.5G, 1e9) in bytes. */
+int quantity_parse(const char *s, uint64_t *ret);

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "probe/kubelet-config.h"
+#include "policy/policy.h"
+#include "probe/rpiswap.h"
+
+/* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
+
+typedef enum SwapKind {
+        SWAP_KIND_PARTITION,
+        SWAP_KIND_FILE,
+        SWAP_KIND_ZRAM,
+} SwapKind;
+const char *swap_kind_to_string(SwapKind k);
+
+typedef enum SwapOwner {
+        SWAP_OWNER_OTHER,       /* neither ours nor a [Conflicts] unit's */
+        SWAP_OWNER_NODESWAP,    /* created by nodeswap (state file or label "nodeswap") */
+        SWAP_OWNER_CONFLICT,    /* backed by a unit listed in [Conflicts] Units= */
+} SwapOwner;
+const char *swap_owner_to_string(SwapOwner o);
+
+typedef struct SwapDevice {
+        char *path;             /* as in /proc/swaps, e.g. /dev/zram0, /var/swap */
+        SwapKind kind;
+        uint64_t size;          /* bytes */
+        uint64_t used;          /* bytes */
+        int priority;
+        SwapOwner owner;
+        char *unit;             /* the .swap unit name for this path (escaped), e.g. dev-zram0.swap */
+        int zram_id;            /* -1 unless kind == SWAP_KIND_ZRAM */
+} SwapDevice;
+
+typedef struct ZramDevice {
+        int id;
+        uint64_t disksize;              /* 0 = free to use */
+        char **algorithms_offered;      /* from comp_algorithm */
+        char *algorithm;                /* the one in brackets */
+        bool has_algorithm_params;      /* the kernel has algorithm_params (>= 6.12 style) */
+        uint64_t mem_limit;
+        /* mm_stat */
+        uint64_t orig_data_size, compr_data_size, mem_used_total;
+        bool swap_on;                   /* listed in /proc/swaps */
+        bool ours;                      /* created by nodeswap */
+        /* bd_stat (a backing device is configured, CONFIG_ZRAM_WRITEBACK), in bytes (the kernel
+         * counts 4 KiB units whatever the page size) */
+        bool has_bd_stat;
+        uint64_t bd_count, bd_reads, bd_writes;
+        /* the block layer's stat: bytes written to the device (pages swapped out to it) */
+        bool has_stat;
+        uint64_t written_bytes;
+} ZramDevice;
+
+/* zswap, the compressed cache in front of swap (Documentation/admin-guide/mm/zswap.rst). */
+typedef struct ZswapState {
+        int enabled;                    /* 1, 0; -1: this kernel has no zswap (no parameters) */
+        char *compressor;               /* NULL: unreadable */
+        char *zpool;                    /* NULL: unreadable or gone (kernels >= 6.15 have zsmalloc only) */
+        int max_pool_percent;           /* -1: unreadable */
+        bool meminfo;                   /* /proc/meminfo has Zswap: and Zswapped: (kernels >= 5.19) */
+        uint64_t pool_bytes;            /* Zswap: RAM the pool uses */
+        uint64_t stored_bytes;          /* Zswapped: the pages stored, uncompressed */
+        bool debugfs;                   /* /sys/kernel/debug/zswap readable (root, debugfs mounted) */
+        uint64_t stored_pages;          /* debugfs stored_pages */
+        uint64_t written_back_pages;    /* debugfs written_back_pages: moved on to the swap device */
+} ZswapState;
+
+/* A swap file at the policy's [File] Path=. */
+typedef struct SwapFileState {
+        bool unreadable;        /* this user may not look at it (EACCES): nothing below is known */
+        bool exists;
+        bool is_regular;        /* false: a symlink, directory, device ... (never followed) */
+        uint64_t size;          /* st_size */
+        uint64_t allocated;     /* st_blocks * 512 */
+        unsigned mode;          /* st_mode & 07777 */
+        unsigned uid;
+        bool has_header;        /* a swap signature was found */
+        uint64_t header_page_size; /* page size the header was made for (0 if none) */
+        char *label;
+        bool swap_on;
+        int priority;           /* when swap_on */
+        char *fstype;           /* file system under the path (or its nearest existing parent) */
+        uint64_t fs_free;       /* bytes available to root */
+        StorageKind storage;    /* the block device kind under it; 0 = unknown */
+        char *fs_mount_point;   /* the mount holding it (NULL: none found) */
+        bool fs_read_only, fs_btrfs_multi_device, fs_compressed;
+        char *storage_device;   /* e.g. nvme0n1, vda, loop3 */
+} SwapFileState;
+
+typedef struct UnitState {
+        char *name;
+        bool exists;            /* a unit file or generated unit was found */
+        bool masked;            /* a /dev/null symlink in /etc, /run or the generator dirs */
+        bool masked_runtime;    /* ... in /run/systemd/system (ours to undo) */
+        int active;             /* 1 active, 0 inactive, -1 unknown (no systemd asked) */
+} UnitState;
+
+typedef enum CgroupMode {
+        CGROUP_UNKNOWN,
+        CGROUP_V1,              /* legacy */
+        CGROUP_HYBRID,          /* v1 with a v2 hierarchy at /sys/fs/cgroup/unified */
+        CGROUP_V2,              /* unified */
+} CgroupMode;
+const char *cgroup_mode_to_string(CgroupMode m);
+
+/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap-state/state. */
+typedef struct NodeswapState {
+        int saved_swappiness;   /* -1: not saved */
+        int saved_page_cluster; /* -1: not saved */
+        bool reverted;          /* "nodeswap revert" ran last */
+        char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
+        int *zram_ids;          /* zram devices nodeswap created this boot */
+        size_t n_zram_ids;
+        uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
+        char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
+        bool last_run_revert;   /* that run was a revert */
+        bool last_run_failed;   /* ... and an action of it failed */
+        char **unreadable;      /* state files this user may not read (read as empty) */
+} NodeswapState;
+
+/* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */
+typedef struct RecordedSwapFile {
+        char *path;
+        bool exists;
+        bool is_regular;        /* lstat: a regular file (a symlink is never followed) */
+        bool labelled;          /* a swap header with nodeswap's label */
+        bool swap_on;           /* listed in /proc/swaps */
+} RecordedSwapFile;
+
+typedef struct HostState {
+        uint64_t page_size;
+        uint64_t mem_total, mem_available, swap_total, swap_free;   /* bytes */
+
+        SwapDevice *swaps;
+        size_t n_swaps;
+
+        bool zram_control;      /* /sys/class/zram-control exists */
+        ZramDevice *zrams;
+        size_t n_zrams;
+
+        int swappiness;         /* -1 unreadable */
+        int page_cluster;
+
+        SwapFileState file;     /* only meaningful when the policy names a file */
+
+        char *dropin_path;
+        char *dropin;           /* current contents, NULL when absent */
+        KubeletConfig kubelet;  /* every file the kubelet reads (kubelet-config.h), for kubelet_unit */
+
+        char *kubelet_unit;     /* resolved: the policy's Unit= or the first present of the list */
+        int kubelet_active;     /* 1, 0, -1 unknown */
+        uint64_t kubelet_started_usec; /* CLOCK_REALTIME µs the kubelet unit last became active
+                                        * (ActiveEnterTimestamp), 0 unknown (no systemd asked) */
+
+        RpiSwapConfig rpi_swap; /* Raspberry Pi OS's rpi-swap: installed?, its mechanism */
+        char **conflict_units;  /* [Conflicts] Units= and what follows from rpi-swap's configuration
+                                 * and the policy's [File] Path= (conflict_units_compute()) */
+        UnitState *units;       /* one per conflict unit, in conflict_units order */
+        size_t n_units;
+
+        ZswapState zswap;
+
+        CgroupMode cgroup;
+        bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */
+        bool psi;               /* /proc/pressure/memory readable */
+
+        NodeswapState state;
+        RecordedSwapFile *recorded_files;       /* one per state.swap_files entry, same order */
+        size_t n_recorded_files;
+} HostState;
+
+/* Probe the host below root for what the policy needs to know. Never writes. Never talks to
+ * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
+int probe(const char *root, const Policy *policy, HostState *ret);
+/* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
+int probe_zswap(const char *root, HostState *h);
+void host_state_done(HostState *h);
+
+const SwapDevice *host_find_swap(const HostState *h, const char *path);
+const ZramDevice *host_find_zram(const HostState *h, int id);
+const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path);
+
+/* The units nodeswap masks: [Conflicts] Units= first, then the units rpi-swap's generator makes
+ * from its configuration, and rpi-swap's remove service for the policy's [File] Path=, so rpi-swap
+ * can neither bring its swap back nor delete, resize or loop-mount nodeswap's file. Used by probe()
+ * and by nodeswap-generator, so both mask the same set. */
+int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret);
+
+/* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
+char *swap_unit_name(const char *path);
+
+/* What policy sizes are evaluated against, read before the policy: MemTotal from /proc/meminfo
+ * and the kernel page size (on a fixture root, KernelPageSize from proc/self/smaps if present). */
+int probe_context(const char *root, PolicyContext *ret);

@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "probe/kubelet-config.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define KUBELET_FILE_MAX (256 * 1024)   /* bytes read of one file; more: taken as invalid */
+#define KUBELET_WALK_DEPTH 16           /* subdirectory levels followed below --config-dir */
+
+#define KUBEADM_CONFIG "/var/lib/kubelet/config.yaml"
+
+/* Where kubeadm's kubelet unit takes its flags from (10-kubeadm.conf: EnvironmentFile=), in the
+ * order the unit reads them; the last --config-dir wins, as for any repeated flag. */
+static const char *const kubeadm_flag_files[] = {
+        "/var/lib/kubelet/kubeadm-flags.env",
+        "/etc/default/kubelet",
+        "/etc/sysconfig/kubelet",
+};
+
+void kubelet_config_file_done(KubeletConfigFile *f) {
+        if (!f)
+                return;
+        free(f->path);
+        free(f->invalid_reason);
+        free(f->swap_behavior_value);
+        *f = (KubeletConfigFile) {};
+}
+
+void kubelet_config_done(KubeletConfig *c) {
+        if (!c)
+                return;
+        for (size_t i = 0; i < c->n_files; i++)
+                kubelet_config_file_done(&c->files[i]);
+        free(c->files);
+        free(c->unit);
+        free(c->config_file);
+        free(c->config_dir);
+        free(c->config_dir_source);
+        *c = (KubeletConfig) {};
+}
+
+/* --- one file --- */
+
+static int set_invalid(KubeletConfigFile *f, unsigned line, char *reason) {
+        if (!reason)
+                return -ENOMEM;
+        if (f->invalid) {       /* the first reason stays */
+                free(reason);
+                return 0;
+        }
+        f->invalid = true;
+        f->invalid_line = line;
+        f->invalid_reason = reason;
+        return 0;
+}
+
+static const char *scalar(const yaml_node_t *n) {
+        return n && n->type == YAML_SCALAR_NODE ? (const char *) n->data.scalar.value : NULL;
+}
+
+static bool scalar_is(const yaml_node_t *n, const char *s) {
+        const char *v = scalar(n);
+        return v && streq(v, s);
+}
+
+/* A plain scalar that YAML 1.1 (go-yaml v2, which sigs.k8s.io/yaml uses) resolves to null. */
+static bool is_null(const yaml_node_t *n) {
+        if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+                return false;
+        const char *v = scalar(n);
+        return streq(v, "") || streq(v, "~") || streq(v, "null") || streq(v, "Null") || streq(v, "NULL");
+}
+
+/* The same for booleans: 1 true, 0 false, -1 not a boolean. */
+static int yaml_bool(const yaml_node_t *n) {
+        static const char *const t[] = { "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE" };
+        static const char *const f[] = { "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE" };
+        if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+                return -1;
+        const char *v = scalar(n);
+        for (size_t i = 0; i < ELEMENTSOF(t); i++)
+                if (streq(v, t[i]))
+                        return 1;
+        for (size_t i = 0; i < ELEMENTSOF(f); i++)
+                if (streq(v, f[i]))
+                        return 0;
+        return -1;
+}
+
+static unsigned line_of(const yaml_node_t *n) {
+        return n ? (unsigned) n->start_mark.line + 1 : 0;
+}
+
+static int parse_memory_swap(yaml_document_t *doc, const yaml_node_t *key, const yaml_node_t *v,
+                             KubeletConfigFile *f) {
+        if (is_null(v)) {
+                /* a merge patch with memorySwap: null drops the whole struct */
+                f->swap_behavior_field = KUBELET_FIELD_CLEARED;
+                f->swap_behavior_line = line_of(key);
+                free(f->swap_behavior_value);
+                f->swap_behavior_value = NULL;
+                return 0;
+        }
+        if (v->type != YAML_MAPPING_NODE)
+                return set_invalid(f, line_of(v), strdup("memorySwap is not a mapping"));
+        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+                yaml_node_t *k = yaml_document_get_node(doc, p->key);
+                yaml_node_t *val = yaml_document_get_node(doc, p->value);
+                if (!scalar_is(k, "swapBehavior"))
+                        continue;
+                free(f->swap_behavior_value);
+                f->swap_behavior_value = NULL;
+                f->swap_behavior_line = line_of(k);
+                if (is_null(val)) {
+                        f->swap_behavior_field = KUBELET_FIELD_CLEARED;
+                        continue;
+                }
+                if (!val || val->type != YAML_SCALAR_NODE) {
+                        f->swap_behavior_field = KUBELET_FIELD_ABSENT;
+                        return set_invalid(f, line_of(k), strdup("memorySwap.swapBehavior is not a string"));
+                }
+                f->swap_behavior_value = strdup(scalar(val));
+                if (!f->swap_behavior_value)
+                        return -ENOMEM;
+                f->swap_behavior_field = KUBELET_FIELD_SET;
+        }
+        return 0;
+}
+
+static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
+        yaml_node_t *root = yaml_document_get_root_node(doc);
+        int r;
+
+        if (!root || is_null(root))
+                return set_invalid(f, 0, strdup("empty: no apiVersion and no kind"));
+        if (root->type != YAML_MAPPING_NODE)
+                return set_invalid(f, line_of(root), strdup("not a YAML mapping"));
+
+        const yaml_node_t *api = NULL, *kind = NULL;
+        for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+                yaml_node_t *k = yaml_document_get_node(doc, p->key);
+                yaml_node_t *v = yaml_document_get_node(doc, p->value);
+                if (!k || !v)
+                        continue;
+                if (scalar_is(k, "apiVersion"))
+                        api = v;
+                else if (scalar_is(k, "kind"))
+                        kind = v;
+                else if (scalar_is(k, "failSwapOn")) {
+                        f->fail_swap_on_line = line_of(k);
+                        if (is_null(v)) {
+                                f->fail_swap_on_field = KUBELET_FIELD_CLEARED;
+                                continue;
+                        }
+                        int b = yaml_bool(v);
+                        if (b < 0) {
+                                f->fail_swap_on_field = KUBELET_FIELD_ABSENT;
+                                r = set_invalid(f, line_of(k),
+                                                v->type != YAML_SCALAR_NODE ? strdup("failSwapOn is not a boolean")
+                                                : v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+                                                ? strdup_printf("failSwapOn: \"%s\" is a string, not a boolean",
+                                                                scalar(v))
+                                                : strdup_printf("failSwapOn: %s is not a boolean", scalar(v)));
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        f->fail_swap_on_field = KUBELET_FIELD_SET;
+                        f->fail_swap_on = b;
+                } else if (scalar_is(k, "memorySwap")) {
+                        r = parse_memory_swap(doc, k, v, f);
+                        if (r < 0)
+                                return r;
+                }
+        }
+
+        const char *a = scalar(api), *k = scalar(kind);
+        if (!a || !startswith(a, "kubelet.config.k8s.io/"))
+                return set_invalid(f, line_of(api),
+                                   a ? strdup_printf("apiVersion %s is not kubelet.config.k8s.io/v1beta1", a)
+                                     : strdup("no apiVersion"));
+        if (!k || !streq(k, "KubeletConfiguration"))
+                return set_invalid(f, line_of(kind),
+                                   k ? strdup_printf("kind %s is not KubeletConfiguration", k) : strdup("no kind"));
+        return 0;
+}
+
+/* The deepest nesting of flow collections ('[', '{' outside quotes and comments), roughly: libyaml
+ * takes time quadratic in it (every token revisits the open levels), so a file of 100000 '[' would
+ * hold nodeswap for minutes. The kubelet's go-yaml stops at 10000 levels. */
+#define KUBELET_FLOW_DEPTH_MAX 1000
+static size_t flow_depth(const char *text, size_t len) {
+        size_t depth = 0, max = 0;
+        char quote = 0;
+        bool comment = false;
+        for (size_t i = 0; i < len; i++) {
+                char ch = text[i];
+                if (comment) {
+                        comment = ch != '\n' && ch != '\r';
+                        continue;
+                }
+                if (quote) {
+                        if (ch == quote)
+                                quote = 0;
+                        continue;
+                }
+                if (ch == '"' || ch == '\'')
+                        quote = ch;
+                else if (ch == '#' && (i == 0 || strchr(" \t\r\n", text[i - 1])))
+                        comment = true;
+                else if (ch == '[' || ch == '{') {
+                        if (++depth > max)
+                                max = depth;
+                } else if ((ch == ']' || ch == '}') && depth > 0)
+                        depth--;
+        }
+        return max;
+}
+
+/* Lines as YAML counts them (LF, CR LF or CR ends one); at least 1. */
+static unsigned count_lines(const char *text, size_t len) {
+        unsigned n = 1;
+        for (size_t i = 0; text && i < len; i++)
+                if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= len || text[i + 1] != '\n')))
+                        n++;
+        return n;
+}
+
+int kubelet_config_parse(const char *path, const char *text, size_t len, KubeletConfigFile *ret) {
+        KubeletConfigFile f = {};
+        yaml_parser_t parser;
+        yaml_document_t doc;
+        int r = 0;
+
+        f.path = strdup(path);
+        if (!f.path)
+                return -ENOMEM;
+        if (!yaml_parser_initialize(&parser)) {
+                kubelet_config_file_done(&f);
+                return -ENOMEM;
+        }
+        yaml_parser_set_input_string(&parser, (const unsigned char *) (text ?: ""), text ? len : 0);
+        if (text && flow_depth(text, len) > KUBELET_FLOW_DEPTH_MAX)
+                r = set_invalid(&f, 0, strdup_printf("nested more than %d levels deep", KUBELET_FLOW_DEPTH_MAX));
+        else if (!yaml_parser_load(&parser, &doc)) {
+                if (parser.error == YAML_MEMORY_ERROR)
+                        r = -ENOMEM;
+                else
+                        /* libyaml may place an error at the end of input on a line after the
+                         * last one: name the last line then */
+                        r = set_invalid(&f, MIN((unsigned) parser.problem_mark.line + 1, count_lines(text, len)),
+                                        strdup_printf("not valid YAML: %s%s%s", strempty(parser.problem),
+                                                      parser.context ? " " : "", strempty(parser.context)));
+        } else {
+                r = parse_root(&doc, &f);
+                yaml_document_delete(&doc);
+        }
+        yaml_parser_delete(&parser);
+        if (r < 0) {
+                kubelet_config_file_done(&f);
+                return r;
+        }
+        *ret = f;
+        return 0;
+}
+
+/* --- reading the files --- */
+
+static int files_add(KubeletConfig *c, KubeletConfigFile *f) {
+        KubeletConfigFile *n = realloc(c->files, sizeof(KubeletConfigFile) * (c->n_files + 1));
+        if (!n) {
+                kubelet_config_file_done(f);
+                return -ENOMEM;
+        }
+        c->files = n;
+        c->files[c->n_files++] = *f;
+        *f = (KubeletConfigFile) {};
+        return 0;
+}
+
+/* Read one file the kubelet reads. Absent (ENOENT) with skip_missing: nothing added. */
+static int read_one(KubeletConfig *c, const char *root, const char *path, bool skip_missing) {
+        _cleanup_free_ char *full = path_join_root(root, path);
+        if (!full)
+                return -ENOMEM;
+        KubeletConfigFile f = {};
+        _cleanup_close_ int fd = open(full, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat st;
+        int r;
+        if (fd < 0 && errno == ENOENT && skip_missing)
+                return 0;
+        int e = fd < 0 ? errno : fstat(fd, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : -1;
+        if (e != 0) {
+                if (e == ENOMEM)
+                        return -ENOMEM;
+                f.path = strdup(path);
+                if (!f.path)
+                        return -ENOMEM;
+                r = set_invalid(&f, 0, e < 0 ? strdup("not a regular file")
+                                             : strdup_printf("cannot be read: %s", strerror(e)));
+                if (r < 0) {
+                        kubelet_config_file_done(&f);
+                        return r;
+                }
+                return files_add(c, &f);
+        }
+        _cleanup_free_ char *text = NULL;
+        size_t len = 0;
+        r = read_fd_full(fd, KUBELET_FILE_MAX, false, &text, &len);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                f.path = strdup(path);
+                if (!f.path)
+                        return -ENOMEM;
+                r = set_invalid(&f, 0, strdup_printf("cannot be read: %s", strerror(-r)));
+                if (r < 0) {
+                        kubelet_config_file_done(&f);
+                        return r;
+                }
+                return files_add(c, &f);
+        }
+        r = kubelet_config_parse(path, text, len, &f);
+        if (r < 0)
+                return r;
+        return files_add(c, &f);
+}
+
+static int name_cmp(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* filepath.WalkDir: the entries of a directory in lexical order, a subdirectory walked where its
+ * name sorts; files whose name ends in .conf are read (symlinks to files too; a symlink to a
+ * directory is not followed). */
+static int walk(KubeletConfig *c, const char *root, const char *dir, unsigned depth) {
+        _cleanup_free_ char *full = path_join_root(root, dir);
+        if (!full)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *d = opendir(full);
+        if (!d)
+                return errno == ENOMEM ? -ENOMEM : 0;   /* absent or unreadable: nothing read */
+
+        _cleanup_strv_free_ char **names = NULL;
+        struct dirent *de;
+        while ((errno = 0, de = readdir(d))) {
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (strv_extend(&names, de->d_name) < 0)
+                        return -ENOMEM;
+        }
+        size_t n = strv_length(names);
+        if (n > 1)
+                qsort(names, n, sizeof(char *), name_cmp);
+
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *path = strdup_printf("%s%s%s", dir, endswith(dir, "/") ? "" : "/", names[i]);
+                if (!path)
+                        return -ENOMEM;
+                struct stat st;
+                if (fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        continue;
+                int r;
+                if (S_ISDIR(st.st_mode)) {
+                        if (depth >= KUBELET_WALK_DEPTH)
+                                continue;
+                        r = walk(c, root, path, depth + 1);
+                } else if (endswith(names[i], ".conf"))
+                        r = read_one(c, root, path, false);
+                else
+                        continue;
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* "--config-dir=PATH" or "--config-dir PATH" in a flags file (KUBELET_KUBEADM_ARGS="...",
+ * KUBELET_EXTRA_ARGS=...). The last one wins. Returns 1 and the path, 0 when none. */
+static int find_config_dir_flag(const char *root, const char *file, char **ret) {
+        _cleanup_free_ char *full = path_join_root(root, file);
+        _cleanup_free_ char *text = NULL;
+        if (!full)
+                return -ENOMEM;
+        int r = read_full_file(full, 64 * 1024, &text);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
+        /* Quotes and '=' of the shell-style assignment separate words too. */
+        for (char *s = text; *s; s++)
+                if (strchr("\"'=\n\t", *s) && !(s >= text + 12 && startswith(s - 12, "--config-dir=")))
+                        *s = ' ';
+        _cleanup_strv_free_ char **words = strv_split_ws(text);
+        if (!words)
+                return -ENOMEM;
+        _cleanup_free_ char *found = NULL;
+        for (size_t i = 0; words[i]; i++) {
+                const char *v = NULL;
+                if (startswith(words[i], "--config-dir="))
+                        v = words[i] + strlen("--config-dir=");
+                else if (streq(words[i], "--config-dir") && words[i + 1])
+                        v = words[i + 1];
+                if (!v || v[0] != '/')
+                        continue;
+                free(found);
+                found = strdup(v);
+                if (!found)
+                        return -ENOMEM;
+        }
+        if (!found)
+                return 0;
+        *ret = TAKE_PTR(found);
+        return 1;
+}
+
+static bool unit_is_kubeadm(const char *unit) {
+        return unit && streq(unit, "kubelet.service");
+}
+
+int kubelet_config_read(const char *root, const char *unit, const char *dropin, KubeletConfig *ret) {
+        KubeletConfig c = {};
+        int r;
+
+        if (unit && !(c.unit = strdup(unit)))
+                return -ENOMEM;
+
+        if (unit_is_kubeadm(unit)) {
+                c.config_file = strdup(KUBEADM_CONFIG);
+                if (!c.config_file) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                for (size_t i = 0; i < ELEMENTSOF(kubeadm_flag_files); i++) {
+                        _cleanup_free_ char *dir = NULL;
+                        r = find_config_dir_flag(root, kubeadm_flag_files[i], &dir);
+                        if (r < 0)
+                                goto fail;
+                        if (r == 0)
+                                continue;
+                        free(c.config_dir);
+                        free(c.config_dir_source);
+                        c.config_dir = TAKE_PTR(dir);
+                        c.config_dir_source = strdup_printf("--config-dir in %s", kubeadm_flag_files[i]);
+                        if (!c.config_dir_source) {
+                                r = -ENOMEM;
+                                goto fail;
+                        }
+                }
+        }
+        if (!c.config_dir && dropin) {
+                const char *slash = strrchr(dropin, '/');
+                c.config_dir = slash && slash != dropin ? strndup(dropin, (size_t) (slash - dropin)) : strdup("/");
+                c.config_dir_source = strdup("the directory of [Kubelet] DropIn=");
+                if (!c.config_dir || !c.config_dir_source) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+        }
+
+        if (c.config_file) {
+                r = read_one(&c, root, c.config_file, true);
+                if (r < 0)
+                        goto fail;
+        }
+        if (c.config_dir) {
+                r = walk(&c, root, c.config_dir, 0);
+                if (r < 0)
+                        goto fail;
+        }
+        *ret = c;
+        return 0;
+fail:
+        kubelet_config_done(&c);
+        return r;
+}
+
+/* --- merging --- */
+
+/* The order filepath.WalkDir visits paths in: component by component. */
+static int walk_cmp(const char *a, const char *b) {
+        for (;;) {
+                size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+                int r = memcmp(a, b, la < lb ? la : lb);
+                if (r != 0)
+                        return r;
+                if (la != lb)
+                        return la < lb ? -1 : 1;
+                a += la;
+                b += lb;
+                if (!*a || !*b)
+                        return !*a && !*b ? 0 : !*a ? -1 : 1;
+                a++;
+                b++;
+        }
+}
+
+bool kubelet_config_reads(const KubeletConfig *c, const char *path) {
+        if (!c || !c->config_dir || !path || !endswith(path, ".conf"))
+                return false;
+        size_t l = strlen(c->config_dir);
+        while (l > 1 && c->config_dir[l - 1] == '/')
+                l--;
+        return strncmp(path, c->config_dir, l) == 0 && (l == 1 || path[l] == '/') && path[l + (l > 1)];
+}
+
+const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char *path) {
+        if (!c || !path)
+                return NULL;
+        for (size_t i = 0; i < c->n_files; i++)
+                if (streq(c->files[i].path, path))
+                        return &c->files[i];
+        return NULL;
+}
+
+static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
+        if (f->invalid && !e->first_invalid)
+                e->first_invalid = f;
+        switch (f->swap_behavior_field) {
+        case KUBELET_FIELD_SET:
+                e->swap_behavior_value = f->swap_behavior_value;
+                e->swap_behavior_from = f;
+                break;
+        case KUBELET_FIELD_CLEARED:
+                e->swap_behavior_value = NULL;
+                e->swap_behavior_from = f;
+                break;
+        default:
+                break;
+        }
+        switch (f->fail_swap_on_field) {
+        case KUBELET_FIELD_SET:
+                e->fail_swap_on = f->fail_swap_on;
+                e->fail_swap_on_from = f;
+                break;
+        case KUBELET_FIELD_CLEARED:
+                e->fail_swap_on = true;
+                e->fail_swap_on_from = f;
+                break;
+        default:
+                break;
+        }
+}
+
+void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
+                              const KubeletConfigFile *replacement, KubeletEffective *ret) {
+        KubeletEffective e = { .fail_swap_on = true };
+        bool pending = replace_path && replacement && kubelet_config_reads(c, replace_path);
+
+        for (size_t i = 0; c && i < c->n_files; i++) {
+                const KubeletConfigFile *f = &c->files[i];
+                bool dropin = !(c->config_file && i == 0 && streq(f->path, c->config_file));
+                if (pending && dropin && walk_cmp(replace_path, f->path) <= 0) {
+                        merge(&e, replacement);
+                        pending = false;
+                }
+                if (replace_path && streq(f->path, replace_path))
+                        continue;
+                merge(&e, f);
+        }
+        if (pending)
+                merge(&e, replacement);
+
+        const char *v = e.swap_behavior_value;
+        if (!v || streq(v, ""))
+                e.swap_behavior = SWAP_BEHAVIOR_UNSET;
+        else if (streq(v, "NoSwap"))
+                e.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+        else if (streq(v, "LimitedSwap"))
+                e.swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP;
+        else
+                e.swap_behavior_unknown = true;
+        *ret = e;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "policy/policy.h"
+
+/* The kubelet's effective configuration, read the way the kubelet reads it (kubernetes.io
+ * "Kubelet Configuration Directory Merging", KEP-3983): the --config file first (kubeadm:
+ * /var/lib/kubelet/config.yaml; k3s and rke2 pass none), then every file whose name ends in
+ * ".conf" below --config-dir, walked in lexical byte order (subdirectories where their name
+ * sorts), each applied over the result so far as a JSON merge patch: a field a file sets
+ * overrides, a field set to null is cleared back to the kubelet's default, absent fields are kept.
+ * A file that is not YAML, not a mapping, or lacks apiVersion: kubelet.config.k8s.io/... and
+ * kind: KubeletConfiguration stops the kubelet from starting.
+ *
+ * Only the first YAML document of a file counts (the kubelet converts the file with
+ * sigs.k8s.io/yaml, which reads one). Keys match exactly (case-sensitive). Command-line flags of
+ * the kubelet are not read. */
+
+typedef enum KubeletField {
+        KUBELET_FIELD_ABSENT = 0,       /* the file does not mention it: earlier values stay */
+        KUBELET_FIELD_SET,              /* the file sets a value */
+        KUBELET_FIELD_CLEARED,          /* null (or memorySwap: null): back to the kubelet's default */
+} KubeletField;
+
+typedef struct KubeletConfigFile {
+        char *path;                     /* host path (without the root prefix) */
+        bool invalid;                   /* the kubelet refuses this file and does not start */
+        char *invalid_reason;           /* why, in words (when invalid) */
+        unsigned invalid_line;          /* 1-based, 0: the file as a whole */
+
+        KubeletField swap_behavior_field;
+        char *swap_behavior_value;      /* as written, when SET ("" allowed) */
+        unsigned swap_behavior_line;    /* of the swapBehavior (or memorySwap) key */
+
+        KubeletField fail_swap_on_field;
+        bool fail_swap_on;              /* when SET */
+        unsigned fail_swap_on_line;
+} KubeletConfigFile;
+
+typedef struct KubeletConfig {
+        char *unit;                     /* the kubelet unit it was read for, NULL: unknown */
+        char *config_file;              /* --config, NULL: none (k3s, rke2) */
+        char *config_dir;               /* --config-dir, NULL: none */
+        char *config_dir_source;        /* where config_dir came from, in words */
+        KubeletConfigFile *files;       /* in merge order: config_file (when present), then drop-ins */
+        size_t n_files;
+} KubeletConfig;
+
+/* The merged result for the two fields nodeswap cares about. Pointers point into the
+ * KubeletConfig (or the replacement passed to kubelet_config_effective()). */
+typedef struct KubeletEffective {
+        SwapBehavior swap_behavior;     /* UNSET: not set or empty, the kubelet's default NoSwap */
+        const char *swap_behavior_value;/* the winning value as written, NULL: none */
+        bool swap_behavior_unknown;     /* neither "", NoSwap nor LimitedSwap: the kubelet refuses it */
+        const KubeletConfigFile *swap_behavior_from;    /* NULL: the default */
+        bool fail_swap_on;              /* default true */
+        const KubeletConfigFile *fail_swap_on_from;     /* NULL: the default */
+        const KubeletConfigFile *first_invalid;         /* NULL: every file is valid */
+} KubeletEffective;
+
+void kubelet_config_file_done(KubeletConfigFile *f);
+void kubelet_config_done(KubeletConfig *c);
+
+/* Parse one file's text (len bytes; need not be NUL-terminated). A file the kubelet would refuse is
+ * not an error: ret->invalid says so. path is copied. Returns 0 or -ENOMEM. */
+int kubelet_config_parse(const char *path, const char *text, size_t len, KubeletConfigFile *ret);
+
+/* The configuration the kubelet of unit reads, below root. dropin is the policy's [Kubelet] DropIn=
+ * (its directory is the config-dir unless the kubelet's flags name another, see README
+ * "Decisions"). unit NULL: as for k3s (no --config file). Missing directories and files are not
+ * errors. Returns 0 or -ENOMEM. */
+int kubelet_config_read(const char *root, const char *unit, const char *dropin, KubeletConfig *ret);
+
+/* Merge c's files. With replace_path, the file at that path is left out, and replacement (when
+ * not NULL) is merged where replace_path sorts among the drop-ins instead: what the kubelet would
+ * read after nodeswap writes (or removes) its drop-in. Pure. */
+void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
+                              const KubeletConfigFile *replacement, KubeletEffective *ret);
+
+/* Whether the kubelet reads path as a drop-in (it ends in .conf and lies below c->config_dir). */
+bool kubelet_config_reads(const KubeletConfig *c, const char *path);
+
+/* The file's entry, NULL when the kubelet does not read (or nothing is at) path. */
+const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char *path);

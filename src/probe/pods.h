@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "plan/allowance.h"
+
+/* The swap each Kubernetes container has, from the kubelet's cgroup v2 tree (read only).
+ *
+ * The tree is kubepods.slice (systemd cgroup driver) or kubepods (cgroupfs driver) under
+ * /sys/fs/cgroup, or under /sys/fs/cgroup/unified on a hybrid host, with pods at the top or in
+ * the burstable and besteffort sub-slices; each directory below a pod is one container (the
+ * sandbox "pause" container included). */
+
+#define CGROUP_VALUE_MAX UINT64_MAX             /* "max": no limit */
+#define CGROUP_VALUE_UNKNOWN (UINT64_MAX - 1)   /* the file is absent (e.g. no swap accounting) */
+
+typedef struct PodSwap {
+        char *name;             /* the container's cgroup, relative to the v2 mount:
+                                 * kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod….slice/cri-containerd-….scope */
+        PodQos qos;             /* from the path: burstable, besteffort, else guaranteed */
+        uint64_t memory_max;    /* memory.max */
+        uint64_t memory_current;/* memory.current */
+        uint64_t swap_max;      /* memory.swap.max */
+        uint64_t swap_current;  /* memory.swap.current */
+        uint64_t zswap_current; /* memory.zswap.current (kernels with zswap accounting) */
+} PodSwap;
+
+void pod_swaps_free(PodSwap *p, size_t n);
+
+/* Every container cgroup below root, sorted by name. No kubelet tree: 0 and *ret_n = 0. */
+int pods_probe(const char *root, PodSwap **ret, size_t *ret_n);

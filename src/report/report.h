@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "plan/plan.h"
+
+/* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
+char *action_describe(const Action *a);
+
+/* One action as a compact line: "mask-unit dev-zram0.swap: unmasked -> masked (runtime) (why)". */
+char *action_format(const Action *a);
+
+/* "KIND:TARGET", the action's id in JSON. */
+char *action_id(const Action *a);
+
+/* One action as JSON: {"id", "kind", "target", "now", "want", "reason"} and the numbers behind the
+ * text: "size", "mem_limit", "used" (bytes), "priority", "algorithm", "value", "value_now". */
+json_object *action_to_json(const Action *a);
+
+/* The plan as JSON: {"version", "changed", "actions": [...], "findings": [...], "errors": N,
+ * "warnings": N, "swap_total": {"now": bytes, "after": bytes}} (nodeswap(8), JSON OUTPUT). */
+json_object *plan_to_json(const Plan *p);
+
+/* The plan's actions as text; "Nothing to do" only for a plan without actions and errors. */
+void plan_print(FILE *f, const Plan *p, bool color);
+/* The plan's findings as text (finding_print()), info ones only with with_info. */
+void plan_print_findings(FILE *f, const Plan *p, bool color, bool with_info);
