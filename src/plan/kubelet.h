@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/host.h"
 #include "probe/kubelet-config.h"
-#include "plan/plan.h"
 
 /* The first line of every drop-in nodeswap writes. */
 #define KUBELET_DROPIN_HEADER "# Written by nodeswap; changes are overwritten. See nodeswap.conf(5).\n"
+
+/* The drop-in nodeswap writes for a behaviour (malloc'd); NULL for SWAP_BEHAVIOR_UNSET or on ENOMEM. */
+char *kubelet_render_dropin(SwapBehavior b);
 
 /* The units tried, in order, for [Kubelet] Unit=auto. */
 extern const char *const kubelet_units[];
