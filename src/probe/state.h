@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "probe/host.h"
+#include "shared/util.h"
 
-/* nodeswap's own records (NodeswapState is defined in host.h).
+/* nodeswap's own records.
  *
  * Two files below the root, each of simple "key=value" lines, one value per line, "#" starts a
  * comment line, unknown keys and malformed values are ignored (a damaged record must never stop
@@ -28,6 +28,22 @@
  *   /run/nodeswap-state/state this boot only
  *       zram_id=1                     repeated, one per zram device nodeswap created
  */
+
+/* The two files' contents (state.c). */
+typedef struct NodeswapState {
+        int saved_swappiness;   /* -1: not saved */
+        int saved_page_cluster; /* -1: not saved */
+        bool reverted;          /* "nodeswap revert" ran last */
+        char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
+        int *zram_ids;          /* zram devices nodeswap created this boot */
+        size_t n_zram_ids;
+        uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
+        char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
+        bool last_run_revert;   /* that run was a revert */
+        bool last_run_failed;   /* ... and an action of it failed */
+        char **unreadable;      /* state files this user may not read (read as empty) */
+} NodeswapState;
 
 #define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
 /* Not below /run/nodeswap: that is a policy directory (DESIGN.md), read by every user's status and

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/systemd.h"
+#include "probe/probe.h"
 
 #include <ctype.h>
 #include <sys/socket.h>
@@ -395,4 +396,27 @@ int systemd_stop_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char *
 
 int systemd_restart_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result) {
         return unit_job(b, "RestartUnit", unit, timeout_usec, ret_result);
+}
+
+/* Which units are active, and when the kubelet last started (its swap capacity is read then). */
+void probe_systemd(const char *root, HostState *h) {
+        sd_bus *b = NULL;
+        if (!h->systemd_booted || systemd_open(root, &b) < 0)
+                return;
+        for (size_t i = 0; i < h->n_units; i++) {
+                _cleanup_free_ char *state = NULL;
+                if (systemd_unit_active(b, h->units[i].name, &state) >= 0)
+                        h->units[i].active = streq(state, "active") || streq(state, "activating") ||
+                                             streq(state, "reloading");
+        }
+        if (h->kubelet_unit) {
+                _cleanup_free_ char *state = NULL;
+                uint64_t t;
+                if (systemd_unit_active(b, h->kubelet_unit, &state) >= 0)
+                        h->kubelet_active = streq(state, "active") || streq(state, "activating") ||
+                                            streq(state, "reloading");
+                if (systemd_unit_timestamp(b, h->kubelet_unit, "ActiveEnterTimestamp", &t) >= 0)
+                        h->kubelet_started_usec = t;
+        }
+        sym_sd_bus_flush_close_unref(b);
 }

@@ -12,6 +12,7 @@
 #include "plan/check.h"
 #include "plan/plan.h"
 #include "probe/swap.h"
+#include "probe/probe.h"
 
 static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
 

@@ -14,7 +14,7 @@
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 
-#include "probe/host.h"
+#include "probe/probe.h"
 #include "probe/state.h"
 
 #ifndef FIXTURE_DIR
