@@ -13,9 +13,11 @@
 #include "shared/sd-dl.h"
 #include "probe/state.h"
 #include "probe/swap.h"
+#include "execute/swapon.h"
 #include "probe/swapfile.h"
 #include "probe/systemd.h"
 #include "probe/zram.h"
+#include "execute/zram.h"
 
 typedef enum Result {
         RESULT_PENDING,

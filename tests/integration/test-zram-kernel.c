@@ -23,6 +23,8 @@
 #include "probe/swap.h"
 #include "probe/zram.h"
 #include "kernel-lock.h"
+#include "execute/zram.h"
+#include "execute/swapon.h"
 
 #define MAX_IDS 64
 

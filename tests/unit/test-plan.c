@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "probe/swap.h"
 #include "probe/probe.h"
+#include "execute/swapon.h"
 
 static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
 

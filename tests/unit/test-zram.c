@@ -12,6 +12,7 @@
 
 #include "probe/swap.h"
 #include "probe/zram.h"
+#include "execute/zram.h"
 
 /* ---- algorithm choice ---------------------------------------------------------------------- */
 
