@@ -15,7 +15,7 @@
 #include "probe/swap.h"
 #include "execute/swapon.h"
 #include "probe/swapfile.h"
-#include "probe/systemd.h"
+#include "execute/systemd-jobs.h"
 #include "probe/zram.h"
 #include "execute/zram.h"
 

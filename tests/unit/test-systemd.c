@@ -16,7 +16,7 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-id128.h>
 
-#include "probe/systemd.h"
+#include "execute/systemd-jobs.h"
 
 #define UNIT_PREFIX "/org/freedesktop/systemd1/unit"
 

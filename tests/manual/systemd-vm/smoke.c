@@ -3,7 +3,7 @@
  * generator to have masked the default [Conflicts] units and started nodeswap.service, and the
  * units smoke-ok/-fail/-slow.service in /lib/systemd/system plus smoke-etc.service in /etc. */
 #include <stdio.h>
-#include "probe/systemd.h"
+#include "execute/systemd-jobs.h"
 
 static int failed;
 #define CHECK(cond, ...) do { printf((cond) ? "PASS " : "FAIL "); if (!(cond)) failed = 1; \
