@@ -11,7 +11,7 @@
 #include "report/log.h"
 #include "report/report.h"
 #include "shared/sd-dl.h"
-#include "probe/state.h"
+#include "execute/state-save.h"
 #include "probe/swap.h"
 #include "execute/swapon.h"
 #include "probe/swapfile.h"

@@ -58,20 +58,6 @@ void nodeswap_state_done(NodeswapState *s);
  * non-root status), which are listed in ret->unreadable. ret is written only on success. */
 int state_load(const char *root, NodeswapState *ret);
 
-/* Write both files atomically (temp file in the same directory, rename); creates
- * /var/lib/nodeswap and /run/nodeswap-state (0700) when missing. The persistent file is fsync'ed before
- * the rename and its directory after it (it must survive a power cut); the runtime file, which
- * only matters until the next boot, is not fsync'ed, and is not created while it would record
- * nothing. A file whose contents would not change is left untouched. */
-int state_save(const char *root, const NodeswapState *s);
-/* Only the runtime file (/run/nodeswap-state/state), as state_save() writes it: for a change that only
- * touches it (a zram device added or removed), without rewriting and fsync'ing the persistent one. */
-int state_save_runtime(const char *root, const NodeswapState *s);
-
-/* Render the two files' contents (exposed for tests and for "plan" to show what would change). */
-char *state_format_persistent(const NodeswapState *s);
-char *state_format_runtime(const NodeswapState *s);
-
 /* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
 int state_add_zram_id(NodeswapState *s, int id);
 int state_remove_zram_id(NodeswapState *s, int id);

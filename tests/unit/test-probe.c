@@ -16,6 +16,7 @@
 
 #include "probe/probe.h"
 #include "probe/state.h"
+#include "execute/state-save.h"
 
 #ifndef FIXTURE_DIR
 #error "FIXTURE_DIR must be defined"
