@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <time.h>
 
+#include "execute/dropin.h"
+#include "execute/sysctl.h"
 #include "plan/kubelet.h"
 #include "report/log.h"
 #include "report/report.h"
@@ -331,14 +333,10 @@ static int do_sysctl(Exec *e, size_t i) {
                         return r;
                 }
         }
-        _cleanup_free_ char *path =
-                path_join_root(e->c->root, swappiness ? "/proc/sys/vm/swappiness" : "/proc/sys/vm/page-cluster");
-        char v[16];
-        snprintf(v, sizeof v, "%d", a->value);
-        int r = path ? write_string_file(path, v) : -ENOMEM;
+        int r = sysctl_write(e->c->root, a->target, a->value);
         if (r < 0) {
                 set_result(e, i, RESULT_FAILED,
-                           strdup_printf("Failed to write '%s' to '%s': %s", v, strempty(path), strerror(-r)));
+                           strdup_printf("Failed to set %s to %d: %s", a->target, a->value, strerror(-r)));
                 return r;
         }
         set_result(e, i, RESULT_DONE, NULL);

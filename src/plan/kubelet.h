@@ -22,13 +22,6 @@ int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, Swap
 /* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */
 char *kubelet_source(const KubeletConfigFile *f, unsigned line);
 
-/* Write content to path (below root) atomically: a temporary file in the same directory
- * (O_CREAT|O_EXCL|O_NOFOLLOW, 0644), fsync, rename over path, fsync of the directory. The
- * directory is created 0700 when missing. */
-int kubelet_write_dropin(const char *root, const char *path, const char *content);
-/* Remove the drop-in; 0 when it was not there. */
-int kubelet_remove_dropin(const char *root, const char *path);
-
 /* Whether the kubelet still works with an old swap capacity: 1 when its unit last started before
  * nodeswap's last swap change (the kubelet reads SwapTotal when it starts), 0 when after (or no
  * change), -1 when unknown (no start time: systemd not asked). */
