@@ -8,6 +8,7 @@
 #include "plan/check.h"
 #include "cli/cli.h"
 #include "execute/execute.h"
+#include "execute/fault.h"
 #include "report/log.h"
 #include "report/report.h"
 #include "shared/sd-dl.h"
@@ -316,6 +317,8 @@ int main(int argc, char *argv[]) {
                         return EXIT_OK;
                 case ARG_VERSION:
                         printf("nodeswap %s\n", NODESWAP_VERSION);
+                        if (FAULT_INJECTION_BUILT)      /* a test build (execute/fault.h) */
+                                printf("+fault-injection\n");
                         return EXIT_OK;
                 case ARG_BOOT:
                         seen |= VERB_OPT_BOOT;
