@@ -362,7 +362,7 @@ int zram_take_device(const char *root, int *ret_id) {
 
 static int provision(const char *root, const char *algorithm, char *const *preference,
                      const char *algorithm_params, uint64_t mem_limit, uint64_t disksize, int priority,
-                     uint64_t page_size, int *ret_id, char **ret_algorithm, bool *ret_added) {
+                     uint64_t page_size, int *ret_id, char **ret_algorithm) {
         int id, r;
 
         if (!ret_id || (algorithm && !algorithm_name_valid(algorithm)) || (!algorithm && strv_length(preference) == 0) ||
@@ -423,8 +423,6 @@ static int provision(const char *root, const char *algorithm, char *const *prefe
                 goto undo;
         }
         *ret_id = id;
-        if (ret_added)
-                *ret_added = added;
         return r;
 
 undo:
@@ -446,23 +444,14 @@ int zram_provision(const char *root, const char *algorithm, const char *algorith
         if (!algorithm)
                 return -EINVAL;
         return provision(root, algorithm, NULL, algorithm_params, mem_limit, disksize, priority, page_size, ret_id,
-                         NULL, NULL);
-}
-
-int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
-                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                        int *ret_id, bool *ret_added) {
-        if (!algorithm)
-                return -EINVAL;
-        return provision(root, algorithm, NULL, algorithm_params, mem_limit, disksize, priority, page_size, ret_id,
-                         NULL, ret_added);
+                         NULL);
 }
 
 int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
                              uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                              int *ret_id, char **ret_algorithm) {
         return provision(root, NULL, preference, algorithm_params, mem_limit, disksize, priority, page_size,
-                         ret_id, ret_algorithm, NULL);
+                         ret_id, ret_algorithm);
 }
 
 int zram_reset(const char *root, int id) {

@@ -56,13 +56,6 @@ int zram_provision(const char *root, const char *algorithm, const char *algorith
                    uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                    int *ret_id);
 
-/* As zram_provision(); *ret_added (optional) tells whether the device was hot_add'ed (nodeswap's
- * own, to zram_teardown() later) or an existing free device was taken (to zram_reset() later,
- * leaving the device in place as it was found, e.g. the zram0 the module creates on load). */
-int zram_provision_full(const char *root, const char *algorithm, const char *algorithm_params,
-                        uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                        int *ret_id, bool *ret_added);
-
 /* swapoff (when the device is in /proc/swaps), then reset (EBUSY retried). The device stays, with
  * disksize 0. For a device nodeswap configured but did not create (one it found free). Returns 1
  * when a swapoff was needed but skipped under a foreign root, 0 otherwise; -ENODEV when the device

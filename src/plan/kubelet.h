@@ -10,9 +10,6 @@
 /* The drop-in nodeswap writes for a behaviour (malloc'd); NULL for SWAP_BEHAVIOR_UNSET or on ENOMEM. */
 char *kubelet_render_dropin(SwapBehavior b);
 
-/* The units tried, in order, for [Kubelet] Unit=auto. */
-extern const char *const kubelet_units[];
-
 /* What the kubelet reads once nodeswap has written its drop-in at path for b (b UNSET: once it has
  * removed it): c merged with that drop-in in its place. *ours receives nodeswap's file, which
  * ret points into: free it with kubelet_config_file_done() after ret's last use. Pure. */

@@ -140,10 +140,6 @@ int systemd_unit_active(sd_bus *b, const char *unit, char **ret_active_state) {
         return unit_string_property(b, unit, "ActiveState", ret_active_state);
 }
 
-int systemd_unit_load_state(sd_bus *b, const char *unit, char **ret_load_state) {
-        return unit_string_property(b, unit, "LoadState", ret_load_state);
-}
-
 /* "foo.service" -> "org.freedesktop.systemd1.Service", "x.automount" -> "...Automount". */
 static char *type_interface(const char *unit) {
         const char *dot = strrchr(unit, '.');

@@ -39,10 +39,8 @@ int systemd_open(const char *root, sd_bus **ret);
 
 /* Unit properties. The unit is loaded if it is not (Manager.LoadUnit), so a unit without a unit
  * file gives load state "not-found" and active state "inactive" instead of an error.
- * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating".
- * ret_load_state: "loaded", "not-found", "masked", "bad-setting", "error", ... */
+ * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating". */
 int systemd_unit_active(sd_bus *b, const char *unit, char **ret_active_state);
-int systemd_unit_load_state(sd_bus *b, const char *unit, char **ret_load_state);
 /* A "t" timestamp property in µs (CLOCK_REALTIME; 0 = never), e.g. "ActiveEnterTimestamp" from
  * org.freedesktop.systemd1.Unit or "ExecMainStartTimestamp" from the type-specific interface
  * (org.freedesktop.systemd1.Service for a .service): the Unit interface is asked first, the
