@@ -218,7 +218,8 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
                 return 0;
         }
         if (r < 0) {
-                set_result_errno(e, i, ACTION_STATUS_FAILED, r, strdup_printf("Failed to %s: %s", what, strerror(-r)));
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r, strdup_printf("Failed to %s '%s': %s", what,
+                                                                              strempty(e->pl->actions[i].target), strerror(-r)));
                 return r;
         }
         swap_changed(e);
