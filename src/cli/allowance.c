@@ -30,6 +30,7 @@
 
 #include "plan/allowance.h"
 #include "plan/check.h"
+#include "policy/size.h"
 #include "cli/cli.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {

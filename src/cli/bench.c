@@ -40,7 +40,7 @@
 
 #include "execute/bench.h"
 #include "cli/cli.h"
-#include "probe/zram.h"
+#include "execute/zram.h"
 
 #define BENCH_TOTAL_USEC (55 * 1000000ULL)      /* the run's bound; the issue allows 60 s */
 #define BENCH_ZRAM_USEC (30 * 1000000ULL)       /* of which the zram measurements, all algorithms */

@@ -1,32 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_load(): the policy and the host state every command starts from. */
 #include "cli/cli.h"
-#include "probe/systemd.h"
+#include "probe/probe.h"
 #include "report/report.h"
-
-/* On the host, ask systemd what the files cannot say: which units are active, and when the kubelet
- * last started (its swap capacity is read then). Without systemd the values stay unknown (-1, 0). */
-static void host_fill_from_systemd(const char *root, HostState *h) {
-        sd_bus *b = NULL;
-        if (!h->systemd_booted || systemd_open(root, &b) < 0)
-                return;
-        for (size_t i = 0; i < h->n_units; i++) {
-                _cleanup_free_ char *state = NULL;
-                if (systemd_unit_active(b, h->units[i].name, &state) >= 0)
-                        h->units[i].active = streq(state, "active") || streq(state, "activating") ||
-                                             streq(state, "reloading");
-        }
-        if (h->kubelet_unit) {
-                _cleanup_free_ char *state = NULL;
-                uint64_t t;
-                if (systemd_unit_active(b, h->kubelet_unit, &state) >= 0)
-                        h->kubelet_active = streq(state, "active") || streq(state, "activating") ||
-                                            streq(state, "reloading");
-                if (systemd_unit_timestamp(b, h->kubelet_unit, "ActiveEnterTimestamp", &t) >= 0)
-                        h->kubelet_started_usec = t;
-        }
-        sym_sd_bus_flush_close_unref(b);
-}
 
 /* The policy's errors: as FILE:LINE: lines on stderr, or, with --json, as one JSON document on
  * stdout shaped like a plan's (no actions, the errors as policy-invalid findings), so that a
@@ -140,7 +116,7 @@ int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *
                 policy_done(&p);
                 return EXIT_FAIL;
         }
-        host_fill_from_systemd(c->root, ret_host);
+        probe_systemd(c->root, ret_host);
         *ret_policy = p;
         return EXIT_OK;
 }

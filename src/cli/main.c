@@ -8,6 +8,8 @@
 #include "plan/check.h"
 #include "cli/cli.h"
 #include "execute/execute.h"
+#include "execute/fault.h"
+#include "report/log.h"
 #include "report/report.h"
 #include "shared/sd-dl.h"
 
@@ -53,6 +55,52 @@ static int print_json(json_object *o) {
         printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(o);
         return 0;
+}
+
+/* -q: only what failed */
+static void print_progress(const Action *a, const ActionResult *r, void *userdata) {
+        const CliContext *c = userdata;
+        if (c->verbosity < 0 && r->status != ACTION_STATUS_FAILED)
+                return;
+        log_action(a, r);
+}
+
+/* Carry out the plan and say how it went: a line per action as it happens (or, with --json, the
+ * plan with each action's result at the end), the findings, and under systemd the unit's status
+ * line. The exit code: EXIT_FAIL when an action failed or the run could not start. */
+static int run_execute(const CliContext *c, const Policy *p, const HostState *h, const Plan *pl) {
+        ExecuteOptions o = {
+                .root = c->root,
+                .progress = c->json ? NULL : print_progress,
+                .userdata = (void *) c,
+        };
+        _cleanup_(plan_result_done) PlanResult res = {};
+
+        if (!c->json && c->verbosity >= 0 && pl->n_actions == 0)
+                printf("Nothing to do: the node matches the policy.\n");
+        int r = execute_plan(pl, p, h, &o, &res);
+        if (r < 0) {
+                if (r == -ENOMEM)
+                        fprintf(stderr, "Out of memory.\n");
+                else
+                        fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
+                return EXIT_FAIL;
+        }
+        if (res.state_error < 0)
+                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", c->root, strerror(-res.state_error));
+
+        if (!c->json)
+                plan_print_findings(stderr, pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
+
+        /* Under systemd (NotifyAccess=main), the unit's status line says what was applied. */
+        if (getenv("NOTIFY_SOCKET")) {
+                _cleanup_free_ char *status = plan_result_status(pl, &res);
+                if (status)
+                        (void) sd_dl_notifyf("STATUS=%s", status);
+        }
+        if (c->json)
+                print_json(plan_result_to_json(pl, &res));
+        return plan_result_failed(&res) == SIZE_MAX ? EXIT_OK : EXIT_FAIL;
 }
 
 static int run_plan(const CliContext *c, bool revert, bool execute) {
@@ -102,7 +150,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 ret = errors ? EXIT_FAIL : EXIT_OK;
                 goto finish;
         }
-        ret = execute_plan(c, &p, &h, &pl);
+        ret = run_execute(c, &p, &h, &pl);
 finish:
         plan_done(&pl);
         host_state_done(&h);
@@ -269,6 +317,8 @@ int main(int argc, char *argv[]) {
                         return EXIT_OK;
                 case ARG_VERSION:
                         printf("nodeswap %s\n", NODESWAP_VERSION);
+                        if (FAULT_INJECTION_BUILT)      /* a test build (execute/fault.h) */
+                                printf("+fault-injection\n");
                         return EXIT_OK;
                 case ARG_BOOT:
                         seen |= VERB_OPT_BOOT;

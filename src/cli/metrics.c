@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "report/metrics.h"
 #include "probe/pods.h"
+#include "probe/probe.h"
 
 int verb_metrics(const CliContext *c) {
         Policy p = {};

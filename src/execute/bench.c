@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "probe/zram.h"
+#include "execute/zram.h"
 
 #define BENCH_BLOCK (1024 * 1024)       /* bytes per write(2) */
 #define BENCH_ALIGN 4096

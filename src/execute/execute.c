@@ -4,40 +4,27 @@
  * break), and a rerun converges because plan() starts again from what the host shows. */
 #include "execute/execute.h"
 
-#include <signal.h>
 #include <time.h>
 
-#include "plan/kubelet.h"
-#include "report/log.h"
-#include "report/report.h"
-#include "shared/sd-dl.h"
-#include "probe/state.h"
-#include "probe/swap.h"
+#include "execute/dropin.h"
+#include "execute/fault.h"
+#include "execute/state-save.h"
+#include "execute/swapon.h"
+#include "execute/sysctl.h"
+#include "execute/systemd-jobs.h"
+#include "execute/zram.h"
 #include "probe/swapfile.h"
-#include "probe/systemd.h"
-#include "probe/zram.h"
-
-typedef enum Result {
-        RESULT_PENDING,
-        RESULT_DONE,
-        RESULT_SKIPPED,         /* not needed after all, or not possible under --root */
-        RESULT_NOT_DONE,        /* could not be done, apply goes on (systemd unreachable) */
-        RESULT_FAILED,
-} Result;
-
-static const char *const result_names[] = {
-        [RESULT_PENDING] = "pending", [RESULT_DONE] = "done",     [RESULT_SKIPPED] = "skipped",
-        [RESULT_NOT_DONE] = "not-done", [RESULT_FAILED] = "failed",
-};
+#include "shared/sd-dl.h"
 
 typedef struct Exec {
-        const CliContext *c;
+        const ExecuteOptions *o;
+        const char *root;
         const Policy *p;
         const HostState *h;
         const Plan *pl;
-        Result *results;
-        char **messages;        /* per action, may be NULL */
+        ActionResult *results;  /* per action */
         NodeswapState state;
+        int state_error;        /* the last failed state save */
         sd_bus *bus;
         int bus_error;          /* 0 not tried, < 0 unreachable, 1 open */
         bool reverting;
@@ -56,39 +43,40 @@ static void swap_changed(Exec *e) {
         e->state.swap_changed_usec = now_usec();
 }
 
-static void say(Exec *e, size_t i) {
-        /* -q: only what failed */
-        if (e->c->json || (e->c->verbosity < 0 && e->results[i] != RESULT_FAILED))
-                return;
-        log_action(&e->pl->actions[i], result_names[e->results[i]], e->messages[i]);
+/* Action i has its result: r (0 or -errno) and message (taken). */
+static void set_result_errno(Exec *e, size_t i, ActionStatus status, int r, char *message) {
+        ActionResult *res = &e->results[i];
+        res->status = status;
+        res->error = r < 0 ? r : 0;
+        free(res->message);
+        res->message = message;
+        if (e->o->progress)
+                e->o->progress(&e->pl->actions[i], res, e->o->userdata);
 }
 
-static void set_result(Exec *e, size_t i, Result r, char *message) {
-        e->results[i] = r;
-        free(e->messages[i]);
-        e->messages[i] = message;
-        say(e, i);
+static void set_result(Exec *e, size_t i, ActionStatus status, char *message) {
+        set_result_errno(e, i, status, 0, message);
 }
 
 static int save_state(Exec *e) {
-        int r = state_save(e->c->root, &e->state);
+        int r = state_save(e->root, &e->state);
         if (r < 0)
-                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+                e->state_error = r;
         return r;
 }
 
 /* For the zram ids only, which live in /run/nodeswap-state/state: no fsync'ed persistent write. */
 static int save_runtime_state(Exec *e) {
-        int r = state_save_runtime(e->c->root, &e->state);
+        int r = state_save_runtime(e->root, &e->state);
         if (r < 0)
-                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+                e->state_error = r;
         return r;
 }
 
 /* systemd: opened on first use. Returns the bus or NULL with a reason in *why. */
 static sd_bus *bus_get(Exec *e, char **why) {
         if (e->bus_error == 0) {
-                int r = systemd_open(e->c->root, &e->bus);
+                int r = systemd_open(e->root, &e->bus);
                 e->bus_error = r < 0 ? r : 1;
         }
         if (e->bus_error > 0)
@@ -108,7 +96,7 @@ static sd_bus *bus_for_action(Exec *e, size_t i) {
         char *why = NULL;
         sd_bus *b = bus_get(e, &why);
         if (!b)
-                set_result(e, i, RESULT_NOT_DONE, why);
+                set_result_errno(e, i, ACTION_STATUS_NOT_DONE, e->bus_error, why);
         return b;
 }
 
@@ -123,7 +111,7 @@ static const SwapDevice *swap_of_unit(const HostState *h, const char *unit) {
 static void do_mask_group(Exec *e, ActionKind kind) {
         _cleanup_strv_free_ char **units = NULL;
         for (size_t i = 0; i < e->pl->n_actions; i++)
-                if (e->pl->actions[i].kind == kind && e->results[i] == RESULT_PENDING)
+                if (e->pl->actions[i].kind == kind && e->results[i].status == ACTION_STATUS_PENDING)
                         if (strv_extend(&units, e->pl->actions[i].target) < 0)
                                 return;
         char *why = NULL;
@@ -138,8 +126,9 @@ static void do_mask_group(Exec *e, ActionKind kind) {
                                             kind == ACTION_MASK_UNIT ? "mask" : "unmask", strerror(-r));
         }
         for (size_t i = 0; i < e->pl->n_actions; i++)
-                if (e->pl->actions[i].kind == kind && e->results[i] == RESULT_PENDING)
-                        set_result(e, i, why ? RESULT_NOT_DONE : RESULT_DONE, why ? strdup(why) : NULL);
+                if (e->pl->actions[i].kind == kind && e->results[i].status == ACTION_STATUS_PENDING)
+                        set_result_errno(e, i, why ? ACTION_STATUS_NOT_DONE : ACTION_STATUS_DONE, b ? r : e->bus_error,
+                                         why ? strdup(why) : NULL);
         free(why);
 }
 
@@ -153,9 +142,9 @@ static int do_stop_unit(Exec *e, size_t i) {
         int r;
 
         if (s && endswith(a->target, ".swap")) {
-                r = swap_off(e->c->root, s->path);
+                r = swap_off(e->root, s->path);
                 if (r < 0 && r != -EOPNOTSUPP) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to swap off '%s': %s", s->path, strerror(-r)));
                         return r;
                 }
@@ -165,7 +154,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                         /* What the distro's own stop (zram-generator --reset-device) would do, lost
                          * to the mask: give the device's memory back, and leave it ready for the
                          * distro's setup when revert starts it again. */
-                        r = zram_reset(e->c->root, s->zram_id);
+                        r = zram_reset(e->root, s->zram_id);
                         if (r < 0)
                                 why = strdup_printf("swapped off; resetting %s failed: %s", s->path, strerror(-r));
                 }
@@ -176,7 +165,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                 _cleanup_free_ char *result = NULL;
                 r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
                 if (r < 0 || !streq_ptr(result, "done")) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
                                    strdup_printf("Failed to stop %s: %s", a->target,
                                                  r < 0 ? strerror(-r) : strempty(result)));
                         return -EIO;
@@ -185,7 +174,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                         /* Masked, rpi-setup-loop@ lost its ExecStop= (losetup -d): detach its loop
                          * device on rpi-swap's file as that would have. zram0, its only user, was
                          * reset when it went off. revert starts the unit, which attaches it anew. */
-                        r = loop_detach_file(e->c->root, e->h->rpi_swap.path);
+                        r = loop_detach_file(e->root, e->h->rpi_swap.path);
                         if (r == -EOPNOTSUPP)
                                 why = strdup("loop device left alone under --root");
                         else if (r < 0)
@@ -202,7 +191,7 @@ static int do_stop_unit(Exec *e, size_t i) {
         }
         if (s)
                 swap_changed(e);
-        set_result(e, i, RESULT_DONE, TAKE_PTR(why));
+        set_result(e, i, ACTION_STATUS_DONE, TAKE_PTR(why));
         return 0;
 }
 
@@ -214,26 +203,27 @@ static int do_start_unit(Exec *e, size_t i) {
         _cleanup_free_ char *result = NULL;
         int r = systemd_start_unit(b, a->target, 90 * 1000000ULL, &result);
         if (r < 0 || !streq_ptr(result, "done")) {
-                set_result(e, i, RESULT_FAILED,
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
                            strdup_printf("Failed to start %s: %s", a->target, r < 0 ? strerror(-r) : strempty(result)));
                 return -EIO;
         }
         swap_changed(e);
-        set_result(e, i, RESULT_DONE, NULL);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }
 
 static int swap_result(Exec *e, size_t i, int r, const char *what) {
         if (r == -EOPNOTSUPP || r > 0) {
-                set_result(e, i, RESULT_DONE, strdup("swapon/swapoff skipped under --root"));
+                set_result(e, i, ACTION_STATUS_DONE, strdup("swapon/swapoff skipped under --root"));
                 return 0;
         }
         if (r < 0) {
-                set_result(e, i, RESULT_FAILED, strdup_printf("Failed to %s: %s", what, strerror(-r)));
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r, strdup_printf("Failed to %s '%s': %s", what,
+                                                                              strempty(e->pl->actions[i].target), strerror(-r)));
                 return r;
         }
         swap_changed(e);
-        set_result(e, i, RESULT_DONE, NULL);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }
 
@@ -246,15 +236,15 @@ static int do_zram_create(Exec *e, size_t i) {
 
         /* With no zram device to read the kernel's offer from, plan() left the choice to the device. */
         if (algorithm)
-                r = zram_provision(e->c->root, algorithm, NULL, a->mem_limit, a->size, a->priority,
+                r = zram_provision(e->root, algorithm, NULL, a->mem_limit, a->size, a->priority,
                                    e->h->page_size, &id);
         else {
-                r = zram_provision_preferred(e->c->root, e->p->zram.algorithms, NULL, a->mem_limit, a->size,
+                r = zram_provision_preferred(e->root, e->p->zram.algorithms, NULL, a->mem_limit, a->size,
                                              a->priority, e->h->page_size, &id, &chosen);
                 algorithm = chosen;
         }
         if (r < 0) {
-                set_result(e, i, RESULT_FAILED,
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to set up a zram device (%s): %s", a->want, strerror(-r)));
                 return r;
         }
@@ -263,7 +253,7 @@ static int do_zram_create(Exec *e, size_t i) {
         state_add_zram_id(&e->state, id);
         save_runtime_state(e);
         swap_changed(e);
-        set_result(e, i, RESULT_DONE,
+        set_result(e, i, ACTION_STATUS_DONE,
                    strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
         return 0;
 }
@@ -280,23 +270,23 @@ static int do_file_create(Exec *e, size_t i) {
         if (recorded)
                 (void) save_state(e);
         if (a->now)     /* an active file is replaced: make before break */
-                r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
+                r = swapfile_resize(e->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);
         else
-                r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
+                r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority,
                                     e->p->file.storage, &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
                  * ours: the record made above goes again. */
                 if (recorded && !a->now && state_remove_swap_file(&e->state, a->target) == 0)
                         (void) save_state(e);
-                set_result(e, i, RESULT_FAILED,
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to create swap file '%s': %s", a->target,
                                          reason ?: strerror(-r)));
                 return r;
         }
         swap_changed(e);
-        set_result(e, i, RESULT_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
+        set_result(e, i, ACTION_STATUS_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
         return 0;
 }
 
@@ -315,7 +305,7 @@ static int do_sysctl(Exec *e, size_t i) {
                 *saved = now;
                 for (size_t j = i + 1; j < e->pl->n_actions; j++) {
                         const Action *b = &e->pl->actions[j];
-                        if (b->kind != ACTION_SYSCTL || e->results[j] != RESULT_PENDING || streq(b->target, a->target))
+                        if (b->kind != ACTION_SYSCTL || e->results[j].status != ACTION_STATUS_PENDING || streq(b->target, a->target))
                                 continue;
                         bool other_swappiness = streq(b->target, "vm.swappiness");
                         int *other = other_swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
@@ -325,21 +315,18 @@ static int do_sysctl(Exec *e, size_t i) {
                 }
                 int r = save_state(e);
                 if (r < 0) {
-                        set_result(e, i, RESULT_FAILED, strdup("the old value could not be saved"));
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("the old value could not be saved: %s", strerror(-r)));
                         return r;
                 }
         }
-        _cleanup_free_ char *path =
-                path_join_root(e->c->root, swappiness ? "/proc/sys/vm/swappiness" : "/proc/sys/vm/page-cluster");
-        char v[16];
-        snprintf(v, sizeof v, "%d", a->value);
-        int r = path ? write_string_file(path, v) : -ENOMEM;
+        int r = sysctl_write(e->root, a->target, a->value);
         if (r < 0) {
-                set_result(e, i, RESULT_FAILED,
-                           strdup_printf("Failed to write '%s' to '%s': %s", v, strempty(path), strerror(-r)));
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to set %s to %d: %s", a->target, a->value, strerror(-r)));
                 return r;
         }
-        set_result(e, i, RESULT_DONE, NULL);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }
 
@@ -390,7 +377,7 @@ static int do_restart(Exec *e, size_t i) {
         _cleanup_free_ char *state = NULL;
         int r = systemd_unit_active(b, a->target, &state);
         if (r < 0 || !streq_ptr(state, "active")) {
-                set_result(e, i, RESULT_SKIPPED,
+                set_result(e, i, ACTION_STATUS_SKIPPED,
                            strdup_printf("%s is %s: it reads the change when it starts", a->target,
                                          state ?: "not loaded"));
                 return 0;
@@ -398,17 +385,17 @@ static int do_restart(Exec *e, size_t i) {
         _cleanup_free_ char *result = NULL;
         r = systemd_restart_and_verify(b, a->target, &result);
         if (r >= 0) {
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         }
 
         /* Roll back the drop-in to what it was before this run. */
         const char *dropin = e->p->dropin;
-        int k = e->h->dropin ? kubelet_write_dropin(e->c->root, dropin, e->h->dropin)
-                             : kubelet_remove_dropin(e->c->root, dropin);
+        int k = e->h->dropin ? kubelet_write_dropin(e->root, dropin, e->h->dropin)
+                             : kubelet_remove_dropin(e->root, dropin);
         _cleanup_free_ char *again = NULL;
         int k2 = systemd_restart_and_verify(b, a->target, &again);
-        set_result(e, i, RESULT_FAILED,
+        set_result_errno(e, i, ACTION_STATUS_FAILED, -EIO,
                    strdup_printf("%s did not come back after the restart (%s); %s; restarted again: %s", a->target,
                                  strempty(result),
                                  k < 0 ? "the previous drop-in could NOT be restored" : "the previous drop-in was restored",
@@ -418,7 +405,7 @@ static int do_restart(Exec *e, size_t i) {
 
 static int do_action(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        const char *root = e->c->root;
+        const char *root = e->root;
         int r;
 
         switch (a->kind) {
@@ -442,11 +429,11 @@ static int do_action(Exec *e, size_t i) {
         case ACTION_FILE_MKSWAP:
                 r = swapfile_rewrite_header(root, a->target, e->h->page_size);
                 if (r < 0) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to rewrite the header of '%s': %s", a->target, strerror(-r)));
                         return r;
                 }
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_SWAPON:
                 return swap_result(e, i, swap_on(root, a->target, a->priority), "swapon");
@@ -455,14 +442,14 @@ static int do_action(Exec *e, size_t i) {
         case ACTION_ZRAM_REMOVE:
                 r = zram_teardown(root, a->zram_id);
                 if (r < 0 && r != -EOPNOTSUPP) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to remove /dev/zram%d: %s", a->zram_id, strerror(-r)));
                         return r;
                 }
                 /* Right away too: a stale id would make a device someone else adds later "ours". */
                 state_remove_zram_id(&e->state, a->zram_id);
                 save_runtime_state(e);
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_FILE_REMOVE:
                 /* A file only the state names as nodeswap's (an earlier Path=) must still carry
@@ -470,33 +457,33 @@ static int do_action(Exec *e, size_t i) {
                 r = streq_ptr(a->target, e->p->file.path) ? swapfile_remove(root, a->target)
                                                           : swapfile_remove_labelled(root, a->target);
                 if (r < 0 && r != -EOPNOTSUPP) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
                         return r;
                 }
                 if (state_remove_swap_file(&e->state, a->target) == 0)
                         (void) save_state(e);
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_SYSCTL:
                 return do_sysctl(e, i);
         case ACTION_DROPIN_WRITE:
                 r = kubelet_write_dropin(root, a->target, a->content);
                 if (r < 0) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to write '%s': %s", a->target, strerror(-r)));
                         return r;
                 }
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_DROPIN_REMOVE:
                 r = kubelet_remove_dropin(root, a->target);
                 if (r < 0) {
-                        set_result(e, i, RESULT_FAILED,
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
                         return r;
                 }
-                set_result(e, i, RESULT_DONE, NULL);
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_RESTART_UNIT:
                 return do_restart(e, i);
@@ -505,7 +492,8 @@ static int do_action(Exec *e, size_t i) {
                 e->state.reverted = a->kind == ACTION_MARK_REVERTED;
                 r = save_state(e);
                 if (r < 0) {
-                        set_result(e, i, RESULT_FAILED, NULL);
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("Failed to save nodeswap's state: %s", strerror(-r)));
                         return r;
                 }
                 /* After a reboot the masks are the generator's (in /run/systemd/generator.early),
@@ -515,41 +503,36 @@ static int do_action(Exec *e, size_t i) {
                 sd_bus *b = a->kind == ACTION_MARK_REVERTED ? bus_get(e, &why) : NULL;
                 if (b && (r = systemd_reload(b)) < 0)
                         why = strdup_printf("Failed to reload systemd: %s", strerror(-r));
-                set_result(e, i, RESULT_DONE, why);
+                set_result(e, i, ACTION_STATUS_DONE, why);
                 return 0;
         }
         default:
-                set_result(e, i, RESULT_FAILED, strdup("unknown action"));
+                set_result_errno(e, i, ACTION_STATUS_FAILED, -EINVAL, strdup("unknown action"));
                 return -EINVAL;
         }
 }
 
-int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const Plan *pl) {
+int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const ExecuteOptions *o, PlanResult *ret) {
+        _cleanup_free_ ActionResult *results = calloc(pl->n_actions + 1, sizeof(ActionResult));
         Exec e = {
-                .c = c,
+                .o = o,
+                .root = o->root,
                 .p = p,
                 .h = h,
                 .pl = pl,
-                .results = calloc(pl->n_actions + 1, sizeof(Result)),
-                .messages = calloc(pl->n_actions + 1, sizeof(char *)),
+                .results = results,
         };
-        int ret = EXIT_OK, r;
+        bool failed = false;
+        int r;
 
-        if (!e.results || !e.messages) {
-                fprintf(stderr, "Out of memory.\n");
-                free(e.results);
-                free(e.messages);
-                return EXIT_FAIL;
-        }
+        if (!results)
+                return -ENOMEM;
         for (size_t i = 0; i < pl->n_actions; i++)
                 if (pl->actions[i].kind == ACTION_MARK_REVERTED || pl->actions[i].kind == ACTION_DROPIN_REMOVE)
                         e.reverting = true;
-        r = state_load(c->root, &e.state);
-        if (r < 0) {
-                fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
-                ret = EXIT_FAIL;
-                goto finish;
-        }
+        r = state_load(o->root, &e.state);
+        if (r < 0)
+                return r;
         /* A recorded swap file that is gone (deleted by hand, or never created by a run that was
          * stopped) is simply forgotten, unless this plan creates it again. */
         bool forgot = false;
@@ -562,30 +545,19 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 if (!h->recorded_files[i].exists && !created && state_remove_swap_file(&e.state, path) == 0)
                         forgot = true;
         }
-        if (!c->json && c->verbosity >= 0 && pl->n_actions == 0)
-                printf("Nothing to do: the node matches the policy.\n");
-
-        /* Fault-injection hook for the robustness tests: die by SIGKILL right after action N (1-based)
-         * has run, the way a power cut or the OOM killer would stop apply. */
-        const char *kill_after = getenv("NODESWAP_TEST_KILL_AFTER");
-        int kill_n = -1;
-        if (kill_after && safe_atoi(kill_after, &kill_n) < 0)
-                kill_n = -1;
 
         for (size_t i = 0; i < pl->n_actions; i++) {
-                if (e.results[i] != RESULT_PENDING)
-                        continue;
-                r = do_action(&e, i);
-                if (kill_n >= 0 && (size_t) kill_n == i + 1) {
-                        fflush(NULL);
-                        raise(SIGKILL);
-                }
+                /* An action carried out with an earlier one (masks go to systemd in one call) is
+                 * done already; it is still a step of its own for fault injection. */
+                r = e.results[i].status == ACTION_STATUS_PENDING ? do_action(&e, i) : 0;
+                /* The test build's fault injection (execute/fault.h): nothing in a release build. */
+                fault_step(action_kind_to_string(pl->actions[i].kind));
                 if (r < 0) {
-                        ret = EXIT_FAIL;
+                        failed = true;
                         break;
                 }
         }
-        if (ret == EXIT_OK && e.reverting) {
+        if (!failed && e.reverting) {
                 /* Back to before nodeswap: the next apply saves the values anew. */
                 e.state.saved_swappiness = -1;
                 e.state.saved_page_cluster = -1;
@@ -594,63 +566,22 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
          * state file as it was, or absent. */
         bool any_done = false;
         for (size_t i = 0; i < pl->n_actions; i++)
-                any_done = any_done || e.results[i] == RESULT_DONE;
+                any_done = any_done || e.results[i].status == ACTION_STATUS_DONE;
         if (any_done || e.reverting || forgot) {
                 e.state.last_run_usec = now_usec();
                 e.state.last_run_revert = e.reverting;
-                e.state.last_run_failed = ret != EXIT_OK;
+                e.state.last_run_failed = failed;
                 save_state(&e);
         }
 
-        if (!c->json)
-                plan_print_findings(stderr, pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
-
-        /* Under systemd (NotifyAccess=main), the unit's status line says what was applied. */
-        if (getenv("NOTIFY_SOCKET")) {
-                size_t done = 0, failed = SIZE_MAX;
-                for (size_t i = 0; i < pl->n_actions; i++) {
-                        done += e.results[i] == RESULT_DONE;
-                        if (e.results[i] == RESULT_FAILED && failed == SIZE_MAX)
-                                failed = i;
-                }
-                char now[FORMAT_BYTES_MAX], after[FORMAT_BYTES_MAX];
-                format_bytes(now, sizeof now, pl->swap_total_now);
-                format_bytes(after, sizeof after, pl->swap_total_after);
-                if (failed != SIZE_MAX)
-                        (void) sd_dl_notifyf("STATUS=Failed: %s %s: %s",
-                                             action_kind_to_string(pl->actions[failed].kind),
-                                             strempty(pl->actions[failed].target), strempty(e.messages[failed]));
-                else if (pl->n_actions == 0)
-                        (void) sd_dl_notifyf("STATUS=Node matches the policy; swap %s", now);
-                else
-                        (void) sd_dl_notifyf("STATUS=%s: %zu change(s) done; swap %s -> %s",
-                                             e.reverting ? "Reverted" : "Applied", done, now, after);
-        }
-
-        if (c->json) {
-                json_object *o = plan_to_json(pl);
-                json_object *arr = json_object_object_get(o, "actions");
-                bool changed = false;
-                for (size_t i = 0; i < pl->n_actions; i++) {
-                        json_object *j = json_object_array_get_idx(arr, i);
-                        json_object_object_add(j, "result", json_object_new_string(result_names[e.results[i]]));
-                        json_object_object_add(j, "message",
-                                               e.messages[i] ? json_object_new_string(e.messages[i]) : NULL);
-                        changed = changed || e.results[i] == RESULT_DONE;
-                }
-                json_object_object_add(o, "changed", json_object_new_boolean(changed));
-                json_object_object_add(o, "ok", json_object_new_boolean(ret == EXIT_OK));
-                printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-                                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
-                json_object_put(o);
-        }
-finish:
-        for (size_t i = 0; i < pl->n_actions; i++)
-                free(e.messages[i]);
-        free(e.messages);
-        free(e.results);
         nodeswap_state_done(&e.state);
         if (e.bus)
                 sym_sd_bus_flush_close_unref(e.bus);
-        return ret;
+        *ret = (PlanResult) {
+                .actions = TAKE_PTR(results),
+                .n_actions = pl->n_actions,
+                .revert = e.reverting,
+                .state_error = e.state_error,
+        };
+        return 0;
 }

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 
-#include "probe/host.h"
+#include "probe/probe.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/host.h"
 #include "probe/kubelet-config.h"
-#include "plan/plan.h"
 
 /* The first line of every drop-in nodeswap writes. */
 #define KUBELET_DROPIN_HEADER "# Written by nodeswap; changes are overwritten. See nodeswap.conf(5).\n"
 
-/* The units tried, in order, for [Kubelet] Unit=auto. */
-extern const char *const kubelet_units[];
+/* The drop-in nodeswap writes for a behaviour (malloc'd); NULL for SWAP_BEHAVIOR_UNSET or on ENOMEM. */
+char *kubelet_render_dropin(SwapBehavior b);
 
 /* What the kubelet reads once nodeswap has written its drop-in at path for b (b UNSET: once it has
  * removed it): c merged with that drop-in in its place. *ours receives nodeswap's file, which
@@ -18,13 +18,6 @@ int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, Swap
 
 /* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */
 char *kubelet_source(const KubeletConfigFile *f, unsigned line);
-
-/* Write content to path (below root) atomically: a temporary file in the same directory
- * (O_CREAT|O_EXCL|O_NOFOLLOW, 0644), fsync, rename over path, fsync of the directory. The
- * directory is created 0700 when missing. */
-int kubelet_write_dropin(const char *root, const char *path, const char *content);
-/* Remove the drop-in; 0 when it was not there. */
-int kubelet_remove_dropin(const char *root, const char *path);
 
 /* Whether the kubelet still works with an old swap capacity: 1 when its unit last started before
  * nodeswap's last swap change (the kubelet reads SwapTotal when it starts), 0 when after (or no

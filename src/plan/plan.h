@@ -67,6 +67,3 @@ static inline bool plan_changes(const Plan *p) {
 static inline size_t plan_errors(const Plan *p) {
         return findings_count(&p->findings, SEVERITY_ERROR);
 }
-
-/* kubelet.c: the drop-in nodeswap writes for a behaviour (a static-free, malloc'd string). */
-char *kubelet_render_dropin(SwapBehavior b);

@@ -23,6 +23,7 @@
  */
 
 #include "policy/policy.h"
+#include "policy/size.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <inttypes.h>
 
-#include "probe/host.h"
+#include "probe/probe.h"
 
 static int meminfo_field(const char *text, const char *field, uint64_t *ret) {
         size_t fl = strlen(field);

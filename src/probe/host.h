@@ -4,8 +4,9 @@
 #include "probe/kubelet-config.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
+#include "probe/state.h"
 
-/* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
+/* What probe() (probe.h) found on the host. Everything is read through the root prefix. */
 
 typedef enum SwapKind {
         SWAP_KIND_PARTITION,
@@ -104,22 +105,6 @@ typedef enum CgroupMode {
 } CgroupMode;
 const char *cgroup_mode_to_string(CgroupMode m);
 
-/* nodeswap's own records (state.c): /var/lib/nodeswap/state and /run/nodeswap-state/state. */
-typedef struct NodeswapState {
-        int saved_swappiness;   /* -1: not saved */
-        int saved_page_cluster; /* -1: not saved */
-        bool reverted;          /* "nodeswap revert" ran last */
-        char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
-        int *zram_ids;          /* zram devices nodeswap created this boot */
-        size_t n_zram_ids;
-        uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
-        char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
-        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
-        bool last_run_revert;   /* that run was a revert */
-        bool last_run_failed;   /* ... and an action of it failed */
-        char **unreadable;      /* state files this user may not read (read as empty) */
-} NodeswapState;
-
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */
 typedef struct RecordedSwapFile {
         char *path;
@@ -171,26 +156,8 @@ typedef struct HostState {
         size_t n_recorded_files;
 } HostState;
 
-/* Probe the host below root for what the policy needs to know. Never writes. Never talks to
- * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
-int probe(const char *root, const Policy *policy, HostState *ret);
-/* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
-int probe_zswap(const char *root, HostState *h);
 void host_state_done(HostState *h);
 
 const SwapDevice *host_find_swap(const HostState *h, const char *path);
 const ZramDevice *host_find_zram(const HostState *h, int id);
 const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path);
-
-/* The units nodeswap masks: [Conflicts] Units= first, then the units rpi-swap's generator makes
- * from its configuration, and rpi-swap's remove service for the policy's [File] Path=, so rpi-swap
- * can neither bring its swap back nor delete, resize or loop-mount nodeswap's file. Used by probe()
- * and by nodeswap-generator, so both mask the same set. */
-int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret);
-
-/* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
-char *swap_unit_name(const char *path);
-
-/* What policy sizes are evaluated against, read before the policy: MemTotal from /proc/meminfo
- * and the kernel page size (on a fixture root, KernelPageSize from proc/self/smaps if present). */
-int probe_context(const char *root, PolicyContext *ret);

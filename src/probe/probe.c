@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
-#include "probe/host.h"
+#include "probe/probe.h"
 #include "shared/mnt-blkid-util.h"
 #include "probe/state.h"
 #include "probe/swap.h"

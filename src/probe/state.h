@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "probe/host.h"
+#include "shared/util.h"
 
-/* nodeswap's own records (NodeswapState is defined in host.h).
+/* nodeswap's own records.
  *
  * Two files below the root, each of simple "key=value" lines, one value per line, "#" starts a
  * comment line, unknown keys and malformed values are ignored (a damaged record must never stop
@@ -29,6 +29,22 @@
  *       zram_id=1                     repeated, one per zram device nodeswap created
  */
 
+/* The two files' contents (state.c). */
+typedef struct NodeswapState {
+        int saved_swappiness;   /* -1: not saved */
+        int saved_page_cluster; /* -1: not saved */
+        bool reverted;          /* "nodeswap revert" ran last */
+        char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
+        int *zram_ids;          /* zram devices nodeswap created this boot */
+        size_t n_zram_ids;
+        uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
+        char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
+        bool last_run_revert;   /* that run was a revert */
+        bool last_run_failed;   /* ... and an action of it failed */
+        char **unreadable;      /* state files this user may not read (read as empty) */
+} NodeswapState;
+
 #define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
 /* Not below /run/nodeswap: that is a policy directory (DESIGN.md), read by every user's status and
  * check, and nodeswap never writes into a policy directory. */
@@ -41,20 +57,6 @@ void nodeswap_state_done(NodeswapState *s);
 /* Missing files read as the empty state; so do files this user may not read (EACCES, EPERM: a
  * non-root status), which are listed in ret->unreadable. ret is written only on success. */
 int state_load(const char *root, NodeswapState *ret);
-
-/* Write both files atomically (temp file in the same directory, rename); creates
- * /var/lib/nodeswap and /run/nodeswap-state (0700) when missing. The persistent file is fsync'ed before
- * the rename and its directory after it (it must survive a power cut); the runtime file, which
- * only matters until the next boot, is not fsync'ed, and is not created while it would record
- * nothing. A file whose contents would not change is left untouched. */
-int state_save(const char *root, const NodeswapState *s);
-/* Only the runtime file (/run/nodeswap-state/state), as state_save() writes it: for a change that only
- * touches it (a zram device added or removed), without rewriting and fsync'ing the persistent one. */
-int state_save_runtime(const char *root, const NodeswapState *s);
-
-/* Render the two files' contents (exposed for tests and for "plan" to show what would change). */
-char *state_format_persistent(const NodeswapState *s);
-char *state_format_runtime(const NodeswapState *s);
 
 /* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
 int state_add_zram_id(NodeswapState *s, int id);

@@ -3,17 +3,37 @@
 
 #include "shared/util.h"
 
-/* The swap area format and the swapon(2)/swapoff(2) calls, shared by the zram and file backends.
- * Nothing here forks: the header is written in-process. */
+/* The swap area format and /proc/swaps, read for the zram and file backends (execute/swapon.h
+ * writes headers and calls swapon(2)/swapoff(2)). */
 
 #define SWAP_LABEL "nodeswap"
 #define SWAP_PRIORITY_MAX 32767
 
-/* Write a version-1 swap header ("SWAPSPACE2" at page_size - 10) for an area of size bytes at the
- * start of fd: last_page = size / page_size - 1, no bad pages, a random UUID, the label.
- * The first page is zeroed first (wiping the boot sector area as mkswap does); fsync()ed.
- * -EINVAL when size holds fewer than 10 pages, or page_size is not a power of two >= 4096. */
-int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label);
+/* The version-1 swap header, as the kernel reads it (union swap_header in linux/swap.h): the
+ * first 1024 bytes are left for a boot loader, then these 32-bit fields in the byte order of the
+ * kernel that will use the area, and the magic in the last 10 bytes of the first page. */
+#define SWAP_HDR_VERSION_OFFSET    1024
+#define SWAP_HDR_LAST_PAGE_OFFSET  1028
+#define SWAP_HDR_NR_BADPAGES_OFFSET 1032
+#define SWAP_HDR_UUID_OFFSET       1036
+#define SWAP_HDR_LABEL_OFFSET      1052
+#define SWAP_HDR_LABEL_SIZE        16
+#define SWAP_HDR_UUID_SIZE         16
+#define SWAP_MAGIC                 "SWAPSPACE2"
+#define SWAP_MAGIC_SIZE            10
+#define SWAP_MIN_PAGES             10
+
+/* Largest page size we write a header for (and the largest of any Linux architecture). */
+#define SWAP_PAGE_SIZE_MAX         (256 * KiB)
+/* Zeroed at the start of a new area, so that no stale magic of an area made for a bigger page
+ * size (8, 16, 32, 64 KiB) survives a rewrite at a smaller one. The bytes after the header page
+ * are swap slots: nothing there is worth keeping when a new area is made. */
+#define SWAP_WIPE_SIZE             (64 * KiB)
+
+/* A page size a swap header can be made for: a power of two from 4 KiB to SWAP_PAGE_SIZE_MAX. */
+static inline bool swap_page_size_valid(uint64_t page_size) {
+        return page_size >= 4096 && page_size <= SWAP_PAGE_SIZE_MAX && (page_size & (page_size - 1)) == 0;
+}
 
 typedef struct SwapHeaderInfo {
         uint64_t page_size;     /* the page size it was made for (magic offset + 10) */
@@ -42,14 +62,3 @@ typedef struct SwapEntry {
  * means), -errno otherwise. */
 int swaps_read(const char *root, SwapEntry **ret, size_t *ret_n);
 void swap_entries_free(SwapEntry *entries, size_t n);
-
-/* swapon(2) with SWAP_FLAG_PREFER and priority (0..32767). Under a root other than the host's
- * it does nothing and returns -EOPNOTSUPP so callers report the step as skipped. */
-int swap_on(const char *root, const char *path, int priority);
-/* swapoff(2). -EOPNOTSUPP under a foreign root as above. -EINVAL when path is not swap. */
-int swap_off(const char *root, const char *path);
-
-/* Detach every loop device whose backing file is path (backing_file in sysfs),
- * as "losetup -d" does (LOOP_CLR_FD; a device still open elsewhere is detached when it is last
- * closed). Returns the number of devices detached, -EOPNOTSUPP under a foreign root. */
-int loop_detach_file(const char *root, const char *path);

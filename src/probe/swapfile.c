@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "probe/swap.h"
+#include "execute/swapon.h"
 
 #define SWAPFILE_TEMP_PREFIX ".#"
 

@@ -6,7 +6,8 @@
 #include "shared/sd-dl.h"
 #include "shared/util.h"
 
-/* A thin sd-bus client for PID 1 (org.freedesktop.systemd1(5)).
+/* A thin sd-bus client for PID 1 (org.freedesktop.systemd1(5)): the connection and the queries
+ * (execute/systemd-jobs.h has the calls that change something).
  *
  * Like systemctl run as root, it talks to the manager's private socket /run/systemd/private
  * first, so it works before dbus-daemon is up and where the system bus is broken, and falls
@@ -15,9 +16,20 @@
  * org.freedesktop.systemd1.NoSuchUnit). */
 
 #define SYSTEMD_PRIVATE_ADDRESS "unix:path=/run/systemd/private"
+#define SYSTEMD_DEST "org.freedesktop.systemd1"
+#define SYSTEMD_MANAGER_PATH "/org/freedesktop/systemd1"
+#define SYSTEMD_MANAGER_IFACE "org.freedesktop.systemd1.Manager"
+#define SYSTEMD_UNIT_IFACE "org.freedesktop.systemd1.Unit"
 
 /* Through sd-dl.h: nodeswap does not link libsystemd, it loads it on first use. */
 #define _cleanup_bus_close_ _cleanup_(sym_sd_bus_flush_close_unrefp)
+#define _cleanup_bus_message_ _cleanup_(sym_sd_bus_message_unrefp)
+#define _cleanup_bus_slot_ _cleanup_(sym_sd_bus_slot_unrefp)
+#define _cleanup_bus_error_ _cleanup_(sym_sd_bus_error_freep)
+
+/* Every call with a bus: the bus may come from a caller that links libsystemd itself (the unit
+ * tests), so make sure the pointers are resolved (a no-op after the first time). -EINVAL for no bus. */
+int systemd_bus_ready(sd_bus *b);
 
 /* Connect to PID 1. Returns -EOPNOTSUPP when root is not the host root (callers report the
  * systemd steps as "skipped under --root"), -EHOSTDOWN when the host was not booted with
@@ -25,35 +37,12 @@
  * private socket nor the system bus works. */
 int systemd_open(const char *root, sd_bus **ret);
 
-/* Manager.MaskUnitFiles(units, runtime=true, force=true): symlinks to /dev/null below
- * /run/systemd/system. Manager.UnmaskUnitFiles(units, runtime=true) removes them again. Neither
- * reloads the manager: call systemd_reload() afterwards. An empty or NULL list is a no-op. */
-int systemd_mask_runtime(sd_bus *b, char *const *units);
-int systemd_unmask_runtime(sd_bus *b, char *const *units);
-
-/* Manager.Reload() (daemon-reload). PID 1 replies once the reload is done; this waits for that
- * reply (up to SYSTEMD_RELOAD_TIMEOUT_USEC), so generators have run again when it returns. */
-#define SYSTEMD_RELOAD_TIMEOUT_USEC (UINT64_C(5) * 60 * 1000 * 1000)
-int systemd_reload(sd_bus *b);
-
 /* Unit properties. The unit is loaded if it is not (Manager.LoadUnit), so a unit without a unit
  * file gives load state "not-found" and active state "inactive" instead of an error.
- * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating".
- * ret_load_state: "loaded", "not-found", "masked", "bad-setting", "error", ... */
+ * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating". */
 int systemd_unit_active(sd_bus *b, const char *unit, char **ret_active_state);
-int systemd_unit_load_state(sd_bus *b, const char *unit, char **ret_load_state);
 /* A "t" timestamp property in µs (CLOCK_REALTIME; 0 = never), e.g. "ActiveEnterTimestamp" from
  * org.freedesktop.systemd1.Unit or "ExecMainStartTimestamp" from the type-specific interface
  * (org.freedesktop.systemd1.Service for a .service): the Unit interface is asked first, the
  * type-specific one when the Unit interface does not have the property. */
 int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, uint64_t *ret_usec);
-
-/* StartUnit / StopUnit / RestartUnit with mode "replace", then wait for Manager.JobRemoved of
- * the job that call queued (the match is installed and Manager.Subscribe called before the method
- * call, so the signal cannot be missed). On 0, *ret_result (may be NULL) is the job result:
- * "done", "canceled", "timeout", "failed", "dependency" or "skipped"; the caller decides whether
- * it is good enough. -ETIMEDOUT when timeout_usec passes first (the job is left queued in PID 1).
- * timeout_usec == 0 or UINT64_MAX waits without a limit. */
-int systemd_start_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
-int systemd_stop_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
-int systemd_restart_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);

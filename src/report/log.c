@@ -22,9 +22,11 @@ static bool action_is_unit(ActionKind k) {
                k == ACTION_RESTART_UNIT;
 }
 
-void log_action(const Action *a, const char *result, const char *message) {
+void log_action(const Action *a, const ActionResult *r) {
         _cleanup_free_ char *s = action_describe(a);
-        bool failed = streq(result, "failed"), partial = streq(result, "not-done") || streq(result, "skipped");
+        const char *result = strempty(action_status_to_string(r->status)), *message = r->message;
+        bool failed = r->status == ACTION_STATUS_FAILED,
+             partial = r->status == ACTION_STATUS_NOT_DONE || r->status == ACTION_STATUS_SKIPPED;
 
         /* libsystemd is loaded only here, when the journal is where stdout goes; if it cannot be
          * loaded, the line goes to stdout, which is the journal anyway (without the fields). */

@@ -144,3 +144,31 @@ void plan_print_findings(FILE *f, const Plan *p, bool color, bool with_info) {
                 if (with_info || p->findings.f[i].severity != SEVERITY_INFO)
                         finding_print(f, &p->findings.f[i], color);
 }
+
+json_object *plan_result_to_json(const Plan *p, const PlanResult *r) {
+        json_object *o = plan_to_json(p);
+        json_object *arr = json_object_object_get(o, "actions");
+        for (size_t i = 0; i < p->n_actions && i < r->n_actions; i++) {
+                json_object *j = json_object_array_get_idx(arr, i);
+                const ActionResult *a = &r->actions[i];
+                json_object_object_add(j, "result", json_object_new_string(action_status_to_string(a->status)));
+                json_object_object_add(j, "message", a->message ? json_object_new_string(a->message) : NULL);
+        }
+        json_object_object_add(o, "changed", json_object_new_boolean(plan_result_done_count(r) > 0));
+        json_object_object_add(o, "ok", json_object_new_boolean(plan_result_failed(r) == SIZE_MAX));
+        return o;
+}
+
+char *plan_result_status(const Plan *p, const PlanResult *r) {
+        char now[FORMAT_BYTES_MAX], after[FORMAT_BYTES_MAX];
+        format_bytes(now, sizeof now, p->swap_total_now);
+        format_bytes(after, sizeof after, p->swap_total_after);
+        size_t failed = plan_result_failed(r);
+        if (failed != SIZE_MAX && failed < p->n_actions)
+                return strdup_printf("Failed: %s %s: %s", action_kind_to_string(p->actions[failed].kind),
+                                     strempty(p->actions[failed].target), strempty(r->actions[failed].message));
+        if (p->n_actions == 0)
+                return strdup_printf("Node matches the policy; swap %s", now);
+        return strdup_printf("%s: %zu change(s) done; swap %s -> %s", r->revert ? "Reverted" : "Applied",
+                             plan_result_done_count(r), now, after);
+}

@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 
 #include "plan/plan.h"
+#include "plan/result.h"
 
 /* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
 char *action_describe(const Action *a);
@@ -26,3 +27,11 @@ json_object *plan_to_json(const Plan *p);
 void plan_print(FILE *f, const Plan *p, bool color);
 /* The plan's findings as text (finding_print()), info ones only with with_info. */
 void plan_print_findings(FILE *f, const Plan *p, bool color, bool with_info);
+
+/* A carried-out plan as JSON: plan_to_json() with each action's "result" (action_status_to_string())
+ * and "message" (null when none), "changed" (an action is done) and "ok" (none failed). */
+json_object *plan_result_to_json(const Plan *p, const PlanResult *r);
+
+/* The sd_notify STATUS= text for a carried-out plan: the first failure, "Node matches the policy;
+ * swap X", or "Applied|Reverted: N change(s) done; swap X -> Y". malloc'd; NULL on ENOMEM. */
+char *plan_result_status(const Plan *p, const PlanResult *r);

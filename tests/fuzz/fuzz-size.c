@@ -4,6 +4,7 @@
  * rest is the expression. A size that evaluates is a positive whole number of pages; an error
  * always comes with a reason. */
 #include "policy/policy.h"
+#include "policy/size.h"
 #include "fuzz.h"
 
 int fuzz_size_one(const uint8_t *data, size_t size) {

@@ -8,6 +8,7 @@
 
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "execute/swapon.h"
 
 static int usage(void) {
         fprintf(stderr,

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Faults on this machine's real kernel, and what nodeswap does about them:
-#  - apply killed by SIGKILL right after each action (NODESWAP_TEST_KILL_AFTER=N) of a zram + file
-#    apply and of switches between backends: the node keeps working swap, a rerun converges, a
-#    third apply changes nothing;
+#  - apply killed by SIGKILL right after each of its steps (the test build's fault injection,
+#    NODESWAP_FAULT_KILL_AFTER=N, src/execute/fault.h) of a zram + file apply and of switches
+#    between backends: the node keeps working swap, a rerun converges, a third apply changes
+#    nothing; N runs on until apply is no longer killed, so every step is reached;
+#  - system calls failing, injected from outside with strace --inject: swapoff(2) EBUSY while
+#    switching file -> zram (apply exits 1 naming it, both areas stay on, a rerun converges),
+#    swapon(2) ENOMEM while creating the zram device (apply exits 1, no nodeswap zram device is
+#    left behind, a rerun converges);
 #  - ENOSPC creating the swap file (a tiny ext4 with no free inode): a clear error, no file left,
 #    the old swap still on;
 #  - EBUSY from zram reset (the device held open) during revert: a clear error naming the device,
@@ -92,14 +97,21 @@ kill_sweep() {
 	len=$(json "$tmp/plan.json" 'len(d["actions"])')
 	[ "${len:-0}" -gt 0 ] || { fail "$name: empty plan"; return; }
 	echo "-- $name: $len actions: $(json "$tmp/plan.json" '" ".join(a["kind"] for a in d["actions"])')"
-	for n in $(seq 1 "$len"); do
+	n=0
+	while :; do
+		n=$((n + 1))
 		clean "$pol" || fail "$name N=$n: could not start from a clean node"
 		[ -n "$setup" ] && "$NODESWAP" apply -q --config "$setup" >/dev/null
 		before=$(swaps)
-		NODESWAP_TEST_KILL_AFTER=$n "$NODESWAP" apply -q --config "$pol" >/dev/null 2>"$tmp/err"
+		NODESWAP_FAULT_KILL_AFTER=$n "$NODESWAP" apply -q --config "$pol" >/dev/null 2>"$tmp/err"
 		rc=$?
+		if [ $rc != 137 ]; then
+			# past the last step: the apply ran to its end
+			[ $rc = 0 ] || fail "$name N=$n: the apply that was not killed exits $rc: $(cat "$tmp/err")"
+			[ $((n - 1)) -ge "$len" ] || fail "$name: only $((n - 1)) of the $len actions were steps"
+			break
+		fi
 		injected=$((injected + 1))
-		[ $rc = 137 ] || fail "$name N=$n: apply was not killed (exit $rc)"
 		if [ -n "$before" ]; then
 			[ -n "$(swaps)" ] || fail "$name N=$n: no swap left after the kill (had: $before)"
 		fi
@@ -110,14 +122,65 @@ kill_sweep() {
 		[ "$(json "$tmp/third.json" 'd["changed"]')" = False ] ||
 			fail "$name N=$n: a third apply still changes: $(json "$tmp/third.json" '[(a["kind"], a["target"]) for a in d["actions"]]')"
 		[ "$(our_zram | wc -l)" -le 1 ] || fail "$name N=$n: more than one nodeswap zram device: $(our_zram | tr '\n' ' ')"
+		[ $n -le $((len * 4)) ] || { fail "$name: still killed after $n steps"; break; }
 	done
-	pass "$name: killed after each of the $len actions; the node kept its swap and converged each time"
+	pass "$name: killed after each of its $((n - 1)) steps; the node kept its swap and converged each time"
 }
-kill_sweep "zram+file from nothing" "" "$zf"
-kill_sweep "switch zram -> file" "$z" "$f"
-kill_sweep "switch file -> zram" "$f" "$z"
-kill_sweep "zram+file -> zram" "$zf" "$z"
-clean "$zf" || fail "clean after the kill sweeps"
+if fault_injection_built "$NODESWAP"; then
+	kill_sweep "zram+file from nothing" "" "$zf"
+	kill_sweep "switch zram -> file" "$z" "$f"
+	kill_sweep "switch file -> zram" "$f" "$z"
+	kill_sweep "zram+file -> zram" "$zf" "$z"
+	clean "$zf" || fail "clean after the kill sweeps"
+elif [ "${CI:-}" = true ]; then
+	fail "kill sweeps: $NODESWAP_BINARY is not a test build (meson configure build -Dfault-injection=true)"
+else
+	echo "SKIP: kill sweeps: $NODESWAP_BINARY is not a test build (meson configure build -Dfault-injection=true)"
+fi
+
+# --- system calls failing (strace --inject) ---------------------------------------------------
+# strace runs the binary itself (not a memcheck wrapper), and without LeakSanitizer's exit check,
+# which would run under strace too.
+if command -v strace >/dev/null; then
+	inject() {      # inject SPEC ARGS...: nodeswap ARGS with the fault SPEC injected
+		local spec=$1
+		shift
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -o /dev/null -e "inject=$spec" "$NODESWAP_BINARY" "$@"
+	}
+	# swapoff(2) EBUSY: switching from the file to zram, the file's swapoff fails after zram is on
+	clean "$f" || fail "strace: could not start from a clean node"
+	"$NODESWAP" apply -q --config "$f" >/dev/null
+	inject swapoff:error=EBUSY apply --json --config "$z" >"$tmp/ebusy.json" 2>"$tmp/err"
+	check "swapoff EBUSY: apply exits 1" [ $? = 1 ]
+	check "swapoff EBUSY: the swapoff action failed, naming the error ($(json "$tmp/ebusy.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]'))" \
+		[ "$(json "$tmp/ebusy.json" '[(a["kind"], "Device or resource busy" in (a["message"] or "")) for a in d["actions"] if a["result"] == "failed"]')" = "[('swapoff', True)]" ]
+	check "swapoff EBUSY: the file is still on ($(swaps))" grep -q "^$mnt/swap/swapfile " /proc/swaps
+	check "swapoff EBUSY: and so is the new zram device" [ "$(our_zram | wc -l)" = 1 ]
+	"$NODESWAP" apply --json --config "$z" >"$tmp/rerun.json" 2>"$tmp/err"
+	check "swapoff EBUSY: the rerun exits 0" [ $? = 0 ]
+	"$NODESWAP" apply --json --config "$z" >"$tmp/third.json" 2>"$tmp/err"
+	check "swapoff EBUSY: a third apply changes nothing" [ "$(json "$tmp/third.json" 'd["changed"]')" = False ]
+	check "swapoff EBUSY: the rerun swapped the file off ($(swaps))" [ -z "$(grep "^$mnt/swap/swapfile " /proc/swaps)" ]
+	injected=$((injected + 1))
+	# swapon(2) ENOMEM: the zram device is set up, its swapon fails: everything done is undone
+	clean "$zf" || fail "strace: could not start from a clean node"
+	inject swapon:error=ENOMEM apply --json --config "$z" >"$tmp/enomem.json" 2>"$tmp/err"
+	check "swapon ENOMEM: apply exits 1" [ $? = 1 ]
+	check "swapon ENOMEM: zram-create failed, naming the error ($(json "$tmp/enomem.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]'))" \
+		[ "$(json "$tmp/enomem.json" '[(a["kind"], "Cannot allocate memory" in (a["message"] or "")) for a in d["actions"] if a["result"] == "failed"]')" = "[('zram-create', True)]" ]
+	check "swapon ENOMEM: no nodeswap zram device is left ($(our_zram))" [ -z "$(our_zram)" ]
+	check "swapon ENOMEM: no swap is on ($(swaps))" [ -z "$(swaps)" ]
+	"$NODESWAP" apply --json --config "$z" >"$tmp/rerun.json" 2>"$tmp/err"
+	check "swapon ENOMEM: the rerun exits 0" [ $? = 0 ]
+	check "swapon ENOMEM: and makes one zram device" [ "$(our_zram | wc -l)" = 1 ]
+	"$NODESWAP" apply --json --config "$z" >"$tmp/third.json" 2>"$tmp/err"
+	check "swapon ENOMEM: a third apply changes nothing" [ "$(json "$tmp/third.json" 'd["changed"]')" = False ]
+	clean "$zf" || fail "clean after strace --inject"
+	injected=$((injected + 1))
+else
+	echo "SKIP: strace --inject: strace not installed (apt-get install strace)"
+fi
 
 # --- ENOSPC creating the swap file -------------------------------------------------------------
 truncate -s 64M "$tmp/tiny.img"   # room for 1M + the 16M margin nodeswap wants

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <sys/swap.h>
 
-#include "probe/host.h"
+#include "probe/probe.h"
 #include "kernel-lock.h"
 
 #define ZRAM_SIZE (64 * MiB)

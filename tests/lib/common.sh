@@ -44,6 +44,13 @@ under_test() {
 	printf '%s\n' "$dir/${bin##*/}"
 }
 
+# fault_injection_built BINARY: whether BINARY is a test build with fault injection
+# (meson -Dfault-injection=true, src/execute/fault.h): "--version" then says "+fault-injection",
+# and NODESWAP_FAULT_KILL_AFTER=N kills it after its Nth step. A release build has neither.
+fault_injection_built() {
+	"$1" --version 2>/dev/null | grep -qx '+fault-injection'
+}
+
 # kernel_test_begin TOOL...: exit 77 (skip) with the reason unless this is root on a kernel with
 # zram and every TOOL exists; then take the machine-wide lock that serialises every test and
 # benchmark using the real kernel (held on fd 9 until the script exits), and skip on a host that

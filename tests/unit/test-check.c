@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "plan/check.h"
+#include "probe/probe.h"
 
 #define MEMTOTAL_16G (UINT64_C(16218) * MiB)
 

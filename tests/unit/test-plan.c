@@ -12,6 +12,8 @@
 #include "plan/check.h"
 #include "plan/plan.h"
 #include "probe/swap.h"
+#include "probe/probe.h"
+#include "execute/swapon.h"
 
 static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
 

@@ -14,8 +14,9 @@
 #include <sys/statfs.h>
 #include <sys/sysinfo.h>
 
-#include "probe/host.h"
+#include "probe/probe.h"
 #include "probe/state.h"
+#include "execute/state-save.h"
 
 #ifndef FIXTURE_DIR
 #error "FIXTURE_DIR must be defined"

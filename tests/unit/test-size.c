@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "policy/policy.h"
+#include "policy/size.h"
 
 #define RAM_PI (UINT64_C(16218) * MiB)  /* MemTotal of a 16 GB Raspberry Pi 5 */
 #define RAM_16G (16 * GiB)

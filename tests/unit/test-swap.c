@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "probe/swap.h"
+#include "execute/swapon.h"
 
 /* A temporary file of size bytes, already unlinked. */
 static int temp_file(uint64_t size) {

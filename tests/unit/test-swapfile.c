@@ -12,6 +12,7 @@
 
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "execute/swapon.h"
 
 #define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "probe/systemd.h"
+
+/* The calls to PID 1 that change something. Every function returns >= 0 on success or -errno;
+ * none of them logs. */
+
+/* Manager.MaskUnitFiles(units, runtime=true, force=true): symlinks to /dev/null below
+ * /run/systemd/system. Manager.UnmaskUnitFiles(units, runtime=true) removes them again. Neither
+ * reloads the manager: call systemd_reload() afterwards. An empty or NULL list is a no-op. */
+int systemd_mask_runtime(sd_bus *b, char *const *units);
+int systemd_unmask_runtime(sd_bus *b, char *const *units);
+
+/* Manager.Reload() (daemon-reload). PID 1 replies once the reload is done; this waits for that
+ * reply (up to SYSTEMD_RELOAD_TIMEOUT_USEC), so generators have run again when it returns. */
+#define SYSTEMD_RELOAD_TIMEOUT_USEC (UINT64_C(5) * 60 * 1000 * 1000)
+int systemd_reload(sd_bus *b);
+
+/* StartUnit / StopUnit / RestartUnit with mode "replace", then wait for Manager.JobRemoved of
+ * the job that call queued (the match is installed and Manager.Subscribe called before the method
+ * call, so the signal cannot be missed). On 0, *ret_result (may be NULL) is the job result:
+ * "done", "canceled", "timeout", "failed", "dependency" or "skipped"; the caller decides whether
+ * it is good enough. -ETIMEDOUT when timeout_usec passes first (the job is left queued in PID 1).
+ * timeout_usec == 0 or UINT64_MAX waits without a limit. */
+int systemd_start_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
+int systemd_stop_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
+int systemd_restart_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
