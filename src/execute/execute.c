@@ -13,7 +13,7 @@
 #include "shared/sd-dl.h"
 #include "probe/state.h"
 #include "probe/swap.h"
-#include "probe/swapfile.h"
+#include "execute/swapfile.h"
 #include "probe/systemd.h"
 #include "probe/zram.h"
 
@@ -279,16 +279,12 @@ static int do_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        if (a->now)     /* an active file is replaced: make before break */
-                r = swapfile_resize(e->c->root, a->target, a->size, e->h->page_size, a->priority,
-                                    e->p->file.storage, &reason);
-        else
-                r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority,
-                                    e->p->file.storage, &reason);
+        r = swapfile_create(e->c->root, a->target, a->size, e->h->page_size, a->priority, e->p->file.storage,
+                            &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
                  * ours: the record made above goes again. */
-                if (recorded && !a->now && state_remove_swap_file(&e->state, a->target) == 0)
+                if (recorded && state_remove_swap_file(&e->state, a->target) == 0)
                         (void) save_state(e);
                 set_result(e, i, RESULT_FAILED,
                            strdup_printf("Failed to create swap file '%s': %s", a->target,

@@ -4,7 +4,7 @@
 #include "shared/mnt-blkid-util.h"
 #include "probe/state.h"
 #include "probe/swap.h"
-#include "probe/swapfile.h"
+#include "probe/mounts.h"
 
 #include <blkid.h>
 #include <ctype.h>
@@ -521,8 +521,8 @@ static int probe_file(const char *root, const char *path, HostState *h) {
         int r = nearest_existing_dir(root, path, &dir);
         if (r < 0)
                 return r;
-        _cleanup_(swapfile_fs_done) SwapFileFs fs = {};
-        r = swapfile_inspect_fs(root, dir, &fs);
+        _cleanup_(fs_info_done) FsInfo fs = {};
+        r = mounts_inspect_path(root, dir, &fs);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)

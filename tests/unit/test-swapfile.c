@@ -10,12 +10,16 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
+#include "execute/swapfile.h"
+#include "plan/placement.h"
+#include "probe/blockdev.h"
+#include "probe/mounts.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 
 #define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 
-/* ---- swapfile_check_fs: a pure decision ---- */
+/* ---- placement_check_fs: a pure decision ---- */
 
 static void test_check_fs_table(void **state) {
         static const struct {
@@ -65,7 +69,7 @@ static void test_check_fs_table(void **state) {
         };
 
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-                SwapFileFs fs = {
+                FsInfo fs = {
                         .mount_point = (char *) cases[i].mount_point,
                         .fstype = (char *) cases[i].fstype,
                         .source = (char *) "/dev/x",
@@ -76,7 +80,7 @@ static void test_check_fs_table(void **state) {
                         .compressed = cases[i].compressed,
                 };
                 char *reason = NULL;
-                int r = swapfile_check_fs(&fs, cases[i].allowed, &reason);
+                int r = placement_check_fs(&fs, cases[i].allowed, &reason);
                 if (r != cases[i].want)
                         fail_msg("case %zu (%s on %s): got %d (%s), want %d", i, cases[i].mount_point,
                                  cases[i].fstype, r, strempty(reason), cases[i].want);
@@ -189,15 +193,15 @@ static void test_storage_of_device(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 _cleanup_free_ char *disk = NULL;
                 StorageKind kind = 0;
-                int r = swapfile_storage_of_device(tmpdir, cases[i].name, &disk, &kind);
+                int r = blockdev_storage(tmpdir, cases[i].name, &disk, &kind);
                 if (r < 0)
                         fail_msg("%s: %s", cases[i].name, strerror(-r));
                 assert_string_equal(disk, cases[i].disk);
                 if (kind != cases[i].kind)
                         fail_msg("%s: kind %d, want %d", cases[i].name, kind, cases[i].kind);
         }
-        assert_int_equal(swapfile_storage_of_device(tmpdir, "sdz", NULL, NULL), -ENOENT);
-        assert_int_equal(swapfile_storage_of_device(tmpdir, "../x", NULL, NULL), -EINVAL);
+        assert_int_equal(blockdev_storage(tmpdir, "sdz", NULL, NULL), -ENOENT);
+        assert_int_equal(blockdev_storage(tmpdir, "../x", NULL, NULL), -EINVAL);
 }
 
 static void test_inspect_fs(void **state) {
@@ -219,8 +223,8 @@ static void test_inspect_fs(void **state) {
                    "24 23 0:33 / /tmp rw,nosuid - tmpfs other rw\n"
                    "25 20 0:34 / /ro ro,relatime - xfs /dev/nvme0n1p2 ro\n");
 
-        SwapFileFs fs = {};
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var/lib/nodeswap/swapfile", &fs), 0);
+        FsInfo fs = {};
+        assert_int_equal(mounts_inspect_path(tmpdir, "/var/lib/nodeswap/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/var");
         assert_string_equal(fs.fstype, "btrfs");
         assert_string_equal(fs.source, "/dev/nvme0n1p2");
@@ -230,42 +234,42 @@ static void test_inspect_fs(void **state) {
         assert_false(fs.btrfs_multi_device);
         assert_false(fs.read_only);
         assert_true(fs.free > 0);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* /var2 is not below /var; btrfs on two devices */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var2/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/var2/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/var2");
         assert_true(fs.btrfs_multi_device);
         assert_false(fs.compressed);
         assert_int_equal(fs.kind, STORAGE_SSD);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* the root file system on the SD card, found by device number */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/");
         assert_string_equal(fs.device, "mmcblk0");
         assert_int_equal(fs.kind, STORAGE_MMC);
         char *reason = NULL;
-        assert_int_equal(swapfile_check_fs(&fs, ALL_BUT_SLOW, &reason), 0);
+        assert_int_equal(placement_check_fs(&fs, ALL_BUT_SLOW, &reason), 0);
         assert_non_null(strstr(reason, "SD card (mmcblk0)"));
         free(reason);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* stacked mounts: the one on top counts */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/tmp/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/tmp/swapfile", &fs), 0);
         assert_string_equal(fs.source, "other");
         assert_null(fs.device);
         assert_int_equal(fs.kind, 0);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/ro/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/ro/swapfile", &fs), 0);
         assert_true(fs.read_only);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* "/" itself is fine: the nearest existing directory of a swap file may be the root. */
         static const char *const bad_paths[] = { "swapfile", "/var/../swapfile", "/var/./x", "/var//x", "/var/x/", "" };
         for (size_t i = 0; i < ELEMENTSOF(bad_paths); i++)
-                assert_int_equal(swapfile_inspect_fs(tmpdir, bad_paths[i], &fs), -EINVAL);
+                assert_int_equal(mounts_inspect_path(tmpdir, bad_paths[i], &fs), -EINVAL);
 }
 
 /* ---- create, verify, rewrite, remove under a fixture root (swapon skipped) ---- */
@@ -527,25 +531,57 @@ static void test_remove(void **state) {
         assert_int_equal(swapfile_remove(tmpdir, "/nothing/swapfile"), 0);
 }
 
-static void test_resize_inactive(void **state) {
+static void test_bridge(void **state) {
+        char *b = swapfile_bridge_path("/var/lib/nodeswap/swapfile");
+        assert_string_equal(b, "/var/lib/nodeswap/.#swapfile.bridge");
+        free(b);
+        b = swapfile_bridge_path("/swapfile");
+        assert_string_equal(b, "/.#swapfile.bridge");
+        free(b);
+        assert_null(swapfile_bridge_path("relative"));
+        assert_null(swapfile_bridge_path("/a/../b"));
+        /* a name of NAME_MAX bytes is cut so that the bridge's name fits too */
+        char longpath[1 + 255 + 1];
+        longpath[0] = '/';
+        memset(longpath + 1, 'x', 255);
+        longpath[256] = 0;
+        b = swapfile_bridge_path(longpath);
+        assert_non_null(b);
+        assert_int_equal(strlen(b), 1 + 255);
+        assert_true(endswith(b, ".bridge"));
+        free(b);
+
+        /* used + 1/8 + 16 MiB, in whole pages */
+        assert_int_equal(swapfile_bridge_size(0, 4096), 16 * MiB);
+        assert_int_equal(swapfile_bridge_size(80 * MiB, 4096), 106 * MiB);
+        assert_int_equal(swapfile_bridge_size(1, 16384), 16 * MiB + 16384);
+}
+
+/* The steps of a bridged resize as plan() lays them out, run under a foreign root (no swapon):
+ * bridge made, old file deleted, new file made, bridge deleted. No temporary name remains. */
+static void test_resize_steps(void **state) {
         skip_unless_root();
         virtual_root();
         char *reason = NULL;
 
         assert_int_equal(swapfile_create(tmpdir, "/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
-        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+        _cleanup_free_ char *bridge = swapfile_bridge_path("/swapfile");
+        assert_non_null(bridge);
+        assert_int_equal(swapfile_create(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, 10, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
-        assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
-        assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no temporary left */
-
-        assert_int_equal(swapfile_resize(tmpdir, "/missing", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOENT);
+        assert_int_equal(swapfile_verify(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, NULL), 1);
+        /* a second bridge at the same name is refused, as any file in the way */
+        assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EEXIST);
         free(reason);
         reason = NULL;
-        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
-        assert_non_null(strstr(reason, "swap file even without the old one"));
-        free(reason);
+        assert_int_equal(swapfile_remove(tmpdir, "/swapfile"), 1);
+        assert_int_equal(swapfile_create(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+                         SWAPFILE_SWAPON_SKIPPED);
+        assert_null(reason);
+        assert_int_equal(swapfile_remove_labelled(tmpdir, bridge), 1);
         assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
+        assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no bridge or temporary left */
 }
 
 int main(void) {
@@ -559,7 +595,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_verify_problems, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_rewrite_header, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_remove, setup_tmpdir, teardown_tmpdir),
-                cmocka_unit_test_setup_teardown(test_resize_inactive, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test(test_bridge),
+                cmocka_unit_test_setup_teardown(test_resize_steps, setup_tmpdir, teardown_tmpdir),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
