@@ -330,7 +330,7 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
         bool bridged = f->fs_free >= need;
         if (!bridged) {
                 if (resize && f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
-                        return plan_no_space(c, f->fs_free + f->allocated, "even without the old file");
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
                 if (!c->o->force)
                         return plan_find(c->plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_FILE_SIZE,
                                          p->file.size_expr,
@@ -504,7 +504,7 @@ static int plan_file(Ctx *c) {
         if (f->size != p->file.size) {
                 /* The old file goes first: the new one needs room only once it is gone. */
                 if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
-                        return plan_no_space(c, f->fs_free + f->allocated, "even without the old file");
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
                 _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
                 if (!now)
                         return -ENOMEM;

@@ -824,7 +824,7 @@ static void test_file_resize_no_room(void **state) {
         c.host.file.fs_free = 0;
         c.host.file.allocated = 40 * KiB;
         run(&c, &force);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "even without the old file"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "counting the old file's space"));
         done(&c);
 }
 
