@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Faults on this machine's real kernel, and what nodeswap does about them:
 #  - apply killed by SIGKILL right after each action (NODESWAP_TEST_KILL_AFTER=N) of a zram + file
-#    apply and of switches between backends: the node keeps working swap, a rerun converges, a
-#    third apply changes nothing;
+#    apply, of switches between backends and of the bridge steps resizing an active swap file:
+#    the node keeps working swap, a rerun converges, a third apply changes nothing;
 #  - ENOSPC creating the swap file (a tiny ext4 with no free inode): a clear error, no file left,
 #    the old swap still on;
 #  - EBUSY from zram reset (the device held open) during revert: a clear error naming the device,
@@ -117,6 +117,12 @@ kill_sweep "zram+file from nothing" "" "$zf"
 kill_sweep "switch zram -> file" "$z" "$f"
 kill_sweep "switch file -> zram" "$f" "$z"
 kill_sweep "zram+file -> zram" "$zf" "$z"
+# a resize of the active file: every step of the bridge is an action, so the kill reaches
+# between any two of them
+f96=$(policy file96 < <(sed 's/^Size=64M/Size=96M/' "$f"))
+kill_sweep "resize the active file 64M -> 96M" "$f" "$f96"
+f20=$(policy file20 < <(sed 's/^Priority=10/Priority=20/' "$f"))
+kill_sweep "new priority of the active file" "$f" "$f20"
 clean "$zf" || fail "clean after the kill sweeps"
 
 # --- ENOSPC creating the swap file -------------------------------------------------------------
