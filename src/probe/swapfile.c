@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
+#include "probe/mounts.h"
 #include "probe/swap.h"
 #include "shared/path-util.h"
 #include "shared/reason.h"
@@ -262,3 +263,67 @@ int swapfile_is_active(const char *root, const char *path, int *ret_priority, ui
         return r;
 }
 
+/* ---- the state of the policy's file, for probe() ---------------------------------------------- */
+
+int swapfile_read_header_nofollow(const char *full_path, const struct stat *st, SwapHeaderInfo *ret) {
+        _cleanup_close_ int fd = open(full_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
+        struct stat fst;
+        if (fd < 0 && (errno == EACCES || errno == EPERM))
+                return -EACCES;         /* a non-root caller: the header is unknown, not absent */
+        if (fd < 0 || fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev ||
+            fst.st_ino != st->st_ino)
+                return 0;
+        return swap_header_probe(fd, ret) > 0;
+}
+
+int swapfile_probe(const char *root, const char *path, SwapFileState *f) {
+        _cleanup_free_ char *p = path_join_root(root, path);
+        if (!p)
+                return -ENOMEM;
+
+        struct stat st;
+        if (lstat(p, &st) < 0) {
+                if (errno == EACCES || errno == EPERM) {
+                        /* a non-root status or check: judged as unknown, never fatal */
+                        f->unreadable = true;
+                        return 0;
+                }
+                if (errno != ENOENT && errno != ENOTDIR)
+                        return -errno;
+        } else {
+                f->exists = true;
+                f->is_regular = S_ISREG(st.st_mode);
+                f->size = (uint64_t) st.st_size;
+                f->allocated = (uint64_t) st.st_blocks * 512;
+                f->mode = st.st_mode & 07777;
+                f->uid = st.st_uid;
+        }
+
+        SwapHeaderInfo info;
+        int hr = f->is_regular ? swapfile_read_header_nofollow(p, &st, &info) : 0;
+        if (hr == -EACCES)
+                f->unreadable = true;   /* plan judges nothing of the file; check says so */
+        if (hr > 0) {
+                f->has_header = true;
+                f->header_page_size = info.page_size;
+                if (info.label[0] && !(f->label = strdup(info.label)))
+                        return -ENOMEM;
+        }
+
+        /* The file system and the disk under it, as the swap file writer sees them. */
+        _cleanup_(fs_info_done) FsInfo fs = {};
+        int r = mounts_inspect_path(root, path, &fs);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 1;       /* unknown: plan() says so */
+        f->fstype = TAKE_PTR(fs.fstype);
+        f->fs_mount_point = TAKE_PTR(fs.mount_point);
+        f->storage_device = TAKE_PTR(fs.device);
+        f->storage = fs.kind;
+        f->fs_free = fs.free;
+        f->fs_read_only = fs.read_only;
+        f->fs_btrfs_multi_device = fs.btrfs_multi_device;
+        f->fs_compressed = fs.compressed;
+        return 1;
+}

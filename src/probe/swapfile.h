@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include "probe/host.h"
+#include "probe/swap.h"
 #include "shared/util.h"
 
 /* The state of a swap file: whether it is listed as active, and whether its blocks and header
@@ -48,3 +50,15 @@ int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t 
 /* Whether path is listed in ROOT/proc/swaps. Returns 1 listed (with its priority and the bytes in
  * use, either pointer may be NULL), 0 not listed, -errno. */
 int swapfile_is_active(const char *root, const char *path, int *ret_priority, uint64_t *ret_used);
+
+/* The swap header of the regular file at full_path (a path below the root already) that lstat()
+ * found as st, opened without following a symlink and only if it is still that file.
+ * Returns 1 and *ret filled when it carries one, 0 when not (or it changed), -EACCES when this
+ * user may not read it (the header is unknown, not absent). */
+int swapfile_read_header_nofollow(const char *full_path, const struct stat *st, SwapHeaderInfo *ret);
+
+/* What probe() knows of the swap file at path: lstat() (nothing followed), its swap header, and
+ * the file system and disk under it (mounts_inspect_path(); left unset when no mount is found).
+ * Not swap_on and priority: those come from /proc/swaps. Returns 1, 0 when this user may not
+ * look at the path (f->unreadable set, nothing else known), -errno. */
+int swapfile_probe(const char *root, const char *path, SwapFileState *f);
