@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* execute: the one place that writes. Each action is carried out in plan order; a failure stops
- * the run before anything is swapped off, so a node always keeps working swap (make before
- * break), and a rerun converges because plan() starts again from what the host shows. */
+ * the run. plan() swaps nothing off before its replacement is on (make before break; a swap file
+ * is replaced through a bridge, step by step), so a node always keeps working swap, and a rerun
+ * converges because plan() starts again from what the host shows. */
 #include "execute/execute.h"
 
 #include <signal.h>

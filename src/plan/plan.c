@@ -355,8 +355,8 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
                         return -ENOMEM;
         }
         if (bridged && !bridge_on) {
-                _cleanup_free_ char *want = strdup_printf("%s, priority %d, until the new file is on", B(bridge_size),
-                                                          p->file.priority);
+                _cleanup_free_ char *want = strdup_printf("%s, priority %d: the bridge that holds the old file's pages "
+                                                          "until the new one is on", B(bridge_size), p->file.priority);
                 if (!want)
                         return -ENOMEM;
                 a = plan_add(c->plan, ACTION_FILE_CREATE, bridge, NULL, want,
