@@ -107,10 +107,11 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 # apply_file PATH SIZE PRIORITY [OPTION...]: nodeswap apply --json of a policy with the swap file
 # PATH of SIZE (e.g. 48M) at PRIORITY on virtual storage, and nothing else; the JSON in $T/apply.json,
 # stderr in $T/apply.err, the exit status returned. Each apply starts without nodeswap's state, so
-# that the files of the other sections (recorded by their applies) are not deleted as old ones.
+# that the files of the other sections (recorded by their applies) are not deleted as old ones;
+# with KEEP_STATE=1 it runs on the state the apply before it left.
 apply_file() {
         local path=$1 size=$2 prio=$3; shift 3
-        rm -rf /var/lib/nodeswap /run/nodeswap-state
+        [ -n "${KEEP_STATE:-}" ] || rm -rf /var/lib/nodeswap /run/nodeswap-state
         printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
                 "$path" "$size" "$prio" >"$T/policy.conf"
         chmod 0644 "$T/policy.conf"
@@ -306,6 +307,26 @@ check "xfs: ... bridge, swapoff, swapon ($(steps))" \
         [ "$(steps)" = "file-create .#swapfile.bridge swapoff swapfile swapon swapfile swapoff .#swapfile.bridge file-remove .#swapfile.bridge" ]
 check "xfs: ... on at priority 6, same size" [ "$(prio_of "$X") $(size_kib_of "$X")" = "6 $((48 * 1024 - PAGE / 1024))" ]
 check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
+
+# a step that fails midway (here the new file's fallocate, past RLIMIT_FSIZE: the 16 MiB bridge
+# fits under the limit, the new 64 MiB file does not): apply stops there with the bridge still on,
+# so the node keeps swap, and the next apply finishes the remaining steps
+out=$( (ulimit -f $((20 * 1024)); trap '' XFSZ; apply_file "$X" 64M 6; echo "rc=$?") 2>&1)
+check "xfs: a resize failing at the new file: apply exits 1 ($out)" [ "$out" = rc=1 ]
+check "xfs: ... the first three steps done, the new file failed ($(results))" \
+        like "$(results)" "done done done failed*"
+check "xfs: ... with the reason ($(json "$T/apply.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]'))" \
+        like "$(json "$T/apply.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]')" "*cannot allocate 64.0 MiB*"
+check "xfs: ... the bridge stays on, the old file is gone ($(grep "^$T/xfs/" /proc/swaps | awk '{ print $1 }'))" \
+        [ -n "$(swaps_line "$T/xfs/.#swapfile.bridge")" -a ! -e "$X" ]
+KEEP_STATE=1 apply_file "$X" 64M 6; rc=$?
+check "xfs: the rerun exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "xfs: ... and does what remained ($(steps))" \
+        [ "$(steps)" = "file-create swapfile swapoff .#swapfile.bridge file-remove .#swapfile.bridge" ]
+check "xfs: ... on at 64 MiB, priority 6" [ "$(size_kib_of "$X") $(prio_of "$X")" = "$((64 * 1024 - PAGE / 1024)) 6" ]
+check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
+KEEP_STATE=1 apply_file "$X" 64M 6
+check "xfs: ... and a third apply changes nothing" [ "$(json "$T/apply.json" 'd["changed"]')" = False ]
 
 # resize of an inactive file: deleted and made anew, no bridge needed
 swapoff "$X"
