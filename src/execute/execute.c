@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* execute: the one place that writes. Each action is carried out in plan order; a failure stops
- * the run before anything is swapped off, so a node always keeps working swap (make before
- * break), and a rerun converges because plan() starts again from what the host shows. */
+ * the run. plan() swaps nothing off before its replacement is on (make before break; a swap file
+ * is replaced through a bridge, step by step), so a node always keeps working swap, and a rerun
+ * converges because plan() starts again from what the host shows. */
 #include "execute/execute.h"
 
 #include <time.h>
@@ -13,7 +14,7 @@
 #include "execute/sysctl.h"
 #include "execute/systemd-jobs.h"
 #include "execute/zram.h"
-#include "probe/swapfile.h"
+#include "execute/swapfile.h"
 #include "shared/sd-dl.h"
 
 typedef struct Exec {
@@ -269,16 +270,12 @@ static int do_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        if (a->now)     /* an active file is replaced: make before break */
-                r = swapfile_resize(e->root, a->target, a->size, e->h->page_size, a->priority,
-                                    e->p->file.storage, &reason);
-        else
-                r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority,
-                                    e->p->file.storage, &reason);
+        r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority, e->p->file.storage,
+                            &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
                  * ours: the record made above goes again. */
-                if (recorded && !a->now && state_remove_swap_file(&e->state, a->target) == 0)
+                if (recorded && state_remove_swap_file(&e->state, a->target) == 0)
                         (void) save_state(e);
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to create swap file '%s': %s", a->target,

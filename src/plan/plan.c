@@ -8,7 +8,7 @@
 #include <stdarg.h>
 
 #include "plan/kubelet.h"
-#include "probe/swapfile.h"
+#include "plan/placement.h"
 #include "probe/zram.h"
 
 static const char *const action_kind_names[_ACTION_KIND_MAX] = {
@@ -277,6 +277,148 @@ static int plan_file_create(Ctx *c, const char *now, const char *reason) {
         return 0;
 }
 
+/* Not enough room for the policy's swap file with have bytes free. */
+static int plan_no_space(Ctx *c, uint64_t have, const char *when) {
+        const Policy *p = c->p;
+        const SwapFileState *f = &c->h->file;
+        return plan_find(c->plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_FILE_SIZE, p->file.size_expr,
+                         strdup_printf("%s has %s free%s%s; the largest swap file that fits there is %" PRIu64
+                                       "M: lower [File] Size= or free space",
+                                       f->fs_mount_point, B(have), *when ? " " : "", when,
+                                       swapfile_largest_fit(have) / MiB),
+                         "%s: needs %s (and %s to spare) but %s has %s free%s%s", p->file.path, B(p->file.size),
+                         B(swapfile_margin(p->file.size)), f->fs_mount_point, B(have), *when ? " " : "", when);
+}
+
+/* The policy's swap file is on with another size or priority. An active swap file can be neither
+ * renamed nor deleted (plan/placement.h), so it is replaced in steps, each an action of its own,
+ * with swap room for its pages at every moment:
+ *   1. file-create  the bridge DIR/.#NAME.bridge, big enough for the pages the old file holds
+ *                   (recorded in the state before it is made, swapped on at the new priority);
+ *   2. swapoff      the old file: its pages go to memory or to the bridge;
+ *   3. file-remove + file-create  the file at the new size (a new priority alone: swapon);
+ *   4. swapoff      the bridge: its pages go to memory or to the new file;
+ *   5. file-remove  the bridge.
+ * A run stopped between two steps leaves swap on (the old file, the bridge or the new file, or
+ * two of them), and the next run plans the remaining steps from what it finds: a bridge that is
+ * on is not made again; one that is off is deleted first; a bridge left after the old file is
+ * gone is taken down like any swap file nodeswap no longer wants (plan_swapoff(),
+ * plan_recorded_files()). Without room for the bridge, apply refuses, and apply --force swaps the
+ * old file off without one (its pages must then fit in memory). */
+static int plan_file_replace(Ctx *c, const SwapDevice *on) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        const SwapFileState *f = &h->file;
+        const char *path = p->file.path;
+        bool resize = f->size != p->file.size;
+        Action *a;
+
+        _cleanup_free_ char *bridge = swapfile_bridge_path(path);
+        if (!bridge)
+                return -ENOMEM;
+        const SwapDevice *bridge_on = host_find_swap(h, bridge);
+        const RecordedSwapFile *bridge_rec = host_find_recorded_file(h, bridge);
+        uint64_t bridge_size = swapfile_bridge_size(on->used, h->page_size);
+
+        /* Room: for the bridge beside the old file, then for the new file beside the bridge. */
+        uint64_t need = bridge_on ? 0 : bridge_size + swapfile_margin(bridge_size);
+        if (resize) {
+                uint64_t after = (bridge_on ? 0 : bridge_size) + p->file.size + swapfile_margin(p->file.size);
+                after = after > f->allocated ? after - f->allocated : 0;
+                need = need > after ? need : after;
+        }
+        bool bridged = f->fs_free >= need;
+        if (!bridged) {
+                if (resize && f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
+                if (!c->o->force)
+                        return plan_find(c->plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_FILE_SIZE,
+                                         p->file.size_expr,
+                                         strdup("run 'nodeswap apply --force' to swap the old file off first (its "
+                                                "pages must fit in memory), or free space"),
+                                         "%s: not enough room on %s for both the old file and the bridge that "
+                                         "carries its pages while it is replaced (need %s, have %s)",
+                                         path, f->fs_mount_point, B(need), B(f->fs_free));
+                if (on->used > h->mem_available &&
+                    plan_find(c->plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL,
+                              strdup("watch for the OOM killer; without --force apply refuses this"),
+                              "--force: swapping %s off without a bridge although %s of pages may not fit in "
+                              "memory (MemAvailable %s)",
+                              path, B(on->used), B(h->mem_available)) < 0)
+                        return -ENOMEM;
+        }
+
+        if (bridged && !bridge_on && bridge_rec && bridge_rec->exists) {
+                /* Left off by an earlier run that was stopped: made anew at the size wanted now. */
+                if (!plan_add(c->plan, ACTION_FILE_REMOVE, bridge, "present, off", "deleted",
+                              "a bridge left by an earlier run, made anew below"))
+                        return -ENOMEM;
+        }
+        if (bridged && !bridge_on) {
+                _cleanup_free_ char *want = strdup_printf("%s, priority %d: the bridge that holds the old file's pages "
+                                                          "until the new one is on", B(bridge_size), p->file.priority);
+                if (!want)
+                        return -ENOMEM;
+                a = plan_add(c->plan, ACTION_FILE_CREATE, bridge, NULL, want,
+                             "bridge: holds the old file's pages while it is replaced (an active swap file "
+                             "cannot be renamed)");
+                if (!a)
+                        return -ENOMEM;
+                a->size = bridge_size;
+                a->priority = p->file.priority;
+        }
+        if (bridge_on)
+                c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
+
+        _cleanup_free_ char *now = strdup_printf("on, %s, %s used, priority %d", B(f->size), B(on->used),
+                                                 on->priority);
+        if (!now)
+                return -ENOMEM;
+        a = plan_add(c->plan, ACTION_SWAPOFF, path, now, "off",
+                     bridged ? "replaced: its pages go to memory or to the bridge"
+                             : "replaced, --force without room for a bridge: its pages go to memory");
+        if (!a)
+                return -ENOMEM;
+        a->used = on->used;
+        c->swap_changed = true;
+
+        if (resize) {
+                _cleanup_free_ char *was = strdup_printf("%s, off", B(f->size));
+                if (!was)
+                        return -ENOMEM;
+                if (!plan_add(c->plan, ACTION_FILE_REMOVE, path, was, "deleted", "size changed: made anew below"))
+                        return -ENOMEM;
+                int r = plan_file_create(c, NULL, "size changed");
+                if (r < 0)
+                        return r;
+        } else {
+                _cleanup_free_ char *want = strdup_printf("on, priority %d", p->file.priority);
+                if (!want)
+                        return -ENOMEM;
+                a = plan_add(c->plan, ACTION_SWAPON, path, "off", want, "priority changed: swapped on again");
+                if (!a)
+                        return -ENOMEM;
+                a->priority = p->file.priority;
+                c->new_swap += swap_usable(f->size, h->page_size);
+        }
+
+        if (!bridged && !bridge_on)
+                return 0;
+        _cleanup_free_ char *bnow = bridge_on ? strdup_printf("on, %s used, priority %d", B(bridge_on->used),
+                                                              bridge_on->priority)
+                                              : strdup("on");
+        if (!bnow)
+                return -ENOMEM;
+        a = plan_add(c->plan, ACTION_SWAPOFF, bridge, bnow, "off",
+                     "bridge no longer needed: its pages go to memory or to the new file");
+        if (!a)
+                return -ENOMEM;
+        a->used = bridge_on ? bridge_on->used : 0;
+        if (!plan_add(c->plan, ACTION_FILE_REMOVE, bridge, "off", "deleted", "bridge no longer needed"))
+                return -ENOMEM;
+        return 0;
+}
+
 static int plan_file(Ctx *c) {
         const Policy *p = c->p;
         const HostState *h = c->h;
@@ -296,7 +438,7 @@ static int plan_file(Ctx *c) {
                 return plan_find(plan, VERDICT_SWAPFILE_NO_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
                                  strdup("mount the file system that should hold it, or choose another [File] Path="),
                                  "%s: no mounted file system found for it", path);
-        const SwapFileFs fs = {
+        const FsInfo fs = {
                 .mount_point = f->fs_mount_point,
                 .fstype = f->fstype,
                 .device = f->storage_device,
@@ -307,14 +449,14 @@ static int plan_file(Ctx *c) {
                 .compressed = f->fs_compressed,
         };
         _cleanup_free_ char *refused = NULL;
-        int r = swapfile_check_fs(&fs, p->file.storage, &refused);
+        int r = placement_check_fs(&fs, p->file.storage, &refused);
         if (r < 0)
                 return r;
         if (r == 0) {
                 /* Refused for the storage kind alone (it passes with every kind allowed), or for
                  * the file system. */
                 _cleanup_free_ char *fs_refused = NULL;
-                int any = swapfile_check_fs(&fs, ~0u, &fs_refused);
+                int any = placement_check_fs(&fs, ~0u, &fs_refused);
                 if (any < 0)
                         return any;
                 if (any > 0)
@@ -330,15 +472,7 @@ static int plan_file(Ctx *c) {
 
         if (!f->exists) {
                 if (f->fs_free < p->file.size + swapfile_margin(p->file.size))
-                        return plan_find(plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_FILE_SIZE,
-                                         p->file.size_expr,
-                                         strdup_printf("%s has %s free; the largest swap file that fits there is "
-                                                       "%" PRIu64 "M: lower [File] Size= or free space",
-                                                       f->fs_mount_point, B(f->fs_free),
-                                                       swapfile_largest_fit(f->fs_free) / MiB),
-                                         "%s: needs %s (and %s to spare) but %s has %s free", path,
-                                         B(p->file.size), B(swapfile_margin(p->file.size)), f->fs_mount_point,
-                                         B(f->fs_free));
+                        return plan_no_space(c, f->fs_free, "");
                 return plan_file_create(c, NULL, "no swap file yet");
         }
 
@@ -354,15 +488,9 @@ static int plan_file(Ctx *c) {
                         c->keep[idx] = KEEP_ON;
                         return 0;
                 }
-                /* execute replaces it make-before-break (swapfile_resize): no separate swapoff. */
+                /* Replaced step by step below (plan_file_replace): no swapoff from plan_swapoff(). */
                 c->keep[idx] = KEEP_REPLACED;
-                /* Resize or new priority: a new area first, the old one goes off in the swapoff step. */
-                _cleanup_free_ char *now = strdup_printf("%s, priority %d", B(f->size), on->priority);
-                if (!now)
-                        return -ENOMEM;
-                return plan_file_create(c, now,
-                                        f->size != p->file.size ? "size changed: new file up before the old one goes off"
-                                                                : "priority changed: swapped on again with the new one");
+                return plan_file_replace(c, on);
         }
 
         /* Exists, off. Reuse it when it is right; rewrite what is wrong. (An active file with a bad
@@ -374,6 +502,9 @@ static int plan_file(Ctx *c) {
                                  "(others could read swapped-out memory)",
                                  path, f->uid, f->mode);
         if (f->size != p->file.size) {
+                /* The old file goes first: the new one needs room only once it is gone. */
+                if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
                 _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
                 if (!now)
                         return -ENOMEM;

@@ -435,109 +435,15 @@ static CgroupMode probe_cgroup(struct libmnt_table *tb) {
         return CGROUP_V1;
 }
 
-static bool root_is_dir(const char *root, const char *path) {
-        _cleanup_free_ char *p = root_path(root, path);
-        struct stat st;
-        return p && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* The nearest existing directory at or above dirname(path), as a host path. */
-static int nearest_existing_dir(const char *root, const char *path, char **ret) {
-        _cleanup_free_ char *p = strdup(path);
-        if (!p)
-                return -ENOMEM;
-        for (;;) {
-                char *slash = strrchr(p, '/');
-                if (!slash)
-                        return -EINVAL;
-                if (slash == p)
-                        p[1] = 0;
-                else
-                        *slash = 0;
-                if (root_is_dir(root, p) || streq(p, "/")) {
-                        *ret = p;
-                        p = NULL;
-                        return 0;
-                }
-        }
-}
-
-/* The swap header of the regular file p that lstat() found as st, opened without following a
- * symlink and only if it is still that file: > 0 and *ret filled when there is one, 0 otherwise. */
-static int probe_header_nofollow(const char *p, const struct stat *st, SwapHeaderInfo *ret) {
-        _cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-        struct stat fst;
-        if (fd < 0 && (errno == EACCES || errno == EPERM))
-                return -EACCES;         /* a non-root caller: the header is unknown, not absent */
-        if (fd < 0 || fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev ||
-            fst.st_ino != st->st_ino)
-                return 0;
-        return swap_header_probe(fd, ret) > 0;
-}
-
 static int probe_file(const char *root, const char *path, HostState *h) {
-        SwapFileState *f = &h->file;
-        _cleanup_free_ char *p = root_path(root, path);
-        if (!p)
-                return -ENOMEM;
-
-        struct stat st;
-        if (lstat(p, &st) < 0) {
-                if (errno == EACCES || errno == EPERM) {
-                        /* a non-root status or check: judged as unknown, never fatal */
-                        f->unreadable = true;
-                        return 0;
-                }
-                if (errno != ENOENT && errno != ENOTDIR)
-                        return -errno;
-        } else {
-                f->exists = true;
-                f->is_regular = S_ISREG(st.st_mode);
-                f->size = (uint64_t) st.st_size;
-                f->allocated = (uint64_t) st.st_blocks * 512;
-                f->mode = st.st_mode & 07777;
-                f->uid = st.st_uid;
-        }
-
-        SwapHeaderInfo info;
-        int hr = f->is_regular ? probe_header_nofollow(p, &st, &info) : 0;
-        if (hr == -EACCES)
-                f->unreadable = true;   /* plan judges nothing of the file; check says so */
-        if (hr > 0) {
-                f->has_header = true;
-                f->header_page_size = info.page_size;
-                if (info.label[0] && !(f->label = strdup(info.label)))
-                        return -ENOMEM;
-        }
-
+        int r = swapfile_probe(root, path, &h->file);
+        if (r <= 0)
+                return r;       /* 0: this user may not look at it */
         const SwapDevice *sw = host_find_swap(h, path);
         if (sw) {
-                f->swap_on = true;
-                f->priority = sw->priority;
+                h->file.swap_on = true;
+                h->file.priority = sw->priority;
         }
-
-        /* The file system and the disk under it, as the swap file backend sees them. */
-        _cleanup_free_ char *dir = NULL;
-        int r = nearest_existing_dir(root, path, &dir);
-        if (r < 0)
-                return r;
-        _cleanup_(swapfile_fs_done) SwapFileFs fs = {};
-        r = swapfile_inspect_fs(root, dir, &fs);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return 0;       /* unknown: plan() says so */
-        f->fstype = fs.fstype;
-        fs.fstype = NULL;
-        f->fs_mount_point = fs.mount_point;
-        fs.mount_point = NULL;
-        f->storage_device = fs.device;
-        fs.device = NULL;
-        f->storage = fs.kind;
-        f->fs_free = fs.free;
-        f->fs_read_only = fs.read_only;
-        f->fs_btrfs_multi_device = fs.btrfs_multi_device;
-        f->fs_compressed = fs.compressed;
         return 0;
 }
 
@@ -574,7 +480,7 @@ static int probe_recorded_files(const char *root, const Policy *policy, HostStat
                 if (!f->is_regular)
                         continue;
                 SwapHeaderInfo info;
-                f->labelled = probe_header_nofollow(p, &st, &info) > 0 && streq(info.label, SWAP_LABEL);
+                f->labelled = swapfile_read_header_nofollow(p, &st, &info) > 0 && streq(info.label, SWAP_LABEL);
         }
         return 0;
 }

@@ -19,8 +19,8 @@ char *action_describe(const Action *a) {
         case ACTION_ZRAM_CREATE:
                 return strdup_printf("creating zram swap: %s (%s)", want, why);
         case ACTION_FILE_CREATE:
-                return a->now ? strdup_printf("replacing swap file %s: %s -> %s (%s)", t, now, want, why)
-                              : strdup_printf("creating swap file %s: %s", t, want);
+                /* (a swap file that is on is replaced in steps, plan.c: there is never a now) */
+                return strdup_printf("creating swap file %s: %s", t, want);
         case ACTION_FILE_MKSWAP:
                 return strdup_printf("rewriting the swap header of %s: %s -> %s (%s)", t, now, want, why);
         case ACTION_SWAPON:

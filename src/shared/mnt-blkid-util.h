@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-/* _cleanup_() helpers for the libmount and libblkid objects probe.c, swap.c and swapfile.c use. */
+/* _cleanup_() helpers for the libmount and libblkid objects probe.c, swap.c and mounts.c use. */
 
 #include <blkid.h>
 #include <libmount.h>

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Test-only driver for src/probe/swapfile.c (never installed): one command per call, for
+/* Test-only driver for the swap file modules (never installed): execute/swapfile.c,
+ * probe/swapfile.c, probe/mounts.c with plan/placement.c; one command per call, for
  * test-swapfile-kernel.sh. Exit status: 0 success, 1 failure (the errno name and the reason on
  * stderr), 2 created but swapon skipped (foreign root), 3 verify: not reusable, 64 usage. */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
 
+#include "execute/swapfile.h"
+#include "plan/placement.h"
+#include "probe/mounts.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "execute/swapon.h"
@@ -13,7 +17,6 @@
 static int usage(void) {
         fprintf(stderr,
                 "usage: swapfile-driver create ROOT PATH SIZE PAGESIZE PRIORITY STORAGE\n"
-                "       swapfile-driver resize ROOT PATH SIZE PAGESIZE PRIORITY STORAGE\n"
                 "       swapfile-driver verify ROOT PATH SIZE PAGESIZE\n"
                 "       swapfile-driver rewrite ROOT PATH PAGESIZE\n"
                 "       swapfile-driver remove ROOT PATH\n"
@@ -62,17 +65,6 @@ static int failed(int r, const char *what, const char *reason) {
         return 1;
 }
 
-static const char *kind_name(StorageKind k) {
-        switch (k) {
-        case STORAGE_NVME:       return "nvme";
-        case STORAGE_SSD:        return "ssd";
-        case STORAGE_VIRTUAL:    return "virtual";
-        case STORAGE_ROTATIONAL: return "rotational";
-        case STORAGE_MMC:        return "mmc";
-        }
-        return "unknown";
-}
-
 int main(int argc, char **argv) {
         _cleanup_free_ char *reason = NULL;
         uint64_t size, page_size;
@@ -83,14 +75,11 @@ int main(int argc, char **argv) {
                 return usage();
         const char *cmd = argv[1];
 
-        if ((streq(cmd, "create") || streq(cmd, "resize")) && argc == 8) {
+        if (streq(cmd, "create") && argc == 8) {
                 if (parse_u64(argv[4], &size) < 0 || parse_u64(argv[5], &page_size) < 0 ||
                     safe_atoi(argv[6], &priority) < 0 || parse_storage(argv[7], &storage) < 0)
                         return usage();
-                if (streq(cmd, "create"))
-                        r = swapfile_create(argv[2], argv[3], size, page_size, priority, storage, &reason);
-                else
-                        r = swapfile_resize(argv[2], argv[3], size, page_size, priority, storage, &reason);
+                r = swapfile_create(argv[2], argv[3], size, page_size, priority, storage, &reason);
                 if (r < 0)
                         return failed(r, argv[3], reason);
                 if (r == SWAPFILE_SWAPON_SKIPPED) {
@@ -130,17 +119,17 @@ int main(int argc, char **argv) {
                 return 0;
         }
         if (streq(cmd, "inspect") && argc == 4) {
-                SwapFileFs fs = {};
-                r = swapfile_inspect_fs(argv[2], argv[3], &fs);
+                FsInfo fs = {};
+                r = mounts_inspect_path(argv[2], argv[3], &fs);
                 if (r < 0)
                         return failed(r, argv[3], NULL);
                 printf("mount_point=%s\nfstype=%s\nsource=%s\ndevice=%s\nkind=%s\nfree=%" PRIu64 "\n"
                        "read_only=%d\nbtrfs_multi_device=%d\ncompressed=%d\n",
-                       fs.mount_point, fs.fstype, fs.source, strempty(fs.device), kind_name(fs.kind), fs.free,
+                       fs.mount_point, fs.fstype, fs.source, strempty(fs.device), fs.kind ? storage_kind_to_string(fs.kind) : "unknown", fs.free,
                        fs.read_only, fs.btrfs_multi_device, fs.compressed);
-                r = swapfile_check_fs(&fs, STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL, &reason);
+                r = placement_check_fs(&fs, STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL, &reason);
                 printf("check=%s\n", r > 0 ? "allowed" : r == 0 ? reason : "error");
-                swapfile_fs_done(&fs);
+                fs_info_done(&fs);
                 return 0;
         }
         if (streq(cmd, "loop-detach") && argc == 4) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Faults on this machine's real kernel, and what nodeswap does about them:
 #  - apply killed by SIGKILL right after each of its steps (the test build's fault injection,
-#    NODESWAP_FAULT_KILL_AFTER=N, src/execute/fault.h) of a zram + file apply and of switches
-#    between backends: the node keeps working swap, a rerun converges, a third apply changes
-#    nothing; N runs on until apply is no longer killed, so every step is reached;
+#    NODESWAP_FAULT_KILL_AFTER=N, src/execute/fault.h) of a zram + file apply, of switches
+#    between backends and of the bridge steps resizing an active swap file: the node keeps
+#    working swap, a rerun converges, a third apply changes nothing; N runs on until apply is no longer killed, so every step is reached;
 #  - system calls failing, injected from outside with strace --inject: swapoff(2) EBUSY while
 #    switching file -> zram (apply exits 1 naming it, both areas stay on, a rerun converges),
 #    swapon(2) ENOMEM while creating the zram device (apply exits 1, no nodeswap zram device is
@@ -131,6 +131,12 @@ if fault_injection_built "$NODESWAP"; then
 	kill_sweep "switch zram -> file" "$z" "$f"
 	kill_sweep "switch file -> zram" "$f" "$z"
 	kill_sweep "zram+file -> zram" "$zf" "$z"
+	# a resize of the active file: every step of the bridge is an action, so the kill reaches
+	# between any two of them
+	f96=$(policy file96 < <(sed 's/^Size=64M/Size=96M/' "$f"))
+	kill_sweep "resize the active file 64M -> 96M" "$f" "$f96"
+	f20=$(policy file20 < <(sed 's/^Priority=10/Priority=20/' "$f"))
+	kill_sweep "new priority of the active file" "$f" "$f20"
 	clean "$zf" || fail "clean after the kill sweeps"
 elif [ "${CI:-}" = true ]; then
 	fail "kill sweeps: $NODESWAP_BINARY is not a test build (meson configure build -Dfault-injection=true)"

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# src/probe/swapfile.c against the real kernel: swap files on loop-mounted ext4, xfs and btrfs images
-# and a tmpfs. Needs root. Everything it sets up lives below one temporary directory and is torn
-# down by the trap, even on failure: only swap areas below that directory are swapped off, only
-# the loop devices this script attached are detached.
-# usage: test-swapfile-kernel.sh PATH-TO-swapfile-driver
+# The swap file modules (execute/swapfile.c, probe/swapfile.c, probe/mounts.c, plan/placement.c)
+# against the real kernel: swap files on loop-mounted ext4, xfs and btrfs images and a tmpfs; and
+# resizes of an active file by `nodeswap apply`, whose plan goes through a bridge step by step.
+# Needs root. Everything it sets up lives below one temporary directory and is torn down by the
+# trap, even on failure: only swap areas below that directory are swapped off, only the loop
+# devices this script attached are detached, and nodeswap's state (which apply writes) is removed.
+# usage: test-swapfile-kernel.sh PATH-TO-swapfile-driver PATH-TO-nodeswap
 set -uo pipefail
 
-DRIVER=${1:?usage: $0 PATH-TO-swapfile-driver}
+DRIVER=${1:?usage: $0 PATH-TO-swapfile-driver PATH-TO-nodeswap}
+NODESWAP=${2:?usage: $0 PATH-TO-swapfile-driver PATH-TO-nodeswap}
 
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "needs root"
@@ -23,14 +26,18 @@ done
 mkdir -p /run/lock
 exec 9>/run/lock/nodeswap-kernel.lock
 flock 9
+if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ] || [ -e /run/nodeswap-state ]; then
+        skip "this host already has nodeswap state (/var/lib/nodeswap, /run/nodeswap or /run/nodeswap-state); not touching it"
+fi
 
 PAGE=$(getconf PAGESIZE)
 OTHER_PAGE=16384
 [ "$PAGE" = 16384 ] && OTHER_PAGE=4096
 MiB=$((1024 * 1024))
 
-# /run, not /tmp: every directory above a swap file must be root-owned and not world-writable.
-T=$(mktemp -d -p /run nodeswap-swapfile-test.XXXXXX) || exit 1
+# /mnt, not /tmp: every directory above a swap file must be root-owned and not world-writable;
+# and not /run either, where a policy's [File] Path= may not point (apply_file below).
+T=$(mktemp -d -p /mnt nodeswap-swapfile-test.XXXXXX) || exit 1
 LOOPS=()
 MOUNTS=()
 HOG=
@@ -53,11 +60,12 @@ cleanup() {
         for l in "${LOOPS[@]}"; do
                 losetup -d "$l" || echo "cleanup: losetup -d $l failed" >&2
         done
-        rm -rf "$T"
+        rm -rf "$T" /var/lib/nodeswap /run/nodeswap /run/nodeswap-state /run/nodeswap.lock
 }
 trap cleanup EXIT
 . "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
 DRIVER=$(under_test "$DRIVER" "$T") || exit 1
+NODESWAP=$(under_test "$NODESWAP" "$T") || exit 1
 
 FAILED=0
 ok() { echo "ok: $*"; }
@@ -95,6 +103,25 @@ size_kib_of() { swaps_line "$1" | awk '{ print $3 }'; }
 no_temp_files() { ! ls -A "$1" | grep -q '^\.#'; }
 sectors_written() { awk '{ print $7 }' "/sys/block/$(basename "$1")/stat"; }
 allocated() { echo $(($(stat -c '%b * %B' "$1"))); }
+json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null; }
+# apply_file PATH SIZE PRIORITY [OPTION...]: nodeswap apply --json of a policy with the swap file
+# PATH of SIZE (e.g. 48M) at PRIORITY on virtual storage, and nothing else; the JSON in $T/apply.json,
+# stderr in $T/apply.err, the exit status returned. Each apply starts without nodeswap's state, so
+# that the files of the other sections (recorded by their applies) are not deleted as old ones;
+# with KEEP_STATE=1 it runs on the state the apply before it left.
+apply_file() {
+        local path=$1 size=$2 prio=$3; shift 3
+        [ -n "${KEEP_STATE:-}" ] || rm -rf /var/lib/nodeswap /run/nodeswap-state
+        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
+                "$path" "$size" "$prio" >"$T/policy.conf"
+        chmod 0644 "$T/policy.conf"
+        "$NODESWAP" apply --json --config "$T/policy.conf" "$@" >"$T/apply.json" 2>"$T/apply.err"
+}
+# steps: the apply's actions as "kind name[:result]" (name: the file name only)
+steps() { json "$T/apply.json" '" ".join("%s %s" % (a["kind"], a["target"].rsplit("/", 1)[-1]) for a in d["actions"])'; }
+results() { json "$T/apply.json" '" ".join(a["result"] for a in d["actions"])'; }
+# the steps of a bridged resize of the file NAME, as plan lays them out
+bridged() { echo "file-create .#$1.bridge swapoff $1 file-remove $1 file-create $1 swapoff .#$1.bridge file-remove .#$1.bridge"; }
 
 image ext4 128M mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0
 image xfs 300M mkfs.xfs -q -f
@@ -216,11 +243,19 @@ out=$("$DRIVER" create / "$T/ext4/small/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,
 check "storage: virtual disk refused when not listed ($out)" \
         like "$out" "EMEDIUMTYPE:*virtual disk ($(basename "$LOOP_ext4"))*does not list virtual*"
 
-# ---- resize: the old file is on ----
+# ---- resize of the active file without room for the bridge: refused, the old file stays on ----
+# A size that fits once the old 16 MiB are freed, but not next to them and a bridge:
+# size + margin > free, size + margin <= free + 16 MiB (margin = 16 MiB + size / 64).
 swapon -p 123 "$F"
-out=$("$DRIVER" resize / "$F" $((128 * MiB)) "$PAGE" 123 virtual 2>&1)
-check "resize without room for both: refused ($out)" like "$out" "ENOSPC:*nodeswap apply --force*"
-check "resize without room: the old file stays on" [ "$(prio_of "$F")" = 123 ]
+avail=$(df -B1 --output=avail "$T/ext4" | tail -n 1)
+want=$(((avail - 8 * MiB) / MiB))
+apply_file "$F" "${want}M" 124
+rc=$?
+check "ext4: resize without room for the bridge: apply exits 1 ($rc)" [ "$rc" = 1 ]
+check "ext4: ... the error says what to do ($(json "$T/apply.json" '[f["hint"] for f in d["findings"] if f["severity"] == "error"]'))" \
+        [ "$(json "$T/apply.json" '[f["id"] for f in d["findings"] if "nodeswap apply --force" in f["hint"]]')" = "['swapfile-no-space']" ]
+check "ext4: ... nothing done, the old file stays on" [ "$(prio_of "$F") $(size_kib_of "$F")" = "123 $((16 * 1024 - PAGE / 1024))" ]
+check "ext4: ... no bridge made" no_temp_files "$T/ext4/var/lib/nodeswap"
 
 # ---- tmpfs: refused, naming it ----
 out=$("$DRIVER" create / "$T/tmpfs/swapfile" $((16 * MiB)) "$PAGE" 10 nvme,ssd,virtual 2>&1)
@@ -249,9 +284,11 @@ else
 fi
 rm -f "$T/xfs/r1" "$T/xfs/r2"
 
-# resize of an active file: a bridge carries it; /proc/swaps ends up naming the path
-out=$("$DRIVER" resize / "$X" $((48 * MiB)) "$PAGE" 8 virtual 2>&1)
-check "xfs: resize of the active file succeeds ($out)" [ $? = 0 ]
+# resize of an active file by apply: a bridge carries it, step by step; /proc/swaps ends up naming the path
+apply_file "$X" 48M 8; rc=$?
+check "xfs: apply resizing the active file exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "xfs: ... through the bridge, step by step ($(steps))" [ "$(steps)" = "$(bridged swapfile)" ]
+check "xfs: ... every step done ($(results))" [ "$(results)" = "done done done done done done" ]
 check "xfs: /proc/swaps shows the path at the new size" [ "$(size_kib_of "$X")" = $((48 * 1024 - PAGE / 1024)) ]
 check "xfs: ... at the new priority" [ "$(prio_of "$X")" = 8 ]
 check "xfs: no bridge or temporary file left, nothing else swapped on below $T/xfs" \
@@ -260,10 +297,42 @@ check "xfs: only one swap area below $T/xfs" [ "$(grep -c "^$T/xfs/" /proc/swaps
 out=$("$DRIVER" verify / "$X" $((48 * MiB)) "$PAGE")
 check "xfs: the resized file verifies ($out)" [ "$out" = reusable ]
 
-# resize of an inactive file: replaced in one rename, then swapped on
+apply_file "$X" 48M 8
+check "xfs: a second apply changes nothing ($(steps))" [ "$(json "$T/apply.json" 'd["changed"]')" = False ]
+
+# a new priority alone: the same file is swapped on again behind a bridge
+apply_file "$X" 48M 6; rc=$?
+check "xfs: apply of a new priority exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "xfs: ... bridge, swapoff, swapon ($(steps))" \
+        [ "$(steps)" = "file-create .#swapfile.bridge swapoff swapfile swapon swapfile swapoff .#swapfile.bridge file-remove .#swapfile.bridge" ]
+check "xfs: ... on at priority 6, same size" [ "$(prio_of "$X") $(size_kib_of "$X")" = "6 $((48 * 1024 - PAGE / 1024))" ]
+check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
+
+# a step that fails midway (here the new file's fallocate, past RLIMIT_FSIZE: the 16 MiB bridge
+# fits under the limit, the new 64 MiB file does not): apply stops there with the bridge still on,
+# so the node keeps swap, and the next apply finishes the remaining steps
+out=$( (ulimit -f $((20 * 1024)); trap '' XFSZ; apply_file "$X" 64M 6; echo "rc=$?") 2>&1)
+check "xfs: a resize failing at the new file: apply exits 1 ($out)" [ "$out" = rc=1 ]
+check "xfs: ... the first three steps done, the new file failed ($(results))" \
+        like "$(results)" "done done done failed*"
+check "xfs: ... with the reason ($(json "$T/apply.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]'))" \
+        like "$(json "$T/apply.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]')" "*cannot allocate 64.0 MiB*"
+check "xfs: ... the bridge stays on, the old file is gone ($(grep "^$T/xfs/" /proc/swaps | awk '{ print $1 }'))" \
+        [ -n "$(swaps_line "$T/xfs/.#swapfile.bridge")" -a ! -e "$X" ]
+KEEP_STATE=1 apply_file "$X" 64M 6; rc=$?
+check "xfs: the rerun exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "xfs: ... and does what remained ($(steps))" \
+        [ "$(steps)" = "file-create swapfile swapoff .#swapfile.bridge file-remove .#swapfile.bridge" ]
+check "xfs: ... on at 64 MiB, priority 6" [ "$(size_kib_of "$X") $(prio_of "$X")" = "$((64 * 1024 - PAGE / 1024)) 6" ]
+check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
+KEEP_STATE=1 apply_file "$X" 64M 6
+check "xfs: ... and a third apply changes nothing" [ "$(json "$T/apply.json" 'd["changed"]')" = False ]
+
+# resize of an inactive file: deleted and made anew, no bridge needed
 swapoff "$X"
-out=$("$DRIVER" resize / "$X" $((24 * MiB)) "$PAGE" 9 virtual 2>&1)
-check "xfs: resize of the inactive file succeeds ($out)" [ $? = 0 ]
+apply_file "$X" 24M 9; rc=$?
+check "xfs: apply resizing the inactive file exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "xfs: ... without a bridge ($(steps))" [ "$(steps)" = "file-remove swapfile file-create swapfile" ]
 check "xfs: ... on at the new size and priority" \
         [ "$(size_kib_of "$X") $(prio_of "$X")" = "$((24 * 1024 - PAGE / 1024)) 9" ]
 check "xfs: ... nothing else left" [ "$(ls -A "$T/xfs")" = swapfile ]
@@ -301,8 +370,12 @@ if [ -w "$CGROOT/cgroup.procs" ] && command -v perl >/dev/null; then
         for _ in $(seq 100); do [ -s "$T/hog.ready" ] && break; sleep 0.2; done
         used=$(swaps_line "$Y" | awk '{ print $4 }')
         check "busy: the process was pushed into the swap file (${used:-0} KiB used)" [ "${used:-0}" -gt 0 ]
-        out=$("$DRIVER" resize / "$Y" $((96 * MiB)) "$PAGE" 32000 virtual 2>&1)
-        check "busy: resize of a file holding pages succeeds ($out)" [ $? = 0 ]
+        apply_file "$Y" 96M 32000; rc=$?
+        check "busy: apply resizing a file holding pages exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+        check "busy: ... through the bridge ($(steps))" [ "$(steps)" = "$(bridged busy)" ]
+        bsize=$(json "$T/apply.json" '[a["want"] for a in d["actions"]][0]')
+        check "busy: ... a bridge sized for the pages in use ($bsize; ${used:-0} KiB used)" \
+                python3 -c 'import sys; sys.exit(not float(sys.argv[1].split()[0]) * 1024 > int(sys.argv[2]) + 16 * 1024)' "$bsize" "${used:-0}"
         check "busy: /proc/swaps shows the path at the new size" [ "$(size_kib_of "$Y")" = $((96 * 1024 - PAGE / 1024)) ]
         check "busy: no bridge left on or on disk" [ -z "$(ls -A "$T/xfs" | grep '^\.#')" ]
         check "busy: nothing else below $T/xfs is swap" [ "$(grep -c "^$T/xfs/" /proc/swaps)" = 1 ]
@@ -327,6 +400,14 @@ check "btrfs: 0600 root:root" [ "$(stat -c '%a %u %g' "$B")" = "600 0 0" ]
 check "btrfs: swapped on at priority 11" [ "$(prio_of "$B")" = 11 ]
 out=$("$DRIVER" verify / "$B" $((32 * MiB)) "$PAGE")
 check "btrfs: verify says reusable ($out)" [ "$out" = reusable ]
+apply_file "$B" 40M 12; rc=$?
+check "btrfs: apply resizing the active file exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "btrfs: ... through the bridge ($(steps))" [ "$(steps)" = "$(bridged swapfile)" ]
+check "btrfs: ... on at the new size and priority" [ "$(size_kib_of "$B") $(prio_of "$B")" = "$((40 * 1024 - PAGE / 1024)) 12" ]
+check "btrfs: ... the new file has No_COW" like "$(lsattr "$B" 2>/dev/null | awk '{ print $1 }')" "*C*"
+check "btrfs: ... no bridge left" no_temp_files "$T/btrfs/swap"
+out=$("$DRIVER" verify / "$B" $((40 * MiB)) "$PAGE")
+check "btrfs: ... the resized file verifies ($out)" [ "$out" = reusable ]
 swapoff "$B"
 touch "$T/btrfs/swap/cow" && chmod 0600 "$T/btrfs/swap/cow" && fallocate -l $((32 * MiB)) "$T/btrfs/swap/cow" &&
         "$DRIVER" header "$T/btrfs/swap/cow" "$PAGE"
@@ -370,16 +451,14 @@ check "foreign root: nothing swapped on" [ -z "$(swaps_line "$R/var/lib/nodeswap
 out=$("$DRIVER" verify "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE")
 check "foreign root: verify says reusable ($out)" [ "$out" = reusable ]
 
-# ---- resize of an inactive file without room for both: the old one goes first ----
-# A size that fits once the old 16 MiB are freed, but not next to them: size + margin > free,
-# size + margin <= free + 16 MiB (margin = 16 MiB + size / 64).
-swapoff "$F"
+# ---- the same resize with --force: the old file goes off and is deleted first, no bridge ----
 avail=$(df -B1 --output=avail "$T/ext4" | tail -n 1)
-want=$(((avail - 8 * MiB) / MiB * MiB))
-out=$("$DRIVER" resize / "$F" "$want" "$PAGE" 124 virtual 2>&1)
-check "ext4: resize of an inactive file with room for one only ($out)" [ $? = 0 ]
+want=$(((avail - 8 * MiB) / MiB))
+apply_file "$F" "${want}M" 124 --force; rc=$?
+check "ext4: apply --force without room for the bridge exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "ext4: ... swapoff, delete, create ($(steps))" [ "$(steps)" = "swapoff swapfile file-remove swapfile file-create swapfile" ]
 check "ext4: ... on at the new size and priority ($(swaps_line "$F"))" \
-        [ "$(size_kib_of "$F") $(prio_of "$F")" = "$((want / 1024 - PAGE / 1024)) 124" ]
+        [ "$(size_kib_of "$F") $(prio_of "$F")" = "$((want * 1024 - PAGE / 1024)) 124" ]
 check "ext4: ... no temporary file left" no_temp_files "$T/ext4/var/lib/nodeswap"
 
 # ---- remove an active file on ext4 ----

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "plan/check.h"
+#include "plan/placement.h"
 #include "plan/plan.h"
 #include "probe/swap.h"
 #include "probe/probe.h"
@@ -675,6 +676,160 @@ static void test_revert_purge_recorded_files(void **state) {
         done(&c);
 }
 
+/* --- resizing the active swap file: every step of the bridge is an action --- */
+
+#define BRIDGE "/var/lib/nodeswap/.#swapfile.bridge"
+
+/* The plan's actions on files below /var/lib/nodeswap, as "kind target" lines. */
+static char *file_steps(const Plan *p) {
+        char *s = strdup("");
+        assert_non_null(s);
+        for (size_t i = 0; i < p->n_actions; i++) {
+                const Action *a = &p->actions[i];
+                if (!a->target || !startswith(a->target, "/var/lib/nodeswap/"))
+                        continue;
+                char *n = strdup_printf("%s%s %s\n", s, action_kind_to_string(a->kind), a->target);
+                assert_non_null(n);
+                free(s);
+                s = n;
+        }
+        return s;
+}
+
+typedef enum Stopped {
+        STOPPED_NOWHERE,        /* a fresh start: the old file on, no bridge */
+        STOPPED_BRIDGE_ON,      /* killed after the bridge came on */
+        STOPPED_OLD_OFF,        /* ... after the old file went off */
+        STOPPED_NEW_ON,         /* ... after the new file came on (the bridge still on) */
+        STOPPED_BRIDGE_OFF,     /* ... after the bridge went off (not yet deleted) */
+} Stopped;
+
+/* A copy of "matching" (its 40 KiB swap file on at priority 10) as a resize stopped at `at`
+ * left it, probed with a policy that wants size_k KiB at priority prio. */
+static void load_resize(Case *c, const char *as, Stopped at, int size_k, int prio) {
+        snprintf(c->root, sizeof c->root, "%s/%s", tmpdir, as);
+        sh("rm -rf '%s' && cp -a '%s/matching' '%s' && chmod 0600 '%s" OLD_FILE "'", c->root, FIXTURE_DIR, c->root,
+           c->root);
+        if (at != STOPPED_NOWHERE) {
+                /* the bridge: recorded before it was made, labelled as nodeswap labels it */
+                char path[PATH_MAX + 64];
+                snprintf(path, sizeof path, "%s" BRIDGE, c->root);
+                int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+                assert_true(fd >= 0);
+                assert_int_equal(ftruncate(fd, 64 * KiB), 0);
+                assert_int_equal(swap_header_write(fd, 64 * KiB, 4096, "nodeswap"), 0);
+                close(fd);
+                sh("echo 'swap_file=" BRIDGE "' >> '%s/var/lib/nodeswap/state'", c->root);
+                if (at != STOPPED_BRIDGE_OFF)
+                        sh("printf '%%-40s%%s\\t\\t%%s\\t\\t%%s\\t\\t%%s\\n' '" BRIDGE "' file 60 0 %d >> '%s/proc/swaps'",
+                           prio, c->root);
+        }
+        if (at == STOPPED_OLD_OFF)
+                sh("sed -i '\\|^" OLD_FILE " |d' '%s/proc/swaps'", c->root);
+        if (at == STOPPED_NEW_ON || at == STOPPED_BRIDGE_OFF) {
+                sh("truncate -s %dK '%s" OLD_FILE "'", size_k, c->root);
+                sh("sed -i 's|^\\(" OLD_FILE " *file\\s*\\)36\\(\\s*0\\s*\\)10$|\\1%d\\2%d|' '%s/proc/swaps'",
+                   size_k - 4, prio, c->root);
+        }
+        char policy[512];
+        snprintf(policy, sizeof policy,
+                 "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"
+                 "[File]\nSize=%dK\nPriority=%d\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"
+                 "[Kubelet]\nSwapBehavior=LimitedSwap\n", size_k, prio);
+        load(c, NULL, policy);
+}
+
+static void assert_steps(const Plan *p, const char *want) {
+        _cleanup_free_ char *got = file_steps(p);
+        if (!streq(got, want))
+                fail_msg("file steps:\n%s\nwant:\n%s", got, want);
+}
+
+/* A new size: the bridge comes on, the old file goes off and is made anew, the bridge goes. */
+static void test_file_resize_steps(void **state) {
+        Case c = {};
+        load_resize(&c, "resize", STOPPED_NOWHERE, 80, 10);
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_steps(&c.plan,
+                     "file-create " BRIDGE "\n"
+                     "swapoff " OLD_FILE "\n"
+                     "file-remove " OLD_FILE "\n"
+                     "file-create " OLD_FILE "\n"
+                     "swapoff " BRIDGE "\n"
+                     "file-remove " BRIDGE "\n");
+        const Action *b = &c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, BRIDGE)];
+        assert_int_equal(b->size, swapfile_bridge_size(0, c.host.page_size));
+        assert_int_equal(b->priority, 10);
+        assert_non_null(strstr(b->reason, "bridge"));
+        assert_int_equal(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, OLD_FILE)].size, 80 * KiB);
+        done(&c);
+
+        /* A new priority alone: the file is kept and swapped on again behind the bridge. */
+        Case p = {};
+        load_resize(&p, "reprio", STOPPED_NOWHERE, 40, 20);
+        run(&p, NULL);
+        assert_int_equal(plan_errors(&p.plan), 0);
+        assert_steps(&p.plan,
+                     "file-create " BRIDGE "\n"
+                     "swapoff " OLD_FILE "\n"
+                     "swapon " OLD_FILE "\n"
+                     "swapoff " BRIDGE "\n"
+                     "file-remove " BRIDGE "\n");
+        assert_int_equal(p.plan.actions[find(&p.plan, ACTION_SWAPON, OLD_FILE)].priority, 20);
+        done(&p);
+}
+
+/* Stopped after any step, the next run plans the steps that remain, and no more. */
+static void test_file_resize_rerun(void **state) {
+        static const struct {
+                const char *as;
+                Stopped at;
+                const char *steps;
+        } cases[] = {
+                { "resize-bridge-on", STOPPED_BRIDGE_ON,
+                  "swapoff " OLD_FILE "\nfile-remove " OLD_FILE "\nfile-create " OLD_FILE "\n"
+                  "swapoff " BRIDGE "\nfile-remove " BRIDGE "\n" },
+                { "resize-old-off", STOPPED_OLD_OFF,
+                  "file-remove " OLD_FILE "\nfile-create " OLD_FILE "\nswapoff " BRIDGE "\nfile-remove " BRIDGE "\n" },
+                { "resize-new-on", STOPPED_NEW_ON, "swapoff " BRIDGE "\nfile-remove " BRIDGE "\n" },
+                { "resize-bridge-off", STOPPED_BRIDGE_OFF, "file-remove " BRIDGE "\n" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                Case c = {};
+                load_resize(&c, cases[i].as, cases[i].at, 80, 10);
+                run(&c, NULL);
+                if (plan_errors(&c.plan) != 0)
+                        fail_msg("%s: %s", cases[i].as, c.plan.findings.f[0].message);
+                assert_steps(&c.plan, cases[i].steps);
+                done(&c);
+        }
+}
+
+/* No room for the bridge: refused, with a hint at --force, which swaps the old file off first. */
+static void test_file_resize_no_room(void **state) {
+        Case c = {};
+        load_resize(&c, "resize-no-room", STOPPED_NOWHERE, 80, 10);
+        c.host.file.fs_free = 20 * MiB;     /* the bridge wants 16 MiB + its margin */
+        run(&c, NULL);
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "bridge"));
+        assert_int_equal(find(&c.plan, ACTION_FILE_CREATE, NULL), -1);
+        plan_done(&c.plan);
+
+        PlanOptions force = { .force = true };
+        run(&c, &force);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_steps(&c.plan, "swapoff " OLD_FILE "\nfile-remove " OLD_FILE "\nfile-create " OLD_FILE "\n");
+        plan_done(&c.plan);
+
+        /* not even without the old file */
+        c.host.file.fs_free = 0;
+        c.host.file.allocated = 40 * KiB;
+        run(&c, &force);
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "counting the old file's space"));
+        done(&c);
+}
+
 static int setup(void **state) {
         return mkdtemp(tmpdir) ? 0 : -1;
 }
@@ -712,6 +867,9 @@ int main(void) {
                 cmocka_unit_test(test_recorded_file_gone),
                 cmocka_unit_test(test_recorded_policy_file_kept_without_file_backend),
                 cmocka_unit_test(test_revert_purge_recorded_files),
+                cmocka_unit_test(test_file_resize_steps),
+                cmocka_unit_test(test_file_resize_rerun),
+                cmocka_unit_test(test_file_resize_no_room),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,91 +10,19 @@
 #include <ftw.h>
 #include <sys/stat.h>
 
+#include "execute/swapfile.h"
+#include "plan/placement.h"
+#include "probe/blockdev.h"
+#include "probe/mounts.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "execute/swapon.h"
 
+/* The swap file modules that read and write a tree: probe/blockdev.c, probe/mounts.c,
+ * probe/swapfile.c and execute/swapfile.c, under fixture roots in a temporary directory.
+ * plan/placement.c, which is pure, has test-placement.c. */
+
 #define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
-
-/* ---- swapfile_check_fs: a pure decision ---- */
-
-static void test_check_fs_table(void **state) {
-        static const struct {
-                const char *mount_point, *fstype, *device;
-                StorageKind kind;
-                bool read_only, multi, compressed;
-                unsigned allowed;
-                int want;
-                const char *reason;     /* a part of the reason, when refused */
-        } cases[] = {
-                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    false, false, false, ALL_BUT_SLOW, 1, NULL },
-                { "/var", "xfs",      "sda",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 1, NULL },
-                { "/",    "btrfs",    "vda",     STORAGE_VIRTUAL, false, false, false, ALL_BUT_SLOW, 1, NULL },
-                { "/",    "f2fs",     "nvme0n1", STORAGE_NVME,    false, false, false, ALL_BUT_SLOW, 1, NULL },
-                { "/tmp", "tmpfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0,
-                  "/tmp is on tmpfs, which cannot hold a swap file" },
-                { "/x",   "ramfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "on ramfs" },
-                { "/",    "overlay",  NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "on overlay" },
-                { "/srv", "nfs4",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
-                { "/srv", "nfs",      NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
-                { "/srv", "cifs",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
-                { "/srv", "smb3",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "network" },
-                { "/m",   "fuse.sshfs", NULL,    0,               false, false, false, ALL_BUT_SLOW, 0, "FUSE" },
-                { "/m",   "fuseblk",  "sdb",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 0, "FUSE" },
-                { "/",    "squashfs", "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW, 0, "read-only image" },
-                { "/proc", "proc",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "pseudo" },
-                { "/sys", "sysfs",    NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "pseudo" },
-                { "/tank", "zfs",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0, "ZFS" },
-                { "/m",   "vfat",     "sdb",     STORAGE_SSD,     false, false, false, ALL_BUT_SLOW, 0,
-                  "/m is on vfat, which cannot hold a swap file as far as nodeswap knows" },
-                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    true,  false, false, ALL_BUT_SLOW, 0, "read-only" },
-                { "/",    "btrfs",    "nvme0n1", STORAGE_NVME,    false, true,  false, ALL_BUT_SLOW, 0,
-                  "btrfs file system over more than one device" },
-                { "/",    "btrfs",    "nvme0n1", STORAGE_NVME,    false, false, true,  ALL_BUT_SLOW, 0, "compression" },
-                /* compression is a btrfs matter only */
-                { "/",    "ext4",     "nvme0n1", STORAGE_NVME,    false, false, true,  ALL_BUT_SLOW, 1, NULL },
-                { "/",    "ext4",     "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW, 0,
-                  "swap file on an SD card (mmcblk0) is refused unless [File] Storage= lists mmc: it wears the card" },
-                { "/",    "ext4",     "mmcblk0", STORAGE_MMC,     false, false, false, ALL_BUT_SLOW | STORAGE_MMC, 1, NULL },
-                { "/",    "ext4",     "sda",     STORAGE_ROTATIONAL, false, false, false, ALL_BUT_SLOW, 0,
-                  "rotational disk (sda) is refused unless [File] Storage= lists rotational" },
-                { "/",    "ext4",     "sda",     STORAGE_ROTATIONAL, false, false, false, STORAGE_ROTATIONAL, 1, NULL },
-                { "/",    "ext4",     "vda",     STORAGE_VIRTUAL, false, false, false, STORAGE_NVME, 0,
-                  "virtual disk (vda) is refused: [File] Storage= does not list virtual" },
-                { "/",    "ext4",     NULL,      0,               false, false, false, ALL_BUT_SLOW, 0,
-                  "cannot tell which disk is under /" },
-        };
-
-        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-                SwapFileFs fs = {
-                        .mount_point = (char *) cases[i].mount_point,
-                        .fstype = (char *) cases[i].fstype,
-                        .source = (char *) "/dev/x",
-                        .device = (char *) cases[i].device,
-                        .kind = cases[i].kind,
-                        .read_only = cases[i].read_only,
-                        .btrfs_multi_device = cases[i].multi,
-                        .compressed = cases[i].compressed,
-                };
-                char *reason = NULL;
-                int r = swapfile_check_fs(&fs, cases[i].allowed, &reason);
-                if (r != cases[i].want)
-                        fail_msg("case %zu (%s on %s): got %d (%s), want %d", i, cases[i].mount_point,
-                                 cases[i].fstype, r, strempty(reason), cases[i].want);
-                if (cases[i].want == 0) {
-                        assert_non_null(reason);
-                        if (!strstr(reason, cases[i].reason))
-                                fail_msg("case %zu: reason '%s' lacks '%s'", i, reason, cases[i].reason);
-                } else
-                        assert_null(reason);
-                free(reason);
-        }
-}
-
-static void test_margin(void **state) {
-        assert_int_equal(swapfile_margin(0), 16 * MiB);
-        assert_int_equal(swapfile_margin(16 * GiB), 16 * MiB + 256 * MiB);
-}
 
 /* ---- a fixture root built in a temporary directory ---- */
 
@@ -190,15 +118,15 @@ static void test_storage_of_device(void **state) {
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 _cleanup_free_ char *disk = NULL;
                 StorageKind kind = 0;
-                int r = swapfile_storage_of_device(tmpdir, cases[i].name, &disk, &kind);
+                int r = blockdev_storage(tmpdir, cases[i].name, &disk, &kind);
                 if (r < 0)
                         fail_msg("%s: %s", cases[i].name, strerror(-r));
                 assert_string_equal(disk, cases[i].disk);
                 if (kind != cases[i].kind)
                         fail_msg("%s: kind %d, want %d", cases[i].name, kind, cases[i].kind);
         }
-        assert_int_equal(swapfile_storage_of_device(tmpdir, "sdz", NULL, NULL), -ENOENT);
-        assert_int_equal(swapfile_storage_of_device(tmpdir, "../x", NULL, NULL), -EINVAL);
+        assert_int_equal(blockdev_storage(tmpdir, "sdz", NULL, NULL), -ENOENT);
+        assert_int_equal(blockdev_storage(tmpdir, "../x", NULL, NULL), -EINVAL);
 }
 
 static void test_inspect_fs(void **state) {
@@ -220,8 +148,8 @@ static void test_inspect_fs(void **state) {
                    "24 23 0:33 / /tmp rw,nosuid - tmpfs other rw\n"
                    "25 20 0:34 / /ro ro,relatime - xfs /dev/nvme0n1p2 ro\n");
 
-        SwapFileFs fs = {};
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var/lib/nodeswap/swapfile", &fs), 0);
+        FsInfo fs = {};
+        assert_int_equal(mounts_inspect_path(tmpdir, "/var/lib/nodeswap/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/var");
         assert_string_equal(fs.fstype, "btrfs");
         assert_string_equal(fs.source, "/dev/nvme0n1p2");
@@ -231,42 +159,42 @@ static void test_inspect_fs(void **state) {
         assert_false(fs.btrfs_multi_device);
         assert_false(fs.read_only);
         assert_true(fs.free > 0);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* /var2 is not below /var; btrfs on two devices */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/var2/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/var2/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/var2");
         assert_true(fs.btrfs_multi_device);
         assert_false(fs.compressed);
         assert_int_equal(fs.kind, STORAGE_SSD);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* the root file system on the SD card, found by device number */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/swapfile", &fs), 0);
         assert_string_equal(fs.mount_point, "/");
         assert_string_equal(fs.device, "mmcblk0");
         assert_int_equal(fs.kind, STORAGE_MMC);
         char *reason = NULL;
-        assert_int_equal(swapfile_check_fs(&fs, ALL_BUT_SLOW, &reason), 0);
+        assert_int_equal(placement_check_fs(&fs, ALL_BUT_SLOW, &reason), 0);
         assert_non_null(strstr(reason, "SD card (mmcblk0)"));
         free(reason);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* stacked mounts: the one on top counts */
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/tmp/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/tmp/swapfile", &fs), 0);
         assert_string_equal(fs.source, "other");
         assert_null(fs.device);
         assert_int_equal(fs.kind, 0);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
-        assert_int_equal(swapfile_inspect_fs(tmpdir, "/ro/swapfile", &fs), 0);
+        assert_int_equal(mounts_inspect_path(tmpdir, "/ro/swapfile", &fs), 0);
         assert_true(fs.read_only);
-        swapfile_fs_done(&fs);
+        fs_info_done(&fs);
 
         /* "/" itself is fine: the nearest existing directory of a swap file may be the root. */
         static const char *const bad_paths[] = { "swapfile", "/var/../swapfile", "/var/./x", "/var//x", "/var/x/", "" };
         for (size_t i = 0; i < ELEMENTSOF(bad_paths); i++)
-                assert_int_equal(swapfile_inspect_fs(tmpdir, bad_paths[i], &fs), -EINVAL);
+                assert_int_equal(mounts_inspect_path(tmpdir, bad_paths[i], &fs), -EINVAL);
 }
 
 /* ---- create, verify, rewrite, remove under a fixture root (swapon skipped) ---- */
@@ -528,31 +456,35 @@ static void test_remove(void **state) {
         assert_int_equal(swapfile_remove(tmpdir, "/nothing/swapfile"), 0);
 }
 
-static void test_resize_inactive(void **state) {
+/* The steps of a bridged resize as plan() lays them out, run under a foreign root (no swapon):
+ * bridge made, old file deleted, new file made, bridge deleted. No temporary name remains. */
+static void test_resize_steps(void **state) {
         skip_unless_root();
         virtual_root();
         char *reason = NULL;
 
         assert_int_equal(swapfile_create(tmpdir, "/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
-        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+        _cleanup_free_ char *bridge = swapfile_bridge_path("/swapfile");
+        assert_non_null(bridge);
+        assert_int_equal(swapfile_create(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, 10, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
-        assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
-        assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no temporary left */
-
-        assert_int_equal(swapfile_resize(tmpdir, "/missing", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOENT);
+        assert_int_equal(swapfile_verify(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, NULL), 1);
+        /* a second bridge at the same name is refused, as any file in the way */
+        assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EEXIST);
         free(reason);
         reason = NULL;
-        assert_int_equal(swapfile_resize(tmpdir, "/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
-        assert_non_null(strstr(reason, "swap file even without the old one"));
-        free(reason);
+        assert_int_equal(swapfile_remove(tmpdir, "/swapfile"), 1);
+        assert_int_equal(swapfile_create(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+                         SWAPFILE_SWAPON_SKIPPED);
+        assert_null(reason);
+        assert_int_equal(swapfile_remove_labelled(tmpdir, bridge), 1);
         assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
+        assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no bridge or temporary left */
 }
 
 int main(void) {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_check_fs_table),
-                cmocka_unit_test(test_margin),
                 cmocka_unit_test_setup_teardown(test_storage_of_device, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_inspect_fs, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_create_then_verify, setup_tmpdir, teardown_tmpdir),
@@ -560,7 +492,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_verify_problems, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_rewrite_header, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_remove, setup_tmpdir, teardown_tmpdir),
-                cmocka_unit_test_setup_teardown(test_resize_inactive, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_resize_steps, setup_tmpdir, teardown_tmpdir),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

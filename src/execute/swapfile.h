@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include "shared/util.h"
+
+/* The swap file writer: creating a swap file securely, rewriting its header, deleting it. Every
+ * path argument is a host path ("/var/lib/nodeswap/swapfile") written below the root prefix.
+ * Nothing here logs or forks; swap headers are written in-process (probe/swap.h).
+ *
+ * Where a function takes char **ret_reason, it stores a malloc'd sentence there when it refuses or
+ * fails, naming the path and the cause, so the caller can log it once (shared/reason.h). ret_reason
+ * may be NULL. It is left untouched on success and on -ENOMEM.
+ *
+ * A resize is no single call here: plan() spells it out as actions (a bridge area made with
+ * swapfile_create(), swapoff, swapfile_remove(), swapfile_create(), swapoff, swapfile_remove();
+ * plan/placement.h says why). */
+
+/* Returned by swapfile_create() when the file was made but, under a root other than the host's,
+ * not swapped on (swap_on() said -EOPNOTSUPP). */
+#define SWAPFILE_SWAPON_SKIPPED 1
+
+/* Create a swap file of size bytes at path and swap it on with priority, securely:
+ *  1. the file system is inspected (mounts_inspect_path()) and checked with
+ *     placement_check_fs(), and its free space must hold size + swapfile_margin(size) — all before
+ *     anything is written;
+ *  2. the parent directories are walked from the root with path_open_parent_secure(): a symlink
+ *     anywhere is refused (-ELOOP), every existing directory must be owned by root and not
+ *     writable by group or others (-EPERM), missing ones are created root-owned 0700
+ *     (e.g. /var/lib/nodeswap);
+ *  3. nothing may exist at path (-EEXIST; the caller decides about replacing);
+ *  4. a temporary ".#NAME.XXXXXXXXXXXXXXXX" is created in the same directory with
+ *     O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, owner 0:0; on btrfs FS_NOCOW_FL is set while it is
+ *     empty (and compression cleared); fallocate() reserves the blocks — no zeros are written;
+ *  5. the file must have no holes and no shared or compressed extents (swapfile_check_allocation());
+ *  6. a swap header for page_size labelled "nodeswap" is written and read back
+ *     (swapfile_check_header()); the file is fsync()ed, renamed to path without replacing anything
+ *     (RENAME_NOREPLACE) and the directory fsync()ed;
+ *  7. swap_on(root, path, priority).
+ * On any failure nothing is left behind: the temporary file is removed, and so is the file at
+ * path when swapon fails. Directories created in step 2 are kept.
+ * Returns 0 created and on, SWAPFILE_SWAPON_SKIPPED created under a foreign root, or -errno with
+ * *ret_reason set: -EMEDIUMTYPE the file system or storage is refused, -ENOSPC not enough room,
+ * -ELOOP a symlink on the path, -EPERM an insecure parent directory, -EEXIST something at path,
+ * -EINVAL bad arguments, other -errno from the system calls. */
+int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                    int priority, unsigned allowed_storage, char **ret_reason);
+
+/* Rewrite the swap header of the file at path for page_size, in place, keeping its size and
+ * label "nodeswap" (a new UUID), for a file made under a kernel with another page size. The file
+ * must be a regular root-owned file (no symlinks on the path) that already carries a swap
+ * signature (-EMEDIUMTYPE otherwise: nodeswap does not write over other data) and is not swapped
+ * on (-EBUSY). The new header is read back and checked.
+ * Returns 1 rewritten, 0 the header was already made for page_size (nothing written), -errno. */
+int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_size);
+
+/* Swap the file at path off if it is listed in /proc/swaps, then delete it (revert --purge, the
+ * old file and the bridge of a resize). Only a regular file carrying a swap signature is deleted
+ * (-EMEDIUMTYPE otherwise), never through a symlink (-ELOOP). Under a foreign root the swapoff is
+ * skipped. Returns 1 removed, 0 there was nothing at path, -errno (-ENOMEM et al. from swapoff:
+ * the file stays). */
+int swapfile_remove(const char *root, const char *path);
+/* As swapfile_remove(), and the swap header must also carry nodeswap's label (SWAP_LABEL):
+ * -EMEDIUMTYPE otherwise. For a file only the state names as nodeswap's (an earlier Path=, a
+ * bridge). */
+int swapfile_remove_labelled(const char *root, const char *path);
