@@ -4,6 +4,7 @@
 #include "probe/kubelet-config.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
+#include "probe/zswap.h"
 
 /* What probe() found on the host. Everything is read through the root prefix. probe only reads. */
 
@@ -51,20 +52,6 @@ typedef struct ZramDevice {
         bool has_stat;
         uint64_t written_bytes;
 } ZramDevice;
-
-/* zswap, the compressed cache in front of swap (Documentation/admin-guide/mm/zswap.rst). */
-typedef struct ZswapState {
-        int enabled;                    /* 1, 0; -1: this kernel has no zswap (no parameters) */
-        char *compressor;               /* NULL: unreadable */
-        char *zpool;                    /* NULL: unreadable or gone (kernels >= 6.15 have zsmalloc only) */
-        int max_pool_percent;           /* -1: unreadable */
-        bool meminfo;                   /* /proc/meminfo has Zswap: and Zswapped: (kernels >= 5.19) */
-        uint64_t pool_bytes;            /* Zswap: RAM the pool uses */
-        uint64_t stored_bytes;          /* Zswapped: the pages stored, uncompressed */
-        bool debugfs;                   /* /sys/kernel/debug/zswap readable (root, debugfs mounted) */
-        uint64_t stored_pages;          /* debugfs stored_pages */
-        uint64_t written_back_pages;    /* debugfs written_back_pages: moved on to the swap device */
-} ZswapState;
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {
@@ -118,6 +105,8 @@ typedef struct NodeswapState {
         bool last_run_revert;   /* that run was a revert */
         bool last_run_failed;   /* ... and an action of it failed */
         char **unreadable;      /* state files this user may not read (read as empty) */
+        char *saved_zswap[_ZSWAP_PARAM_MAX]; /* each zswap parameter before nodeswap first wrote it,
+                                              * as the kernel showed it; NULL: not saved */
 } NodeswapState;
 
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */
@@ -174,7 +163,8 @@ typedef struct HostState {
 /* Probe the host below root for what the policy needs to know. Never writes. Never talks to
  * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
 int probe(const char *root, const Policy *policy, HostState *ret);
-/* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
+/* zswap's parameters and debugfs totals into h->zswap (metrics and status; probe() reads only what
+ * the policy needs, probe/zswap.h); unreadable = unknown. */
 int probe_zswap(const char *root, HostState *h);
 void host_state_done(HostState *h);
 

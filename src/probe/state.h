@@ -12,6 +12,10 @@
  *   /var/lib/nodeswap/state   survives reboots
  *       saved_swappiness=60           vm.swappiness before nodeswap first changed it
  *       saved_page_cluster=3          vm.page-cluster before nodeswap first changed it
+ *       saved_zswap_enabled=N         each zswap parameter (saved_zswap_compressor=lzo,
+ *                                     saved_zswap_max_pool_percent=20, ...) before nodeswap
+ *                                     first wrote it, exactly as the kernel showed it (without
+ *                                     its newline; printable, no white space)
  *       reverted=yes|no               "nodeswap revert" ran last
  *       stopped_unit=var-swap.swap    repeated, one per conflict unit nodeswap stopped
  *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
@@ -55,6 +59,15 @@ int state_save_runtime(const char *root, const NodeswapState *s);
 /* Render the two files' contents (exposed for tests and for "plan" to show what would change). */
 char *state_format_persistent(const NodeswapState *s);
 char *state_format_runtime(const NodeswapState *s);
+
+/* The longest zswap parameter value kept (a crypto API name has at most 128 bytes). */
+#define STATE_ZSWAP_VALUE_MAX 128
+/* A value the state file can hold byte for byte on one line: printable, no white space. */
+bool state_zswap_value_valid(const char *v);
+/* Keep a zswap parameter's value from before nodeswap's first write: 0, 1 when one is kept already
+ * (the older stays), -EINVAL for a value state_zswap_value_valid() refuses. */
+int state_save_zswap(NodeswapState *s, ZswapParam p, const char *value);
+void state_forget_zswap(NodeswapState *s, ZswapParam p);
 
 /* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
 int state_add_zram_id(NodeswapState *s, int id);
