@@ -24,8 +24,9 @@
  * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned
  * psi-off-info             info      absent otherwise
  * zswap-with-zram          warning   zswap on after the plan (the policy's Backend=zswap file, else
- *                                    what a revert writes back, else the kernel's) and zram swap on
- *                                    or planned: every page is compressed by zswap, then by zram
+ *                                    what a revert writes back, else the kernel's) and zram swap
+ *                                    planned or on and not swapped off by the plan: every page is
+ *                                    compressed by zswap, then by zram
  * zram-too-large           warning   a zram device (the policy's planned one, or one that is not
  *                                    nodeswap's) whose disksize is above 2 × MemTotal, or above
  *                                    MemTotal with no mem_limit. At a typical 2:1..4:1 compression a
@@ -179,8 +180,26 @@ static int check_psi(const Policy *p, const HostState *h, Findings *fs) {
                           "/boot/firmware/cmdline.txt) and reboot"));
 }
 
-static int check_zswap_zram(const Policy *p, const HostState *h, Findings *fs) {
-        if (!zswap_on_after(p, h, false) || !zram_swap_on_or_planned(p, h))
+/* zram swap after the plan: the policy's, or a device on now that the plan does not swap off. */
+static bool zram_swap_after(const Policy *p, const HostState *h, const Plan *pl) {
+        if (p->backend_set && (p->backends & BACKEND_ZRAM))
+                return true;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                bool off = false;
+                for (size_t j = 0; j < pl->n_actions && !off; j++) {
+                        const Action *a = &pl->actions[j];
+                        off = (a->kind == ACTION_SWAPOFF && streq_ptr(a->target, s->path)) ||
+                              (a->kind == ACTION_STOP_UNIT && s->unit && streq_ptr(a->target, s->unit));
+                }
+                if (s->kind == SWAP_KIND_ZRAM && !off)
+                        return true;
+        }
+        return false;
+}
+
+static int check_zswap_zram(const Policy *p, const HostState *h, const Plan *pl, Findings *fs) {
+        if (!zswap_on_after(p, h, false) || !zram_swap_after(p, h, pl))
                 return 0;
         bool ours = p->backend_set && (p->backends & BACKEND_ZSWAP);
         return add_at(fs, VERDICT_ZSWAP_WITH_ZRAM, p, POLICY_KEY_SWAP_BACKEND, NULL,
@@ -578,7 +597,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||
-            (r = check_zswap_zram(p, h, fs)) < 0 ||
+            (r = check_zswap_zram(p, h, pl, fs)) < 0 ||
             (r = check_zram_size(p, h, fs)) < 0 ||
             (r = check_swapfile(p, h, fs)) < 0 ||
             (r = check_kubelet_stale(p, h, fs)) < 0 ||
