@@ -190,6 +190,18 @@ static void host_print(FILE *f, const Policy *p, const HostState *h) {
                         fprintf(f, "   (offered by this kernel, from zram%d)\n", h->zrams[0].id);
                 }
         }
+        if (p->backends & BACKEND_ZSWAP) {
+                const ZswapState *z = &h->zswap;
+                key(f, "zswap");
+                if (z->enabled < 0)
+                        fputs("none in this kernel (no /sys/module/zswap/parameters)\n", f);
+                else {
+                        fprintf(f, "%s, compressor %s; the crypto API offers ", z->enabled ? "on" : "off",
+                                z->compressor ?: "unknown");
+                        strv_print(f, z->compressors_offered, "(/proc/crypto unreadable)");
+                        fputc('\n', f);
+                }
+        }
         if (p->backends & BACKEND_FILE && p->file.path) {
                 const SwapFileState *s = &h->file;
                 key(f, "swap file");

@@ -56,6 +56,11 @@ run 0 plan --root "$root" --config "$pz" && {
 run 0 plan --json --root "$root" --config "$pz" &&
 	check "plan: enabled is the last zswap action" \
 		[ "$(json "$out" '[a["target"] for a in d["actions"] if a["kind"] == "zswap-set"]')" = "['zswap.compressor', 'zswap.max_pool_percent', 'zswap.enabled']" ]
+run 0 plan -v --root "$root" --config "$pz" && {
+	has "^  \[Zswap\] Compressor= +zstd lz4 lzo  \($pz:6\)$"
+	has '^  \[Zswap\] Shrinker= +\(empty: the kernel.s value\)  \(default\)$'
+	has '^  zswap +off, compressor lzo; the crypto API offers zstd lzo-rle lzo lz4$'
+}
 check "plan wrote nothing" [ "$(val compressor)$(val enabled)" = lzoN ]
 
 # --- apply writes the tree's parameter files and keeps the old values; revert puts them back ---
