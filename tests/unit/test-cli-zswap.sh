@@ -54,6 +54,8 @@ run 0 plan --root "$root" --config "$pz" && {
 	lacks 'accept_threshold_percent|shrinker_enabled'
 }
 run 0 plan --json --root "$root" --config "$pz" &&
+	check "plan --json: the value written and no restore" \
+		[ "$(json "$out" '[(a["value"], a["restore"]) for a in d["actions"] if a["kind"] == "zswap-set"][0]')" = "('zstd', False)" ] &&
 	check "plan: enabled is the last zswap action" \
 		[ "$(json "$out" '[a["target"] for a in d["actions"] if a["kind"] == "zswap-set"]')" = "['zswap.compressor', 'zswap.max_pool_percent', 'zswap.enabled']" ]
 run 0 plan -v --root "$root" --config "$pz" && {
