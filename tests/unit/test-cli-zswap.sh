@@ -126,6 +126,12 @@ run 0 status --root "$root" --config "$pz" && {
 	has '^  command line +zswap.enabled=0 \(nodeswap never writes it\)$'
 	has '^  command line +zswap.max_pool_percent=25 '
 }
+run 0 status --json --root "$root" --config "$pz" && {
+	check "status --json: zswap off, lzo, no shrinker_enabled" \
+		[ "$(json "$out" '(d["zswap"]["enabled"], d["zswap"]["compressor"], d["zswap"]["shrinker_enabled"])')" = "(False, 'lzo', None)" ]
+	check "status --json: the command line's zswap parameters" \
+		[ "$(json "$out" 'sorted(d["zswap"]["cmdline"].items())')" = "[('enabled', '0'), ('max_pool_percent', '25')]" ]
+}
 run 0 apply --root "$root" --config "$pz" && check "command line: enabled not written" [ "$(val enabled)" = N ]
 run 0 revert --root "$root" --config "$pz" && lacks 'setting zswap.enabled'
 
@@ -145,6 +151,7 @@ fresh
 rm -rf "$root/sys/module/zswap"
 run 1 plan --root "$root" --config "$pz" && has '^error +zswap-unavailable: '
 run 0 status --root "$root" --config "$pz" && lacks '^Zswap:'
+run 0 status --json --root "$root" --config "$pz" && check "status --json: zswap null without zswap" [ "$(json "$out" 'd["zswap"]')" = None ]
 
 # --- zswap in front of zram ------------------------------------------------------------------
 fresh
