@@ -22,6 +22,8 @@
  *   mem_total      node MemTotal, bytes
  *   swap_total     node SwapTotal, bytes
  *   page_size      the kernel's page size, bytes
+ *   zswap          true when zswap is on (or the policy turns it on): what the container swaps is
+ *                  kept compressed in its pool first, charged to the container's cgroup
  *
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
@@ -31,6 +33,7 @@
 #include "plan/allowance.h"
 #include "plan/check.h"
 #include "policy/size.h"
+#include "plan/zswap.h"
 #include "cli/cli.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
@@ -50,8 +53,8 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
         return 0;
 }
 
-static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const HostState *h,
-                      const Findings *fs) {
+static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const Policy *p,
+                      const HostState *h, const Findings *fs) {
         json_object *o = json_object_new_object();
         if (!o)
                 return -ENOMEM;
@@ -72,6 +75,7 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
         json_object_object_add(o, "mem_total", json_object_new_uint64(in->mem_total));
         json_object_object_add(o, "swap_total", json_object_new_uint64(in->swap_total));
         json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
+        json_object_object_add(o, "zswap", json_object_new_boolean(zswap_on_after(p, h, false)));
         puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(o);
         return 0;
@@ -111,6 +115,14 @@ static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason 
                                "  compressed, and no pod's memory limit accounts for it.\n",
                                format_bytes(a, sizeof a, zram));
         }
+
+        /* Who pays for compressed swap: zswap's pool is charged to the page's cgroup, zram's device
+         * memory to none (Documentation/admin-guide/cgroup-v2.rst, memory.zswap.current). */
+        if (zswap_on_after(p, h, false))
+                printf("zswap is on%s:\n"
+                       "  what a container swaps is first kept compressed in RAM, in zswap's pool, and that\n"
+                       "  counts against its memory limit (memory.zswap.current); zram's memory would not.\n",
+                       p->backend_set && (p->backends & BACKEND_ZSWAP) ? " (the policy's Backend=zswap file)" : "");
 
         if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && p->swap_behavior != in->behavior) {
                 /* what the kubelet would give once nodeswap apply has written the policy's drop-in,
@@ -181,7 +193,7 @@ int verb_allowance(const CliContext *c) {
                 fprintf(stderr, "Cannot compute the allowance: MemTotal of this node is unknown\n");
                 r = EXIT_FAIL;
         } else if (c->json) {
-                r = print_json(&in, swap, reason, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
+                r = print_json(&in, swap, reason, &p, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
                 if (r != EXIT_OK)
                         fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(ENOMEM));
         } else {

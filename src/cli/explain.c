@@ -98,8 +98,10 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
         else if (p->backends == 0)
                 fputs("none", f);
         else
-                fprintf(f, "%s%s%s", p->backends & BACKEND_ZRAM ? "zram" : "",
-                        p->backends == (BACKEND_ZRAM | BACKEND_FILE) ? " " : "",
+                fprintf(f, "%s%s%s%s%s", p->backends & BACKEND_ZRAM ? "zram" : "",
+                        p->backends & BACKEND_ZRAM && p->backends & ~BACKEND_ZRAM ? " " : "",
+                        p->backends & BACKEND_ZSWAP ? "zswap" : "",
+                        p->backends & BACKEND_ZSWAP && p->backends & BACKEND_FILE ? " " : "",
                         p->backends & BACKEND_FILE ? "file" : "");
         end_line(f, p, POLICY_KEY_SWAP_BACKEND);
 
@@ -128,6 +130,16 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                         storage_print(f, p->file.storage);
                         end_line(f, p, POLICY_KEY_FILE_STORAGE);
                 }
+        }
+        if (p->backends & BACKEND_ZSWAP) {
+                key_of(f, POLICY_KEY_ZSWAP_COMPRESSOR);
+                strv_print(f, p->zswap.compressors, "(none)");
+                end_line(f, p, POLICY_KEY_ZSWAP_COMPRESSOR);
+                sysctl_print(f, p, POLICY_KEY_ZSWAP_MAX_POOL_PERCENT, p->zswap.max_pool_percent);
+                sysctl_print(f, p, POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT, p->zswap.accept_threshold_percent);
+                key_of(f, POLICY_KEY_ZSWAP_SHRINKER);
+                fputs(p->zswap.shrinker < 0 ? "(empty: the kernel's value)" : p->zswap.shrinker ? "yes" : "no", f);
+                end_line(f, p, POLICY_KEY_ZSWAP_SHRINKER);
         }
         sysctl_print(f, p, POLICY_KEY_SYSCTL_SWAPPINESS, p->swappiness);
         sysctl_print(f, p, POLICY_KEY_SYSCTL_PAGE_CLUSTER, p->page_cluster);
@@ -176,6 +188,18 @@ static void host_print(FILE *f, const Policy *p, const HostState *h) {
                         key(f, "zram algorithms");
                         strv_print(f, h->zrams[0].algorithms_offered, "(unreadable)");
                         fprintf(f, "   (offered by this kernel, from zram%d)\n", h->zrams[0].id);
+                }
+        }
+        if (p->backends & BACKEND_ZSWAP) {
+                const ZswapState *z = &h->zswap;
+                key(f, "zswap");
+                if (z->enabled < 0)
+                        fputs("none in this kernel (no /sys/module/zswap/parameters)\n", f);
+                else {
+                        fprintf(f, "%s, compressor %s; the crypto API offers ", z->enabled ? "on" : "off",
+                                z->compressor ?: "unknown");
+                        strv_print(f, z->compressors_offered, "(/proc/crypto unreadable)");
+                        fputc('\n', f);
                 }
         }
         if (p->backends & BACKEND_FILE && p->file.path) {

@@ -29,6 +29,14 @@
  *   page_size        bytes: the kernel's page size (a swap header is written for it; 16384 on
  *                    a Raspberry Pi 5)
  *   zram_mem_used    bytes of RAM all zram swap uses (sum of mem_used_total)
+ *   zswap            null when the kernel has no zswap, else object:
+ *     enabled        true | false
+ *     compressor, max_pool_percent, accept_threshold_percent, shrinker_enabled
+ *                    each parameter as the kernel shows it, null when the kernel lacks it
+ *     pool_bytes     RAM the pool uses (/proc/meminfo Zswap), null when not shown
+ *     stored_bytes   the pages it holds, uncompressed (Zswapped), null when not shown
+ *     stored_pages, written_back_pages   debugfs counters, null unless readable (root, mounted)
+ *     cmdline        object: the zswap parameters the kernel command line sets, NAME: value
  *   swappiness       vm.swappiness, or null when unreadable
  *   page_cluster     vm.page-cluster, or null when unreadable
  *   kubelet          object:
@@ -73,8 +81,9 @@
  *   pods             (--pods only) array, sorted by cgroup, of
  *     cgroup         the container's cgroup below the v2 mount
  *     qos            "burstable" | "guaranteed" | "besteffort" (from the cgroup path)
- *     memory_max, memory_current, swap_max, swap_current
- *                    bytes; "max" for no limit; null when the file is absent
+ *     memory_max, memory_current, swap_max, swap_current, zswap_current
+ *                    bytes; "max" for no limit; null when the file is absent (zswap_current:
+ *                    memory.zswap.current, the container's pages in zswap, compressed)
  *
  * Exit status: 0; 1 when the host cannot be read; 2 for an invalid policy.
  */
@@ -86,6 +95,8 @@
 #include "report/report.h"
 #include <time.h>
 #include "probe/pods.h"
+#include "probe/probe.h"
+#include "report/zswap.h"
 
 #define STRV_FOREACH_CONST(i, l) for (char *const *i = (l); i && *i; i++)
 
@@ -242,6 +253,7 @@ static json_object *json_pods(const PodSwap *pods, size_t n) {
                 json_object_object_add(o, "memory_current", json_cgroup_value(pods[i].memory_current));
                 json_object_object_add(o, "swap_max", json_cgroup_value(pods[i].swap_max));
                 json_object_object_add(o, "swap_current", json_cgroup_value(pods[i].swap_current));
+                json_object_object_add(o, "zswap_current", json_cgroup_value(pods[i].zswap_current));
                 json_object_array_add(a, o);
         }
         return a;
@@ -308,6 +320,10 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
         json_object_object_add(o, "swap_free", json_object_new_uint64(h->swap_free));
         json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
         json_object_object_add(o, "zram_mem_used", json_object_new_uint64(zram_mem_used(h)));
+        bool oom = false;
+        json_object_object_add(o, "zswap", zswap_to_json(&h->zswap, &oom));
+        if (oom)
+                goto oom_o;
         json_object_object_add(o, "swappiness", h->swappiness >= 0 ? json_object_new_int(h->swappiness) : NULL);
         json_object_object_add(o, "page_cluster", h->page_cluster >= 0 ? json_object_new_int(h->page_cluster) : NULL);
 
@@ -435,15 +451,18 @@ static void print_pods_text(const PodSwap *pods, size_t n) {
                 printf("  none found (no kubelet cgroup tree)\n");
                 return;
         }
-        printf("  %-11s %-11s %-11s %-11s %-11s %s\n", "QOS", "MEM.MAX", "MEM.CUR", "SWAP.MAX", "SWAP.CUR", "CGROUP");
+        printf("  %-11s %-11s %-11s %-11s %-11s %-11s %s\n", "QOS", "MEM.MAX", "MEM.CUR", "SWAP.MAX", "SWAP.CUR",
+               "ZSWAP.CUR", "CGROUP");
         for (size_t i = 0; i < n; i++) {
-                char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
-                printf("  %-11s %-11s %-11s %-11s %-11s %s\n",
+                char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX],
+                        e[FORMAT_BYTES_MAX];
+                printf("  %-11s %-11s %-11s %-11s %-11s %-11s %s\n",
                        pod_qos_to_string(pods[i].qos),
                        cgroup_value_text(a, sizeof a, pods[i].memory_max),
                        cgroup_value_text(b, sizeof b, pods[i].memory_current),
                        cgroup_value_text(c, sizeof c, pods[i].swap_max),
                        cgroup_value_text(d, sizeof d, pods[i].swap_current),
+                       cgroup_value_text(e, sizeof e, pods[i].zswap_current),
                        pods[i].name);
         }
 }
@@ -513,6 +532,8 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
         if (zused > 0)
                 printf("; zram holds %s of RAM", format_bytes(a, sizeof a, zused));
         printf("\n  page size %s (swap headers are written for it)\n", format_bytes(a, sizeof a, h->page_size));
+
+        zswap_print_text(stdout, &h->zswap);
 
         printf("\nSysctl:\n");
         if (h->swappiness >= 0)
@@ -649,6 +670,14 @@ int verb_status(const CliContext *c) {
         if (r != EXIT_OK) {
                 findings_done(&v.findings);
                 return r;
+        }
+        /* zswap as a whole (probe() reads only what the policy needs): the pool and debugfs too. */
+        if (probe_zswap(c->root, &h) < 0) {
+                fprintf(stderr, "Out of memory.\n");
+                findings_done(&v.findings);
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_FAIL;
         }
         v.have_policy = p.found;
         v.policy_valid = findings_count(&v.findings, SEVERITY_ERROR) == 0 &&

@@ -16,6 +16,7 @@
 #include "execute/zram.h"
 #include "execute/swapfile.h"
 #include "shared/sd-dl.h"
+#include "execute/zswap.h"
 
 typedef struct Exec {
         const ExecuteOptions *o;
@@ -327,6 +328,64 @@ static int do_sysctl(Exec *e, size_t i) {
         return 0;
 }
 
+/* A zswap parameter. Before the first write of a run, the value of every parameter this plan
+ * sets for the policy is kept in the state (one fsync'ed save), unless one is kept already: killed
+ * right after a write, the next run would only see the new value. A write-back of a saved value
+ * forgets it once the kernel shows it again. */
+static int do_zswap_set(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int p = zswap_param_from_string(startswith(a->target, "zswap.") ? a->target + strlen("zswap.") : a->target);
+        if (p < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, -EINVAL, strdup_printf("unknown zswap parameter '%s'", a->target));
+                return -EINVAL;
+        }
+        if (!a->value) {
+                bool changed = false;
+                for (size_t j = i; j < e->pl->n_actions; j++) {
+                        const Action *b = &e->pl->actions[j];
+                        if (b->kind != ACTION_ZSWAP_SET || b->value || e->results[j].status != ACTION_STATUS_PENDING || !b->now)
+                                continue;
+                        int q = zswap_param_from_string(b->target + strlen("zswap."));
+                        if (q < 0)
+                                continue;
+                        int r = state_save_zswap(&e->state, q, b->now);
+                        if (r == -EINVAL && j == i) {
+                                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                           strdup_printf("the kernel's value '%s' cannot be kept for revert; not "
+                                                         "changing it", b->now));
+                                return r;
+                        }
+                        if (r == -ENOMEM)
+                                return r;
+                        changed = changed || r == 0;
+                }
+                if (changed && save_state(e) < 0) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, -EIO, strdup("the old value could not be saved"));
+                        return -EIO;
+                }
+        }
+        _cleanup_free_ char *shown = NULL;
+        int r = zswap_write_param(e->root, p, a->content, &shown);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           r == -EIO && shown
+                                   ? strdup_printf("wrote '%s' to %s/%s, the kernel shows '%s'", a->content,
+                                                   ZSWAP_PARAMETERS_DIR, zswap_param_to_string(p), shown)
+                                   : strdup_printf("Failed to write '%s' to %s/%s: %s", a->content,
+                                                   ZSWAP_PARAMETERS_DIR, zswap_param_to_string(p),
+                                                   r == -ENOENT && p == ZSWAP_PARAM_COMPRESSOR
+                                                           ? "the kernel's crypto API has no such compressor"
+                                                           : strerror(-r)));
+                return r;
+        }
+        if (a->value) {
+                state_forget_zswap(&e->state, p);
+                (void) save_state(e);
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
 /* Restart the unit and make sure it stays up: a Type=simple service whose job is "done" can still
  * fail a moment later (the kubelet rejecting its configuration), so watch it for a while. */
 #define RESTART_TIMEOUT_USEC (5 * 60 * 1000000ULL)
@@ -464,6 +523,8 @@ static int do_action(Exec *e, size_t i) {
                 return 0;
         case ACTION_SYSCTL:
                 return do_sysctl(e, i);
+        case ACTION_ZSWAP_SET:
+                return do_zswap_set(e, i);
         case ACTION_DROPIN_WRITE:
                 r = kubelet_write_dropin(root, a->target, a->content);
                 if (r < 0) {
@@ -559,6 +620,11 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
                 e.state.saved_swappiness = -1;
                 e.state.saved_page_cluster = -1;
         }
+        /* Every zswap value put back, or left to the kernel command line (never written): the
+         * next apply with zswap saves them anew. */
+        if (!failed && (e.reverting || (p->backend_set && !(p->backends & BACKEND_ZSWAP))))
+                for (size_t z = 0; z < _ZSWAP_PARAM_MAX; z++)
+                        state_forget_zswap(&e.state, z);
         /* A run that changed nothing (every action failed, was skipped or not done) leaves the
          * state file as it was, or absent. */
         bool any_done = false;

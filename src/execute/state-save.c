@@ -54,6 +54,9 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "saved_swappiness=%d\n", s->saved_swappiness);
         if (s->saved_page_cluster >= 0)
                 buf_printf(&b, "saved_page_cluster=%d\n", s->saved_page_cluster);
+        for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
+                if (s->saved_zswap[i])
+                        buf_printf(&b, "saved_zswap_%s=%s\n", zswap_param_to_string(i), s->saved_zswap[i]);
         buf_printf(&b, "reverted=%s\n", s->reverted ? "yes" : "no");
         for (char **u = s->stopped_units; u && *u; u++)
                 buf_printf(&b, "stopped_unit=%s\n", *u);

@@ -7,6 +7,7 @@
 
 #include "plan/allowance.h"
 #include "plan/kubelet.h"
+#include "plan/zswap.h"
 
 /* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
  * Their ids, severities and summaries are rows of the table in verdict.h.
@@ -22,6 +23,10 @@
  *                                    and pods NoSwap (no LimitedSwap)
  * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned
  * psi-off-info             info      absent otherwise
+ * zswap-with-zram          warning   zswap on after the plan (the policy's Backend=zswap file, else
+ *                                    what a revert writes back, else the kernel's) and zram swap
+ *                                    planned or on and not swapped off by the plan: every page is
+ *                                    compressed by zswap, then by zram
  * zram-too-large           warning   a zram device (the policy's planned one, or one that is not
  *                                    nodeswap's) whose disksize is above 2 × MemTotal, or above
  *                                    MemTotal with no mem_limit. At a typical 2:1..4:1 compression a
@@ -173,6 +178,39 @@ static int check_psi(const Policy *p, const HostState *h, Findings *fs) {
                                : "pressure stall information is off: memory pressure cannot be measured"),
                    strdup("add psi=1 to the kernel command line (on a Raspberry Pi: "
                           "/boot/firmware/cmdline.txt) and reboot"));
+}
+
+/* zram swap after the plan: the policy's, or a device on now that the plan does not swap off. */
+static bool zram_swap_after(const Policy *p, const HostState *h, const Plan *pl) {
+        if (p->backend_set && (p->backends & BACKEND_ZRAM))
+                return true;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                bool off = false;
+                for (size_t j = 0; j < pl->n_actions && !off; j++) {
+                        const Action *a = &pl->actions[j];
+                        off = (a->kind == ACTION_SWAPOFF && streq_ptr(a->target, s->path)) ||
+                              (a->kind == ACTION_STOP_UNIT && s->unit && streq_ptr(a->target, s->unit));
+                }
+                if (s->kind == SWAP_KIND_ZRAM && !off)
+                        return true;
+        }
+        return false;
+}
+
+static int check_zswap_zram(const Policy *p, const HostState *h, const Plan *pl, Findings *fs) {
+        if (!zswap_on_after(p, h, false) || !zram_swap_after(p, h, pl))
+                return 0;
+        bool ours = p->backend_set && (p->backends & BACKEND_ZSWAP);
+        return add_at(fs, VERDICT_ZSWAP_WITH_ZRAM, p, POLICY_KEY_SWAP_BACKEND, NULL,
+                      strdup_printf("zswap is %s and a zram swap device is %s: pages go through zswap's pool "
+                                    "before they reach zram, so they are compressed twice and held in RAM twice",
+                                    ours ? "wanted (Backend=zswap file)" : "on",
+                                    p->backend_set && (p->backends & BACKEND_ZRAM) ? "planned" : "on"),
+                      strdup(ours ? "swap the zram device off (list its unit in [Conflicts] Units=)"
+                                  : "turn zswap off (echo N >/sys/module/zswap/parameters/enabled, and drop "
+                                    "zswap.enabled=1 from the kernel command line), or use Backend=zswap file "
+                                    "instead of zram"));
 }
 
 static bool zram_too_large(uint64_t disksize, uint64_t mem_limit, uint64_t mem_total) {
@@ -559,6 +597,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||
+            (r = check_zswap_zram(p, h, pl, fs)) < 0 ||
             (r = check_zram_size(p, h, fs)) < 0 ||
             (r = check_swapfile(p, h, fs)) < 0 ||
             (r = check_kubelet_stale(p, h, fs)) < 0 ||

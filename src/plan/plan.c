@@ -9,6 +9,8 @@
 
 #include "plan/kubelet.h"
 #include "plan/placement.h"
+#include "plan/zswap.h"
+#include "probe/swapfile.h"
 #include "probe/zram.h"
 
 static const char *const action_kind_names[_ACTION_KIND_MAX] = {
@@ -22,6 +24,7 @@ static const char *const action_kind_names[_ACTION_KIND_MAX] = {
         [ACTION_ZRAM_REMOVE] = "zram-remove",
         [ACTION_FILE_REMOVE] = "file-remove",
         [ACTION_SYSCTL] = "sysctl",
+        [ACTION_ZSWAP_SET] = "zswap-set",
         [ACTION_DROPIN_WRITE] = "dropin-write",
         [ACTION_DROPIN_REMOVE] = "dropin-remove",
         [ACTION_RESTART_UNIT] = "restart-unit",
@@ -68,6 +71,11 @@ static Action *plan_add(Plan *p, ActionKind kind, const char *target, const char
         }
         p->n_actions++;
         return a;
+}
+
+Action *plan_append(Plan *p, ActionKind kind, const char *target, const char *now, const char *want,
+                    const char *reason) {
+        return plan_add(p, kind, target, now, want, reason);
 }
 
 /* A finding of the plan (verdict.h): the policy key behind it (-1: none) and its value as written,
@@ -985,6 +993,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 r = plan_stale_zram(&c);
         if (r >= 0)
                 r = plan_stop_services(&c);
+        if (r >= 0)
+                r = plan_zswap(policy, host, c.o->revert, &plan);
         if (r < 0)
                 goto fail;
 

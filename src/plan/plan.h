@@ -15,6 +15,7 @@ typedef enum ActionKind {
         ACTION_ZRAM_REMOVE,     /* reset + hot_remove of a zram device nodeswap created */
         ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) */
         ACTION_SYSCTL,
+        ACTION_ZSWAP_SET,       /* a zswap module parameter (plan/zswap.c) */
         ACTION_DROPIN_WRITE,
         ACTION_DROPIN_REMOVE,
         ACTION_RESTART_UNIT,    /* the kubelet unit */
@@ -39,9 +40,10 @@ typedef struct Action {
         uint64_t used;          /* SWAPOFF: bytes in use on the device */
         int priority;           /* ZRAM_CREATE, FILE_CREATE, SWAPON */
         int zram_id;            /* ZRAM_REMOVE, SWAPOFF of a zram device; -1 otherwise */
-        int value;              /* SYSCTL */
+        int value;              /* SYSCTL; ZSWAP_SET: 1 when it writes back the value saved before
+                                 * nodeswap (then forgotten), 0 when the policy's */
         char *algorithm;        /* ZRAM_CREATE */
-        char *content;          /* DROPIN_WRITE */
+        char *content;          /* DROPIN_WRITE; ZSWAP_SET: the value to write */
 } Action;
 
 typedef struct Plan {
@@ -57,6 +59,11 @@ typedef struct PlanOptions {
         bool boot;              /* apply --boot: never restart the kubelet */
         bool force;             /* swapoff even when the pages may not fit */
 } PlanOptions;
+
+/* Appends an action to p (target/now/want/reason copied), for the planners outside plan.c
+ * (plan/zswap.c). NULL on ENOMEM. */
+Action *plan_append(Plan *p, ActionKind kind, const char *target, const char *now, const char *want,
+                    const char *reason);
 
 /* A pure function of (policy, host, options): no I/O. */
 int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret);

@@ -24,6 +24,16 @@
         X(ZRAM_ALGORITHM_UNAVAILABLE, "zram-algorithm-unavailable", ERROR,                                   \
           "none of the policy's zram algorithms is offered by this kernel")                                   \
         X(ZRAM_TOO_LARGE, "zram-too-large", WARNING, "a zram device can take more RAM than the node can give") \
+        /* zswap */                                                                                           \
+        X(ZSWAP_UNAVAILABLE, "zswap-unavailable", ERROR, "zswap is wanted but the kernel has no zswap")      \
+        X(ZSWAP_COMPRESSOR_UNAVAILABLE, "zswap-compressor-unavailable", ERROR,                               \
+          "none of the policy's zswap compressors is offered by the kernel's crypto API")                    \
+        X(ZSWAP_PARAMETER_UNAVAILABLE, "zswap-parameter-unavailable", ERROR,                                 \
+          "the policy sets a zswap parameter this kernel does not have")                                     \
+        X(ZSWAP_CMDLINE, "zswap-cmdline", WARNING,                                                           \
+          "the kernel command line sets a zswap parameter otherwise than the policy: nodeswap leaves it")    \
+        X(ZSWAP_WITH_ZRAM, "zswap-with-zram", WARNING,                                                       \
+          "zswap is on in front of a zram swap device: pages are compressed twice")                          \
         /* the swap file */                                                                                   \
         X(SWAPFILE_NO_FILESYSTEM, "swapfile-no-filesystem", ERROR, "no mounted file system holds the swap file") \
         X(SWAPFILE_FILESYSTEM, "swapfile-filesystem", ERROR, "the file system cannot hold a swap file")      \

@@ -15,7 +15,7 @@
  *     such as "Size=8G ; note" is an error instead of silently becoming "8G".
  *   - Keys and section names are case-sensitive, as in systemd.
  *   - An empty assignment resets a key to its default; for Units= it empties the list, and every
- *     non-empty Units= appends. Algorithm= replaces the whole preference list.
+ *     non-empty Units= appends. Algorithm= and Compressor= replace the whole preference list.
  *   - Policy files and the directories they sit in must be owned by root (or by the user running
  *     nodeswap) and not writable by group or others. Files are opened with O_NOFOLLOW: a symbolic
  *     link is refused, except a drop-in (or nodeswap.conf) linked to /dev/null, which masks that
@@ -38,6 +38,7 @@
 #define DEFAULT_ZRAM_SIZE "min(ram / 2, 8G)"
 #define DEFAULT_ZRAM_ALGORITHMS "zstd lz4"
 #define DEFAULT_ZRAM_PRIORITY 100
+#define DEFAULT_ZSWAP_COMPRESSORS "zstd lz4 lzo-rle lzo"
 #define DEFAULT_FILE_PATH "/var/lib/nodeswap/swapfile"
 #define DEFAULT_FILE_SIZE "ram"
 #define DEFAULT_FILE_PRIORITY 10
@@ -160,6 +161,7 @@ void policy_done(Policy *p) {
         strv_free(p->files);
         free(p->zram.size_expr);
         strv_free(p->zram.algorithms);
+        strv_free(p->zswap.compressors);
         free(p->file.path);
         free(p->file.size_expr);
         free(p->dropin);
@@ -187,11 +189,12 @@ int policy_init_defaults(Policy *p, const PolicyContext *ctx) {
         d.files = calloc(1, sizeof(char *));
         d.zram.size_expr = strdup(DEFAULT_ZRAM_SIZE);
         d.zram.algorithms = strv_split_ws(DEFAULT_ZRAM_ALGORITHMS);
+        d.zswap.compressors = strv_split_ws(DEFAULT_ZSWAP_COMPRESSORS);
         d.file.path = strdup(DEFAULT_FILE_PATH);
         d.file.size_expr = strdup(DEFAULT_FILE_SIZE);
         d.dropin = strdup(DEFAULT_DROPIN);
         d.conflict_units = strv_split_ws(DEFAULT_CONFLICT_UNITS);
-        if (!d.files || !d.zram.size_expr || !d.zram.algorithms || !d.file.path || !d.file.size_expr ||
+        if (!d.files || !d.zram.size_expr || !d.zram.algorithms || !d.zswap.compressors || !d.file.path || !d.file.size_expr ||
             !d.dropin || !d.conflict_units) {
                 policy_done(&d);
                 return -ENOMEM;
@@ -200,6 +203,9 @@ int policy_init_defaults(Policy *p, const PolicyContext *ctx) {
         d.zram.priority = DEFAULT_ZRAM_PRIORITY;
         d.file.priority = DEFAULT_FILE_PRIORITY;
         d.file.storage = DEFAULT_STORAGE;
+        d.zswap.max_pool_percent = -1;
+        d.zswap.accept_threshold_percent = -1;
+        d.zswap.shrinker = -1;
 
         /* A machine too small for the default expressions (less than two pages of RAM) is not one
          * nodeswap can help: refuse it here rather than hand out a zero size. */
@@ -528,13 +534,22 @@ static int parse_backend(ParseState *st, const char *v, char **ret_msg) {
                         bits |= BACKEND_ZRAM;
                 else if (streq(*i, "file"))
                         bits |= BACKEND_FILE;
+                else if (streq(*i, "zswap"))
+                        bits |= BACKEND_ZSWAP;
                 else if (streq(*i, "none"))
                         none = true;
                 else
-                        return FAIL("unknown backend '%s' (zram, file, \"zram file\" or none)", *i);
+                        return FAIL("unknown backend '%s' (zram, file, \"zram file\", \"zswap file\" or none)", *i);
         }
         if (none && bits)
                 return FAIL("'none' cannot be combined with other backends");
+        /* zswap is a cache in front of a swap device, not one: without the file behind it, it
+         * holds nothing; in front of zram every page would be compressed twice. */
+        if ((bits & BACKEND_ZSWAP) && (bits & BACKEND_ZRAM))
+                return FAIL("zswap cannot be combined with zram: zswap in front of zram compresses every page "
+                            "twice; write Backend=zswap file or Backend=zram");
+        if ((bits & BACKEND_ZSWAP) && !(bits & BACKEND_FILE))
+                return FAIL("zswap needs a swap file behind it: write Backend=zswap file");
 
         /* An empty Backend= goes back to the default: unset, nodeswap manages no swap. */
         st->p->backend_set = strv_length(w) > 0;
@@ -606,6 +621,63 @@ static int parse_algorithm(ParseState *st, const char *v, char **ret_msg) {
         strv_free(st->p->zram.algorithms);
         st->p->zram.algorithms = w;
         w = NULL;
+        return 0;
+}
+
+static int parse_compressor(ParseState *st, const char *v, char **ret_msg) {
+        _cleanup_strv_free_ char **w = strv_split_ws(*v ? v : DEFAULT_ZSWAP_COMPRESSORS);
+        if (!w)
+                return -ENOMEM;
+        for (char **i = w; *i; i++) {
+                size_t l = strlen(*i);
+                /* Crypto API names (CRYPTO_MAX_ALG_NAME is 128): lzo-rle, zstd, 842, deflate. */
+                if (l > 63 || strspn(*i, "abcdefghijklmnopqrstuvwxyz0123456789-") != l)
+                        return FAIL("invalid compressor name '%s' (lower-case letters, digits and '-')", *i);
+                for (char **j = w; j < i; j++)
+                        if (streq(*i, *j))
+                                return FAIL("compressor '%s' is listed twice", *i);
+        }
+        strv_free(st->p->zswap.compressors);
+        st->p->zswap.compressors = w;
+        w = NULL;
+        return 0;
+}
+
+static int parse_percent(const char *v, uint64_t min, int *out, char **ret_msg) {
+        uint64_t n;
+        if (!*v) {
+                *out = -1;      /* leave the kernel's value */
+                return 0;
+        }
+        int r = parse_plain_uint(v, 100, &n);
+        if (r >= 0 && n < min)
+                r = -ERANGE;
+        if (r == -ERANGE)
+                return FAIL("percentage out of range (%" PRIu64 "..100)", min);
+        if (r < 0)
+                return FAIL("must be a plain decimal number of percent (%" PRIu64 "..100), without '%%'", min);
+        *out = (int) n;
+        return 0;
+}
+
+static int parse_max_pool_percent(ParseState *st, const char *v, char **ret_msg) {
+        /* 0 would leave zswap enabled with no room: every page goes straight to the file. */
+        return parse_percent(v, 1, &st->p->zswap.max_pool_percent, ret_msg);
+}
+
+static int parse_accept_threshold_percent(ParseState *st, const char *v, char **ret_msg) {
+        return parse_percent(v, 0, &st->p->zswap.accept_threshold_percent, ret_msg);
+}
+
+static int parse_shrinker(ParseState *st, const char *v, char **ret_msg) {
+        if (!*v)
+                st->p->zswap.shrinker = -1;
+        else if (streq(v, "yes"))
+                st->p->zswap.shrinker = 1;
+        else if (streq(v, "no"))
+                st->p->zswap.shrinker = 0;
+        else
+                return FAIL("must be yes, no or empty (leave the kernel's value)");
         return 0;
 }
 
@@ -800,6 +872,12 @@ static const KeyDef file_keys[] = {
         { "Priority", parse_file_priority, POLICY_KEY_FILE_PRIORITY },
         { "Storage", parse_storage, POLICY_KEY_FILE_STORAGE },
 };
+static const KeyDef zswap_keys[] = {
+        { "Compressor", parse_compressor, POLICY_KEY_ZSWAP_COMPRESSOR },
+        { "MaxPoolPercent", parse_max_pool_percent, POLICY_KEY_ZSWAP_MAX_POOL_PERCENT },
+        { "AcceptThresholdPercent", parse_accept_threshold_percent, POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT },
+        { "Shrinker", parse_shrinker, POLICY_KEY_ZSWAP_SHRINKER },
+};
 static const KeyDef sysctl_keys[] = {
         { "Swappiness", parse_swappiness, POLICY_KEY_SYSCTL_SWAPPINESS },
         { "PageCluster", parse_page_cluster, POLICY_KEY_SYSCTL_PAGE_CLUSTER },
@@ -818,6 +896,7 @@ static const SectionDef sections[] = {
         SECTION("Swap", swap_keys),
         SECTION("Zram", zram_keys),
         SECTION("File", file_keys),
+        SECTION("Zswap", zswap_keys),
         SECTION("Sysctl", sysctl_keys),
         SECTION("Kubelet", kubelet_keys),
         SECTION("Conflicts", conflicts_keys),
@@ -859,7 +938,7 @@ static int report_unknown_section(ParseState *st, const char *name) {
         if (s)
                 return err_at(st, st->line, NULL, NULL, NULL, "unknown section [%s], did you mean [%s]?", name, s);
         return err_at(st, st->line, NULL, NULL, NULL,
-                      "unknown section [%s] (known: Swap, Zram, File, Sysctl, Kubelet, Conflicts)", name);
+                      "unknown section [%s] (known: Swap, Zram, File, Zswap, Sysctl, Kubelet, Conflicts)", name);
 }
 
 static int report_unknown_key(ParseState *st, const SectionDef *sec, const char *key, const char *value) {

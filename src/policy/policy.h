@@ -7,6 +7,7 @@
 enum {
         BACKEND_ZRAM = 1 << 0,
         BACKEND_FILE = 1 << 1,
+        BACKEND_ZSWAP = 1 << 2,   /* zswap in front of the file: only with BACKEND_FILE, never with zram */
 };
 
 /* Storage kinds a swap file may live on ([File] Storage=). */
@@ -43,6 +44,10 @@ typedef enum PolicyKey {
         POLICY_KEY_FILE_SIZE,
         POLICY_KEY_FILE_PRIORITY,
         POLICY_KEY_FILE_STORAGE,
+        POLICY_KEY_ZSWAP_COMPRESSOR,
+        POLICY_KEY_ZSWAP_MAX_POOL_PERCENT,
+        POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT,
+        POLICY_KEY_ZSWAP_SHRINKER,
         POLICY_KEY_SYSCTL_SWAPPINESS,
         POLICY_KEY_SYSCTL_PAGE_CLUSTER,
         POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
@@ -82,6 +87,14 @@ typedef struct Policy {
                 Origin priority_origin;
                 unsigned storage;       /* StorageKind bits */
         } file;
+
+        /* [Zswap]: used only when backends has BACKEND_ZSWAP. -1: leave the kernel's value. */
+        struct {
+                char **compressors;             /* preference list, never empty */
+                int max_pool_percent;           /* 1..100 */
+                int accept_threshold_percent;   /* 0..100 */
+                int shrinker;                   /* 1 yes, 0 no */
+        } zswap;
 
         int swappiness;         /* -1 = leave alone */
         int page_cluster;       /* -1 = leave alone */

@@ -5,6 +5,7 @@
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
 #include "probe/state.h"
+#include "probe/zswap.h"
 
 /* What probe() (probe.h) found on the host. Everything is read through the root prefix. */
 
@@ -52,20 +53,6 @@ typedef struct ZramDevice {
         bool has_stat;
         uint64_t written_bytes;
 } ZramDevice;
-
-/* zswap, the compressed cache in front of swap (Documentation/admin-guide/mm/zswap.rst). */
-typedef struct ZswapState {
-        int enabled;                    /* 1, 0; -1: this kernel has no zswap (no parameters) */
-        char *compressor;               /* NULL: unreadable */
-        char *zpool;                    /* NULL: unreadable or gone (kernels >= 6.15 have zsmalloc only) */
-        int max_pool_percent;           /* -1: unreadable */
-        bool meminfo;                   /* /proc/meminfo has Zswap: and Zswapped: (kernels >= 5.19) */
-        uint64_t pool_bytes;            /* Zswap: RAM the pool uses */
-        uint64_t stored_bytes;          /* Zswapped: the pages stored, uncompressed */
-        bool debugfs;                   /* /sys/kernel/debug/zswap readable (root, debugfs mounted) */
-        uint64_t stored_pages;          /* debugfs stored_pages */
-        uint64_t written_back_pages;    /* debugfs written_back_pages: moved on to the swap device */
-} ZswapState;
 
 /* A swap file at the policy's [File] Path=. */
 typedef struct SwapFileState {

@@ -358,34 +358,20 @@ static int probe_zrams(const char *root, HostState *h) {
 
 /* --- zswap --- */
 
-static char *read_line_or_null(const char *root, const char *path) {
-        _cleanup_free_ char *p = root_path(root, path);
-        char *line = NULL;
-        if (!p || read_one_line(p, &line) < 0)
-                return NULL;
-        return line;
+int probe_zswap(const char *root, HostState *h) {
+        return zswap_probe_all(root, &h->zswap);
 }
 
-/* The parameters are world-readable; debugfs is root's (and may not be mounted). Nothing here is
- * an error: what cannot be read stays unknown. Not part of probe(): only metrics reports zswap,
- * and apply's probe should not pay for it. */
-int probe_zswap(const char *root, HostState *h) {
-        ZswapState *z = &h->zswap;
-        _cleanup_free_ char *enabled = read_line_or_null(root, "/sys/module/zswap/parameters/enabled");
-        z->enabled = !enabled ? -1 : streq(enabled, "Y") || streq(enabled, "1");
-        z->compressor = read_line_or_null(root, "/sys/module/zswap/parameters/compressor");
-        z->zpool = read_line_or_null(root, "/sys/module/zswap/parameters/zpool");
-        z->max_pool_percent = read_sysctl(root, "/sys/module/zswap/parameters/max_pool_percent");
-
-        _cleanup_free_ char *stored = root_path(root, "/sys/kernel/debug/zswap/stored_pages");
-        _cleanup_free_ char *wb = root_path(root, "/sys/kernel/debug/zswap/written_back_pages");
-        if (!stored || !wb)
-                return -ENOMEM;
-        z->debugfs = read_u64_file(stored, &z->stored_pages) >= 0 &&
-                     read_u64_file(wb, &z->written_back_pages) >= 0;
-        if (!z->debugfs)
-                z->stored_pages = z->written_back_pages = 0;
-        return 0;
+/* Only what the policy needs: every parameter, the command line and the crypto API's compressors
+ * when the policy wants zswap or nodeswap saved zswap parameters to put back (revert, or a
+ * Backend= that dropped zswap); otherwise enabled alone, for the rule zswap-with-zram. */
+static int probe_zswap_for_policy(const char *root, const Policy *policy, HostState *h) {
+        bool saved = false;
+        for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
+                saved = saved || h->state.saved_zswap[i];
+        if (saved || (policy->backend_set && (policy->backends & BACKEND_ZSWAP)))
+                return zswap_probe_params(root, &h->zswap);
+        return zswap_probe_enabled(root, &h->zswap);
 }
 
 /* --- mounts (from <root>/proc/self/mountinfo) --- */
@@ -653,6 +639,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
 
         HostState h = {
                 .kubelet_active = -1,
+                .zswap = { .enabled = -1, .max_pool_percent = -1 },
         };
         nodeswap_state_init(&h.state);
         _cleanup_(mnt_unref_tablep) struct libmnt_table *mounts = NULL;
@@ -676,6 +663,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         h.page_cluster = read_sysctl(root, "/proc/sys/vm/page-cluster");
 
         r = probe_zrams(root, &h);
+        if (r < 0)
+                goto fail;
+
+        r = probe_zswap_for_policy(root, policy, &h);
         if (r < 0)
                 goto fail;
 
@@ -755,8 +746,7 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
-        free(h->zswap.compressor);
-        free(h->zswap.zpool);
+        zswap_state_done(&h->zswap);
         kubelet_config_done(&h->kubelet);
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);

@@ -8,7 +8,8 @@
 /* Probe the host below root for what the policy needs to know. Never writes. Never talks to
  * systemd: unit activity is left at -1 for probe_systemd() to fill in when running against the host. */
 int probe(const char *root, const Policy *policy, HostState *ret);
-/* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
+/* zswap's parameters and debugfs totals into h->zswap (metrics and status; probe() reads only what
+ * the policy needs, probe/zswap.h); unreadable = unknown. */
 int probe_zswap(const char *root, HostState *h);
 /* On the host (root "/", booted with systemd), ask systemd over D-Bus what the files cannot say:
  * which of h's units are active, and when the kubelet unit last became active. Without systemd

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/state.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 
 void nodeswap_state_init(NodeswapState *s) {
@@ -17,6 +18,8 @@ void nodeswap_state_done(NodeswapState *s) {
         free(s->zram_ids);
         strv_free(s->swap_files);
         strv_free(s->unreadable);
+        for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
+                free(s->saved_zswap[i]);
         nodeswap_state_init(s);
 }
 
@@ -108,6 +111,30 @@ static int parse_bool(const char *v, bool *ret) {
         return -EINVAL;
 }
 
+bool state_zswap_value_valid(const char *v) {
+        if (!v || strlen(v) > STATE_ZSWAP_VALUE_MAX)
+                return false;
+        for (const char *c = v; *c; c++)
+                if (!isgraph((unsigned char) *c))
+                        return false;
+        return true;
+}
+
+int state_save_zswap(NodeswapState *s, ZswapParam p, const char *value) {
+        if (p >= _ZSWAP_PARAM_MAX || !state_zswap_value_valid(value))
+                return -EINVAL;
+        if (s->saved_zswap[p])
+                return 1;
+        return (s->saved_zswap[p] = strdup(value)) ? 0 : -ENOMEM;
+}
+
+void state_forget_zswap(NodeswapState *s, ZswapParam p) {
+        if (p >= _ZSWAP_PARAM_MAX)
+                return;
+        free(s->saved_zswap[p]);
+        s->saved_zswap[p] = NULL;
+}
+
 /* Apply one "key=value" line to s. Unknown keys and bad values are ignored; only ENOMEM fails. */
 static int state_apply_line(NodeswapState *s, char *line) {
         line = strstrip(line);
@@ -150,6 +177,13 @@ static int state_apply_line(NodeswapState *s, char *line) {
                 int r = state_add_swap_file(s, value);
                 if (r == -ENOMEM)
                         return r;
+        } else if (startswith(key, "saved_zswap_")) {
+                int p = zswap_param_from_string(key + strlen("saved_zswap_"));
+                if (p >= 0 && state_zswap_value_valid(value)) {
+                        state_forget_zswap(s, p);
+                        if (state_save_zswap(s, p, value) < 0)
+                                return -ENOMEM;
+                }
         } else if (streq(key, "zram_id")) {
                 if (safe_atoi(value, &i) >= 0 && i >= 0) {
                         int r = state_add_zram_id(s, i);

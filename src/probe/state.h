@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/zswap.h"
 #include "shared/util.h"
 
 /* nodeswap's own records.
@@ -12,6 +13,10 @@
  *   /var/lib/nodeswap/state   survives reboots
  *       saved_swappiness=60           vm.swappiness before nodeswap first changed it
  *       saved_page_cluster=3          vm.page-cluster before nodeswap first changed it
+ *       saved_zswap_enabled=N         each zswap parameter (saved_zswap_compressor=lzo,
+ *                                     saved_zswap_max_pool_percent=20, ...) before nodeswap
+ *                                     first wrote it, exactly as the kernel showed it (without
+ *                                     its newline; printable, no white space)
  *       reverted=yes|no               "nodeswap revert" ran last
  *       stopped_unit=var-swap.swap    repeated, one per conflict unit nodeswap stopped
  *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
@@ -43,6 +48,8 @@ typedef struct NodeswapState {
         bool last_run_revert;   /* that run was a revert */
         bool last_run_failed;   /* ... and an action of it failed */
         char **unreadable;      /* state files this user may not read (read as empty) */
+        char *saved_zswap[_ZSWAP_PARAM_MAX]; /* each zswap parameter before nodeswap first wrote it,
+                                              * as the kernel showed it; NULL: not saved */
 } NodeswapState;
 
 #define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
@@ -57,6 +64,15 @@ void nodeswap_state_done(NodeswapState *s);
 /* Missing files read as the empty state; so do files this user may not read (EACCES, EPERM: a
  * non-root status), which are listed in ret->unreadable. ret is written only on success. */
 int state_load(const char *root, NodeswapState *ret);
+
+/* The longest zswap parameter value kept (a crypto API name has at most 128 bytes). */
+#define STATE_ZSWAP_VALUE_MAX 128
+/* A value the state file can hold byte for byte on one line: printable, no white space. */
+bool state_zswap_value_valid(const char *v);
+/* Keep a zswap parameter's value from before nodeswap's first write: 0, 1 when one is kept already
+ * (the older stays), -EINVAL for a value state_zswap_value_valid() refuses. */
+int state_save_zswap(NodeswapState *s, ZswapParam p, const char *value);
+void state_forget_zswap(NodeswapState *s, ZswapParam p);
 
 /* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
 int state_add_zram_id(NodeswapState *s, int id);

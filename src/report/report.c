@@ -32,6 +32,7 @@ char *action_describe(const Action *a) {
         case ACTION_FILE_REMOVE:
                 return strdup_printf("deleting %s (%s)", t, why);
         case ACTION_SYSCTL:
+        case ACTION_ZSWAP_SET:
                 return strdup_printf("setting %s: %s -> %s (%s)", t, now, want, why);
         case ACTION_DROPIN_WRITE:
                 return strdup_printf("writing %s: swapBehavior %s -> %s", t, now, want);
@@ -105,6 +106,11 @@ json_object *action_to_json(const Action *a) {
                                        a->now && safe_atoi(a->now, &now) >= 0 ? json_object_new_int(now) : NULL);
                 break;
         }
+        case ACTION_ZSWAP_SET:
+                /* the bytes written to /sys/module/zswap/parameters/NAME; restore: nodeswap's saved value */
+                json_object_object_add(j, "value", json_string_or_null(a->content));
+                json_object_object_add(j, "restore", json_object_new_boolean(a->value));
+                break;
         default:
                 break;
         }

@@ -30,6 +30,9 @@ ex=$SRC/conf/examples
   echo '#--- dropin'; printf '[Kubelet]\nSwapBehavior=LimitedSwap\nDropIn=/etc/kubelet.conf.d/99-swap.conf\nUnit=kubelet.service\n'; } \
 	>"$out/policy/903-bom-crlf-kubelet.conf"
 
+{ cat "$ex/pi5-nvme-zswap.conf"; echo '#--- dropin'; printf '[Zswap]\nCompressor=\nMaxPoolPercent=\nShrinker=no\n'; echo '#--- dropin'
+  printf '[Swap]\nBackend=zram zswap file\n[Zswap]\nAcceptThresholdPercent=101\n'; } >"$out/policy/904-zswap-dropins.conf"
+
 n=0
 size() { printf "\\x$(printf '%02x' "$1")%s" "$2" >"$out/size/$(printf '%03d' $n)"; n=$((n + 1)); }
 m=0

@@ -94,8 +94,10 @@ run 0 status --json --root "$fx/stale-file" && {
         has '"swap_behavior": *"NoSwap"'
 }
 run 0 status --pods --root "$fx/pods/systemd" --config "$limited" && {
-        has 'SWAP.MAX'
-        has '^  burstable +1.0 GiB +256.0 MiB +258.6 MiB +50.0 MiB +kubepods.slice/.*/cri-containerd-aaaa1111.scope$'
+        has 'SWAP.MAX +SWAP.CUR +ZSWAP.CUR'
+        has '^  burstable +1.0 GiB +256.0 MiB +258.6 MiB +50.0 MiB +12.0 MiB +kubepods.slice/.*/cri-containerd-aaaa1111.scope$'
+        # a container without memory.zswap.current (no zswap accounting) shows '-'
+        has '^  besteffort +max +4.0 KiB +0 B +0 B +- +kubepods.slice/'
 }
 
 # plan -v: before the plan, the policy with where each value came from, and the host facts

@@ -197,6 +197,11 @@ static void assert_defaults(const Policy *p) {
                                    "dphys-swapfile.service zramswap.service");
         assert_null(p->zram.size_origin.file);
         assert_null(p->zram.priority_origin.file);
+        _cleanup_free_ char *compressors = strv_join(p->zswap.compressors, " ");
+        assert_string_equal(compressors, "zstd lz4 lzo-rle lzo");
+        assert_int_equal(p->zswap.max_pool_percent, -1);
+        assert_int_equal(p->zswap.accept_threshold_percent, -1);
+        assert_int_equal(p->zswap.shrinker, -1);
 }
 
 static void test_defaults(void **state) {
@@ -304,6 +309,42 @@ static void test_every_key(void **state) {
         assert_string_equal(P.conflict_units[8], "zram-swap.service");
 }
 
+static void test_zswap_keys(void **state) {
+        assert_no_errors(load_text(
+                "[Swap]\n"                                              /* 1 */
+                "Backend=zswap file\n"
+                "[Zswap]\n"
+                "Compressor=lz4 lzo\n"
+                "MaxPoolPercent=25\n"                                   /* 5 */
+                "AcceptThresholdPercent=80\n"
+                "Shrinker=no\n"));
+        assert_int_equal(P.backends, BACKEND_ZSWAP | BACKEND_FILE);
+        _cleanup_free_ char *c = strv_join(P.zswap.compressors, " ");
+        assert_string_equal(c, "lz4 lzo");
+        assert_int_equal(P.zswap.max_pool_percent, 25);
+        assert_int_equal(P.zswap.accept_threshold_percent, 80);
+        assert_int_equal(P.zswap.shrinker, 0);
+        assert_int_equal(P.origin[POLICY_KEY_ZSWAP_COMPRESSOR].line, 4);
+        assert_int_equal(P.origin[POLICY_KEY_ZSWAP_SHRINKER].line, 7);
+        assert_string_equal(policy_key_section(POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT), "Zswap");
+        assert_string_equal(policy_key_name(POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT), "AcceptThresholdPercent");
+        policy_done(&P);
+
+        /* An empty assignment goes back to leaving the kernel's value alone; Compressor= replaces. */
+        assert_no_errors(load_text(
+                "[Zswap]\n"
+                "MaxPoolPercent=25\n"
+                "MaxPoolPercent=\n"
+                "Shrinker=yes\n"
+                "Shrinker=\n"
+                "Compressor=lz4\n"
+                "Compressor=zstd\n"));
+        assert_int_equal(P.zswap.max_pool_percent, -1);
+        assert_int_equal(P.zswap.shrinker, -1);
+        assert_int_equal(strv_length(P.zswap.compressors), 1);
+        assert_string_equal(P.zswap.compressors[0], "zstd");
+}
+
 typedef struct ValidCase {
         const char *section, *key, *value;
 } ValidCase;
@@ -314,7 +355,21 @@ static const ValidCase valid[] = {
         { "Swap", "Backend", "file" },
         { "Swap", "Backend", "file zram" },
         { "Swap", "Backend", "none" },
+        { "Swap", "Backend", "zswap file" },
+        { "Swap", "Backend", "file zswap" },
         { "Swap", "Backend", "" },
+        { "Zswap", "Compressor", "lz4" },
+        { "Zswap", "Compressor", "zstd lz4 lzo-rle lzo 842 deflate" },
+        { "Zswap", "Compressor", "" },
+        { "Zswap", "MaxPoolPercent", "1" },
+        { "Zswap", "MaxPoolPercent", "100" },
+        { "Zswap", "MaxPoolPercent", "" },
+        { "Zswap", "AcceptThresholdPercent", "0" },
+        { "Zswap", "AcceptThresholdPercent", "100" },
+        { "Zswap", "AcceptThresholdPercent", "" },
+        { "Zswap", "Shrinker", "yes" },
+        { "Zswap", "Shrinker", "no" },
+        { "Zswap", "Shrinker", "" },
         { "Zram", "Size", "512M" },
         { "Zram", "Size", "1.5G" },
         { "Zram", "Size", "50%" },
@@ -373,8 +428,8 @@ typedef struct InvalidCase {
 } InvalidCase;
 
 static const InvalidCase invalid[] = {
-        { "Swap", "Backend", "swap", "unknown backend 'swap' (zram, file, \"zram file\" or none)" },
-        { "Swap", "Backend", "Zram", "unknown backend 'Zram' (zram, file, \"zram file\" or none)" },
+        { "Swap", "Backend", "swap", "unknown backend 'swap' (zram, file, \"zram file\", \"zswap file\" or none)" },
+        { "Swap", "Backend", "Zram", "unknown backend 'Zram' (zram, file, \"zram file\", \"zswap file\" or none)" },
         { "Swap", "Backend", "zram none", "'none' cannot be combined with other backends" },
 
         { "Zram", "Size", "8g", "invalid size: size suffixes are upper case: K, M, G, T" },
@@ -441,6 +496,25 @@ static const InvalidCase invalid[] = {
         { "Kubelet", "Unit", "kubelet@.service", "must be auto or the name of a service unit, such as k3s-agent.service" },
         { "Kubelet", "Unit", "bad/name.service", "must be auto or the name of a service unit, such as k3s-agent.service" },
         { "Kubelet", "Unit", "AUTO", "must be auto or the name of a service unit, such as k3s-agent.service" },
+
+        { "Swap", "Backend", "zswap", "zswap needs a swap file behind it: write Backend=zswap file" },
+        { "Swap", "Backend", "zswap zram file",
+          "zswap cannot be combined with zram: zswap in front of zram compresses every page twice; write "
+          "Backend=zswap file or Backend=zram" },
+        { "Swap", "Backend", "zswap none", "'none' cannot be combined with other backends" },
+        { "Zswap", "Compressor", "LZ4", "invalid compressor name 'LZ4' (lower-case letters, digits and '-')" },
+        { "Zswap", "Compressor", "lz4 zstd lz4", "compressor 'lz4' is listed twice" },
+        { "Zswap", "Compressor", "zstd,lz4", "invalid compressor name 'zstd,lz4' (lower-case letters, digits and '-')" },
+        { "Zswap", "MaxPoolPercent", "0", "percentage out of range (1..100)" },
+        { "Zswap", "MaxPoolPercent", "101", "percentage out of range (1..100)" },
+        { "Zswap", "MaxPoolPercent", "20%", "must be a plain decimal number of percent (1..100), without '%'" },
+        { "Zswap", "MaxPoolPercent", "-5", "must be a plain decimal number of percent (1..100), without '%'" },
+        { "Zswap", "MaxPoolPercent", "99999999999999999999999", "percentage out of range (1..100)" },
+        { "Zswap", "AcceptThresholdPercent", "101", "percentage out of range (0..100)" },
+        { "Zswap", "AcceptThresholdPercent", "0x10", "must be a plain decimal number of percent (0..100), without '%'" },
+        { "Zswap", "Shrinker", "1", "must be yes, no or empty (leave the kernel's value)" },
+        { "Zswap", "Shrinker", "Yes", "must be yes, no or empty (leave the kernel's value)" },
+        { "Zswap", "Shrinker", "yes no", "must be yes, no or empty (leave the kernel's value)" },
 
         { "Conflicts", "Units", "dphys-swapfile", "invalid unit name 'dphys-swapfile'" },
         { "Conflicts", "Units", "a.service b.bogus", "invalid unit name 'b.bogus'" },
@@ -592,7 +666,7 @@ static void test_unknown_names_suggest(void **state) {
                 "policy.conf:4: [Zram] Swappiness=60: unknown key 'Swappiness' in [Zram]; it belongs in [Sysctl]",
                 "policy.conf:5: [Zram] Colour=blue: unknown key 'Colour' in [Zram]",
                 "policy.conf:6: unknown section [zram], did you mean [Zram]?",
-                "policy.conf:8: unknown section [Foo] (known: Swap, Zram, File, Sysctl, Kubelet, Conflicts)",
+                "policy.conf:8: unknown section [Foo] (known: Swap, Zram, File, Zswap, Sysctl, Kubelet, Conflicts)",
                 "policy.conf:11: [Sysctl] Swapiness=60: unknown key 'Swapiness', did you mean 'Swappiness'?",
                 "policy.conf:12: unknown section [Kubelt], did you mean [Kubelet]?",
                 "policy.conf:13: unknown section [Conflict], did you mean [Conflicts]?",
@@ -1129,6 +1203,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test(test_to_string),
                 cmocka_unit_test(test_defaults),
                 cmocka_unit_test(test_revert_policy),
+                cmocka_unit_test_setup_teardown(test_zswap_keys, setup, teardown),
                 cmocka_unit_test(test_error_format),
                 cmocka_unit_test_setup_teardown(test_no_policy_at_all, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_every_key, setup, teardown),
