@@ -20,12 +20,10 @@
  * A plain number is bytes; "50%" is half of ram. White space between tokens is ignored.
  */
 
-#include "policy/policy.h"
+#include "policy/size.h"
 
 #include <ctype.h>
 #include <inttypes.h>
-
-#include <ctype.h>
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
