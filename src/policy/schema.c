@@ -11,6 +11,7 @@
 #include "policy/schema.h"
 #include "policy/suggest.h"
 #include "policy/values.h"
+#include "shared/string-table.h"
 
 #include <inttypes.h>
 
@@ -31,29 +32,21 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* Names and defaults */
 
-const char *storage_kind_to_string(StorageKind k) {
-        switch (k) {
-        case STORAGE_NVME: return "nvme";
-        case STORAGE_SSD: return "ssd";
-        case STORAGE_VIRTUAL: return "virtual";
-        case STORAGE_ROTATIONAL: return "rotational";
-        case STORAGE_MMC: return "mmc";
-        }
-        return NULL;
-}
-
-static const StorageKind storage_kinds[] = {
-        STORAGE_NVME, STORAGE_SSD, STORAGE_VIRTUAL, STORAGE_ROTATIONAL, STORAGE_MMC,
+static const char *const storage_kind_table[STORAGE_MMC + 1] = {
+        [STORAGE_NVME] = "nvme",
+        [STORAGE_SSD] = "ssd",
+        [STORAGE_VIRTUAL] = "virtual",
+        [STORAGE_ROTATIONAL] = "rotational",
+        [STORAGE_MMC] = "mmc",
 };
+DEFINE_STRING_TABLE_LOOKUP(storage_kind, StorageKind, storage_kind_table);
 
-const char *swap_behavior_to_string(SwapBehavior b) {
-        switch (b) {
-        case SWAP_BEHAVIOR_UNSET: return "";
-        case SWAP_BEHAVIOR_NO_SWAP: return "NoSwap";
-        case SWAP_BEHAVIOR_LIMITED_SWAP: return "LimitedSwap";
-        }
-        return NULL;
-}
+static const char *const swap_behavior_table[_SWAP_BEHAVIOR_MAX] = {
+        [SWAP_BEHAVIOR_UNSET] = "",
+        [SWAP_BEHAVIOR_NO_SWAP] = "NoSwap",
+        [SWAP_BEHAVIOR_LIMITED_SWAP] = "LimitedSwap",
+};
+DEFINE_STRING_TABLE_LOOKUP(swap_behavior, SwapBehavior, swap_behavior_table);
 
 int policy_init_defaults(Policy *p, const PolicyContext *ctx) {
         const char *reason;
@@ -270,14 +263,10 @@ static int parse_storage(ParseState *st, const char *v, char **ret_msg) {
         if (!w)
                 return -ENOMEM;
         for (char **i = w; *i; i++) {
-                bool ok = false;
-                for (size_t k = 0; k < ELEMENTSOF(storage_kinds); k++)
-                        if (streq(*i, storage_kind_to_string(storage_kinds[k]))) {
-                                bits |= storage_kinds[k];
-                                ok = true;
-                        }
-                if (!ok)
+                StorageKind k;
+                if (storage_kind_from_string(*i, &k) < 0)
                         return FAIL("unknown storage kind '%s' (nvme, ssd, virtual, rotational, mmc)", *i);
+                bits |= k;
         }
         st->p->file.storage = bits ?: DEFAULT_STORAGE;
         return 0;
@@ -309,19 +298,13 @@ static int parse_page_cluster(ParseState *st, const char *v, char **ret_msg) {
 static int parse_swap_behavior(ParseState *st, const char *v, char **ret_msg) {
         static const char *const names[] = { "LimitedSwap", "NoSwap" };
 
-        if (!*v)
-                st->p->swap_behavior = SWAP_BEHAVIOR_UNSET;
-        else if (streq(v, "LimitedSwap"))
-                st->p->swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP;
-        else if (streq(v, "NoSwap"))
-                st->p->swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
-        else {
-                const char *s = suggest(v, names, ELEMENTSOF(names));
-                if (s)
-                        return FAIL("must be LimitedSwap, NoSwap or empty; did you mean '%s'?", s);
-                return FAIL("must be LimitedSwap, NoSwap or empty");
-        }
-        return 0;
+        /* Empty: SWAP_BEHAVIOR_UNSET, leave the kubelet alone. */
+        if (swap_behavior_from_string(v, &st->p->swap_behavior) >= 0)
+                return 0;
+        const char *s = suggest(v, names, ELEMENTSOF(names));
+        if (s)
+                return FAIL("must be LimitedSwap, NoSwap or empty; did you mean '%s'?", s);
+        return FAIL("must be LimitedSwap, NoSwap or empty");
 }
 
 static int parse_dropin(ParseState *st, const char *v, char **ret_msg) {
