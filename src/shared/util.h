@@ -29,6 +29,14 @@
                 _taken_;                         \
         })
 
+/* The same for a file descriptor: "*ret_fd = TAKE_FD(fd);" with fd closed by a cleanup. */
+#define TAKE_FD(fd)                              \
+        ({                                       \
+                int _fd_ = (fd);                 \
+                (fd) = -EBADF;                   \
+                _fd_;                            \
+        })
+
 static inline void freep(void *p) {
         free(*(void **) p);
 }
