@@ -83,6 +83,7 @@
 #include "plan/check.h"
 #include "plan/kubelet.h"
 #include "cli/cli.h"
+#include "report/log.h"
 #include "report/report.h"
 #include <time.h>
 #include "probe/pods.h"
@@ -660,7 +661,7 @@ int verb_status(const CliContext *c) {
         }
         plan_done(&pl);
         if (r < 0) {
-                fprintf(stderr, "Failed to judge the node against the policy: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to judge the node against the policy: %m");
                 findings_done(&v.findings);
                 host_state_done(&h);
                 policy_done(&p);
@@ -672,8 +673,7 @@ int verb_status(const CliContext *c) {
         if (c->pods) {
                 r = pods_probe(c->root, &pods, &n_pods);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to read the kubelet's cgroups below %s: %s\n",
-                                strempty(c->root), strerror(-r));
+                        log_error_errno(r, "Failed to read the kubelet's cgroups below %s: %m", strempty(c->root));
                         findings_done(&v.findings);
                         host_state_done(&h);
                         policy_done(&p);
@@ -684,7 +684,7 @@ int verb_status(const CliContext *c) {
         if (c->json) {
                 r = print_json(&p, &h, pods, n_pods, c->pods, &v);
                 if (r < 0)
-                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
+                        log_error_errno(r, "Failed to build the JSON output: %m");
         } else if (c->verbosity < 0) {
                 print_verdict_line(&v);
                 r = 0;
