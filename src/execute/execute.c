@@ -73,7 +73,7 @@ static void set_result(Exec *e, size_t i, Result r, char *message) {
 static int save_state(Exec *e) {
         int r = state_save(e->c->root, &e->state);
         if (r < 0)
-                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+                return log_error_errno(r, "Failed to save nodeswap's state below '%s': %m", e->c->root);
         return r;
 }
 
@@ -81,7 +81,7 @@ static int save_state(Exec *e) {
 static int save_runtime_state(Exec *e) {
         int r = state_save_runtime(e->c->root, &e->state);
         if (r < 0)
-                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", e->c->root, strerror(-r));
+                return log_error_errno(r, "Failed to save nodeswap's state below '%s': %m", e->c->root);
         return r;
 }
 
@@ -536,7 +536,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         int ret = EXIT_OK, r;
 
         if (!e.results || !e.messages) {
-                fprintf(stderr, "Out of memory.\n");
+                log_oom();
                 free(e.results);
                 free(e.messages);
                 return EXIT_FAIL;
@@ -546,7 +546,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                         e.reverting = true;
         r = state_load(c->root, &e.state);
         if (r < 0) {
-                fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
+                log_error_errno(r, "Failed to read nodeswap's state below '%s': %m", c->root);
                 ret = EXIT_FAIL;
                 goto finish;
         }
