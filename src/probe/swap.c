@@ -32,8 +32,8 @@
  * are swap slots: nothing there is worth keeping when a new area is made. */
 #define SWAP_WIPE_SIZE             (64 * KiB)
 
-static bool page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && page_size <= SWAP_PAGE_SIZE_MAX && (page_size & (page_size - 1)) == 0;
+static bool swap_page_size_valid(uint64_t page_size) {
+        return page_size_valid(page_size) && page_size <= SWAP_PAGE_SIZE_MAX;
 }
 
 static void put_u32(uint8_t *buf, size_t offset, uint32_t v) {
@@ -80,7 +80,7 @@ static int random_uuid(uint8_t ret[static SWAP_HDR_UUID_SIZE]) {
 int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label) {
         int r;
 
-        if (fd < 0 || !page_size_valid(page_size))
+        if (fd < 0 || !swap_page_size_valid(page_size))
                 return -EINVAL;
         if (size / page_size < SWAP_MIN_PAGES)
                 return -EINVAL;

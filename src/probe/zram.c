@@ -71,10 +71,6 @@ static bool algorithm_name_valid(const char *s) {
         return true;
 }
 
-static bool page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && (page_size & (page_size - 1)) == 0;
-}
-
 int zram_parse_comp_algorithm(const char *s, char ***ret_offered, char **ret_active) {
         if (!s || !ret_offered)
                 return -EINVAL;
@@ -124,7 +120,7 @@ int zram_read_comp_algorithm(const char *root, int id, char ***ret_offered, char
         if (!p)
                 return -ENOMEM;
         _cleanup_free_ char *s = NULL;
-        int r = read_full_file(p, 64 * KiB, &s);
+        int r = read_full_file(p, READ_SMALL_MAX, &s);
         if (r < 0)
                 return r;
         return zram_parse_comp_algorithm(s, ret_offered, ret_active);
