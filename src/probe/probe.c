@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#define DROPIN_MAX (64 * 1024)
+#define DROPIN_MAX READ_SMALL_MAX
 
 static const char *const unit_dirs[] = {
         "/etc/systemd/system",
@@ -88,7 +88,7 @@ static bool root_exists(const char *root, const char *path) {
 
 static uint64_t probe_page_size(const char *root) {
         long sys = sysconf(_SC_PAGESIZE);
-        uint64_t fallback = sys > 0 ? (uint64_t) sys : 4096;
+        uint64_t fallback = sys > 0 ? (uint64_t) sys : PAGE_SIZE_MIN;
         if (root_is_host(root))
                 return fallback;
 
