@@ -40,7 +40,7 @@ static uint64_t read_mem_total(const char *root) {
         _cleanup_free_ char *buf = NULL;
         struct sysinfo si;
 
-        if (path && read_full_file(path, 64 * 1024, &buf) >= 0) {
+        if (path && read_full_file(path, READ_SMALL_MAX, &buf) >= 0) {
                 char *p = strstr(buf, "MemTotal:");
                 if (p) {
                         p += strlen("MemTotal:");
@@ -73,7 +73,7 @@ static int read_reverted(const char *root, bool *ret) {
 
         if (!path)
                 return -ENOMEM;
-        r = read_full_file(path, 1024 * 1024, &buf);
+        r = read_full_file(path, READ_TEXT_MAX, &buf);
         if (r == -ENOENT) {
                 *ret = false;
                 return 0;
@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
         ps = sysconf(_SC_PAGESIZE);
         PolicyContext ctx = {
                 .ram = read_mem_total(root),
-                .page_size = ps > 0 ? (uint64_t) ps : 4096,
+                .page_size = ps > 0 ? (uint64_t) ps : PAGE_SIZE_MIN,
         };
 
         r = policy_load(root, NULL, &ctx, &policy, &errors);
