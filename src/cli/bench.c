@@ -43,8 +43,8 @@
 #include "report/log.h"
 #include "probe/zram.h"
 
-#define BENCH_TOTAL_USEC (55 * 1000000ULL)      /* the run's bound; the issue allows 60 s */
-#define BENCH_ZRAM_USEC (30 * 1000000ULL)       /* of which the zram measurements, all algorithms */
+#define BENCH_TOTAL_USEC (55 * USEC_PER_SEC)      /* the run's bound; the issue allows 60 s */
+#define BENCH_ZRAM_USEC (30 * USEC_PER_SEC)       /* of which the zram measurements, all algorithms */
 #define BENCH_ZRAM_BYTES (16 * 1024 * 1024ULL)  /* per content kind */
 #define BENCH_FILE_BYTES (64 * 1024 * 1024ULL)
 

@@ -264,7 +264,7 @@ static int status_matches(const StatusVerdict *v) {
 }
 
 static char *format_usec(uint64_t usec) {
-        time_t t = (time_t) (usec / 1000000);
+        time_t t = (time_t) (usec / USEC_PER_SEC);
         struct tm tm;
         char buf[64];
         if (!gmtime_r(&t, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
