@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plan(): the decisions. A pure function of (policy, host state, options): it reads nothing and
  * writes nothing, so every decision can be tested against fixture trees. The order of the actions
- * is the order apply executes them in (DESIGN.md, "What apply does"). */
+ * is the order apply executes them in (nodeswap(8), apply: "Carry out the plan, in this order"). */
 #include "plan/plan.h"
 #include "shared/string-table.h"
 

@@ -35,7 +35,7 @@ typedef struct SwapEntry {
         int priority;
 } SwapEntry;
 
-/* The one reader of /proc/swaps below root (path_join_root), with libmount as DESIGN.md says,
+/* The one reader of /proc/swaps below root (path_join_root), with libmount (as util-linux reads it),
  * shared by probe, the zram backend and the swap file backend. On success *ret (NULL when there
  * are none) and *ret_n hold the entries in the file's order; free with swap_entries_free().
  * -ENOENT when root has no /proc/swaps (a fixture tree may lack it; callers decide what that
