@@ -61,9 +61,9 @@ static uint64_t read_mem_total(const char *root) {
         return (uint64_t) si.totalram * si.mem_unit;
 }
 
-/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
- * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
- * TODO: use state_load() once state.c is in. A missing file is not reverted. */
+/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A second reader of the one
+ * key needed here, accepting what probe/state.c writes and reads (yes/no, 1/0, true/false); issue 16
+ * ("one reader per fact") replaces it with state_load(). A missing file is not reverted. */
 static int read_reverted(const char *root, bool *ret) {
         _cleanup_free_ char *path = path_join_root(root, STATE_FILE);
         _cleanup_free_ char *buf = NULL;

@@ -353,9 +353,9 @@ static int plan_file(Ctx *c) {
                         c->keep[idx] = KEEP_ON;
                         return 0;
                 }
-                /* execute replaces it make-before-break (swapfile_resize): no separate swapoff. */
+                /* Resize or new priority: execute replaces it make-before-break (swapfile_resize(): a
+                 * new area on first, then the old one off), so the swapoff step leaves it out. */
                 c->keep[idx] = KEEP_REPLACED;
-                /* Resize or new priority: a new area first, the old one goes off in the swapoff step. */
                 _cleanup_free_ char *now = strdup_printf("%s, priority %d", B(f->size), on->priority);
                 if (!now)
                         return -ENOMEM;

@@ -175,7 +175,8 @@ typedef struct HostState {
 } HostState;
 
 /* Probe the host below root for what the policy needs to know. Never writes. Never talks to
- * systemd: unit activity is left at -1 for systemd.c to fill in when running against the host. */
+ * systemd: unit activity is left at -1 for the CLI to fill in when running against the host
+ * (host_fill_from_systemd() in cli/load.c, through probe/systemd.c). */
 int probe(const char *root, const Policy *policy, HostState *ret);
 /* zswap's parameters and debugfs totals into h->zswap (metrics only); unreadable = unknown. */
 int probe_zswap(const char *root, HostState *h);
