@@ -3,7 +3,7 @@
  * nodeswap check
  *
  * What is wrong or risky with this node's swap, judged from the policy and the host as probed
- * (nothing is changed). The rules and their ids are listed at the top of src/check.c.
+ * (nothing is changed). The rules are at the top of src/plan/check.c, their ids in src/plan/verdict.h.
  *
  * Text: one block per finding, "SEVERITY ID: message" and an indented "hint", then a count.
  * -q leaves out info findings.
