@@ -39,7 +39,6 @@ static bool is_dev_null_link(int dirfd, const char *name) {
         return fstatat(dirfd, name, &s, 0) >= 0 && S_ISCHR(s.st_mode) && s.st_rdev == makedev(1, 3);
 }
 
-
 /* Files and directories that may define the policy must be owned by root (or by whoever runs us:
  * a non-root "nodeswap check" trusts only itself) and not be writable by group or others.
  * Returns 1 when refused (the error is recorded), 0 when trusted, -ENOMEM. */
@@ -56,7 +55,6 @@ static int check_trusted(ParseState *st, const char *path, const struct stat *s,
                 return 0;
         return r < 0 ? r : 1;
 }
-
 
 static int read_fd(int fd, char **ret, size_t *ret_len) {
         return read_fd_full(fd, POLICY_FILE_MAX, false, ret, ret_len);

@@ -93,7 +93,6 @@ Origin origin_here(ParseState *st) {
         return (Origin) { .file = st->path, .line = st->line };
 }
 
-
 /* inih's callback. The reader has already checked the shape of the line and the section. */
 static int ini_handler_cb(void *user, const char *section, const char *name, const char *value) {
         ParseState *st = user;
