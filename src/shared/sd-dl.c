@@ -104,10 +104,6 @@ const char *sd_dl_error(void) {
         return load_result < 0 ? load_error : NULL;
 }
 
-bool sd_dl_loaded(void) {
-        return load_result == 0;
-}
-
 int sd_dl_notifyf(const char *format, ...) {
         if (!getenv("NOTIFY_SOCKET"))
                 return 0;

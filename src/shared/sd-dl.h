@@ -24,8 +24,6 @@
 int sd_dl_load(void);
 /* dlerror()'s text from the failed sd_dl_load(), or NULL when nothing failed. */
 const char *sd_dl_error(void);
-/* Whether the library is loaded already (without trying to load it). */
-bool sd_dl_loaded(void);
 
 #define SD_DL_SYMBOL(name) extern typeof(name) *sym_##name
 
