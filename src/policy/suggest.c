@@ -3,7 +3,7 @@
 
 #include "policy/suggest.h"
 
-size_t edit_distance(const char *a, const char *b) {
+static size_t edit_distance(const char *a, const char *b) {
         size_t la = strlen(a), lb = strlen(b);
         size_t row[lb + 1];
 

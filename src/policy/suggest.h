@@ -6,7 +6,6 @@
 
 #include "policy/schema.h"
 
-size_t edit_distance(const char *a, const char *b);
 /* The nearest of names to s, if near enough to be a likely typo; NULL otherwise. A name equal but
  * for case, or starting with s (three letters or more), always qualifies. */
 const char *suggest(const char *s, const char *const *names, size_t n);

@@ -25,10 +25,6 @@ static bool fd_is_journal(int fd) {
         return (uint64_t) st.st_dev == dev && (uint64_t) st.st_ino == ino;
 }
 
-bool log_stdout_is_journal(void) {
-        return fd_is_journal(STDOUT_FILENO);
-}
-
 void log_setup(const char *program, LogTarget target) {
         const char *t = getenv("SYSTEMD_LOG_TARGET");
 
@@ -85,7 +81,7 @@ void log_action(const Action *a, const char *result, const char *message) {
 
         /* libsystemd is loaded only here, when the journal is where stdout goes; if it cannot be
          * loaded, the line goes to stdout, which is the journal anyway (without the fields). */
-        if (log_stdout_is_journal() && sd_dl_load() >= 0) {
+        if (fd_is_journal(STDOUT_FILENO) && sd_dl_load() >= 0) {
                 const char *target = strempty(a->target);
                 bool dev = a->kind == ACTION_SWAPON || a->kind == ACTION_SWAPOFF || a->kind == ACTION_ZRAM_REMOVE ||
                            a->kind == ACTION_FILE_CREATE || a->kind == ACTION_FILE_MKSWAP ||

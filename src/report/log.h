@@ -38,9 +38,6 @@ int log_internal(int level, int error, const char *format, ...);
 #define log_warning_errno(error, ...) log_internal(LOG_WARNING, (error), __VA_ARGS__)
 #define log_oom() log_error_errno(ENOMEM, "Out of memory.")
 
-/* Whether stdout goes to the journal (JOURNAL_STREAM names it, as systemd sets it for services). */
-bool log_stdout_is_journal(void);
-
 /* One line for an action as it happens: to the journal with a priority and structured fields
  * (NODESWAP_ACTION, NODESWAP_TARGET, NODESWAP_RESULT, and NODESWAP_UNIT or NODESWAP_DEVICE), or to
  * stdout for people, coloured on a terminal. result is "done", "failed", ... */
