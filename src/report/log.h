@@ -26,6 +26,8 @@ typedef enum LogTarget {
         LOG_TARGET_KMSG,
 } LogTarget;
 void log_setup(const char *program, LogTarget target);
+/* Whether fd is the stream JOURNAL_STREAM names (systemd sets it for a service's output). */
+bool log_fd_is_journal(int fd);
 
 _printf_(3, 4)
 int log_internal(int level, int error, const char *format, ...);
@@ -38,7 +40,7 @@ int log_internal(int level, int error, const char *format, ...);
 #define log_warning_errno(error, ...) log_internal(LOG_WARNING, (error), __VA_ARGS__)
 #define log_oom() log_error_errno(ENOMEM, "Out of memory.")
 
-/* One line for an action as it happens: to the journal with a priority and structured fields
+/* One line for an action as it happens (log-action.c): to the journal with a priority and structured fields
  * (NODESWAP_ACTION, NODESWAP_TARGET, NODESWAP_RESULT, and NODESWAP_UNIT or NODESWAP_DEVICE), or to
  * stdout for people, coloured on a terminal. result is "done", "failed", ... */
 void log_action(const Action *a, const char *result, const char *message);
