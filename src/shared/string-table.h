@@ -16,7 +16,8 @@
  *                                                          for NULL or a name not in the table
  *
  * whose prototypes go into the module's header. DEFINE_STRING_TABLE_TO_STRING() defines the first
- * alone, for names that are printed and never parsed. A slot left NULL names nothing, so a table of
+ * alone, for names that are printed and never parsed; the DEFINE_PRIVATE_ forms define them static,
+ * for an enum that one file keeps to itself. A slot left NULL names nothing, so a table of
  * bit flags ([STORAGE_SSD] = "ssd" with STORAGE_SSD = 1 << 1) works as well: a value with several
  * bits, or none, has no name. Matching is exact (case-sensitive), as in the policy. */
 
@@ -32,13 +33,13 @@ static inline int string_table_lookup(const char *const *table, size_t n, const 
         return -EINVAL;
 }
 
-#define DEFINE_STRING_TABLE_TO_STRING(name, type, table)                                               \
-        const char *name##_to_string(type v) {                                                          \
+#define _DEFINE_STRING_TABLE_TO_STRING(scope, name, type, table)                                       \
+        scope const char *name##_to_string(type v) {                                                    \
                 return (size_t) v < ELEMENTSOF(table) ? table[(size_t) v] : NULL;                       \
         }
 
-#define DEFINE_STRING_TABLE_FROM_STRING(name, type, table)                                             \
-        int name##_from_string(const char *s, type *ret) {                                              \
+#define _DEFINE_STRING_TABLE_FROM_STRING(scope, name, type, table)                                     \
+        scope int name##_from_string(const char *s, type *ret) {                                        \
                 int _i_ = string_table_lookup(table, ELEMENTSOF(table), s);                             \
                 if (_i_ < 0)                                                                            \
                         return _i_;                                                                     \
@@ -46,6 +47,15 @@ static inline int string_table_lookup(const char *const *table, size_t n, const 
                 return 0;                                                                               \
         }
 
+#define DEFINE_STRING_TABLE_TO_STRING(name, type, table) _DEFINE_STRING_TABLE_TO_STRING(, name, type, table)
+#define DEFINE_STRING_TABLE_FROM_STRING(name, type, table) _DEFINE_STRING_TABLE_FROM_STRING(, name, type, table)
 #define DEFINE_STRING_TABLE_LOOKUP(name, type, table)                                                  \
         DEFINE_STRING_TABLE_TO_STRING(name, type, table)                                               \
         DEFINE_STRING_TABLE_FROM_STRING(name, type, table)
+
+/* The same as static functions, for an enum private to one file. */
+#define DEFINE_PRIVATE_STRING_TABLE_TO_STRING(name, type, table)                                       \
+        _DEFINE_STRING_TABLE_TO_STRING(static, name, type, table)
+#define DEFINE_PRIVATE_STRING_TABLE_LOOKUP(name, type, table)                                          \
+        _DEFINE_STRING_TABLE_TO_STRING(static, name, type, table)                                      \
+        _DEFINE_STRING_TABLE_FROM_STRING(static, name, type, table)
