@@ -11,6 +11,7 @@
 #include "report/log.h"
 #include "report/report.h"
 #include "shared/sd-dl.h"
+#include "shared/string-table.h"
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
@@ -29,10 +30,11 @@ typedef enum Result {
  * start and stop (DefaultTimeoutStartSec=, DefaultTimeoutStopSec=). */
 #define UNIT_JOB_TIMEOUT_USEC (90 * USEC_PER_SEC)
 
-static const char *const result_names[] = {
+static const char *const result_table[] = {
         [RESULT_PENDING] = "pending", [RESULT_DONE] = "done",     [RESULT_SKIPPED] = "skipped",
         [RESULT_NOT_DONE] = "not-done", [RESULT_FAILED] = "failed",
 };
+DEFINE_PRIVATE_STRING_TABLE_TO_STRING(result, Result, result_table);
 
 typedef struct Exec {
         const CliContext *c;
@@ -64,7 +66,7 @@ static void say(Exec *e, size_t i) {
         /* -q: only what failed */
         if (e->c->json || (e->c->verbosity < 0 && e->results[i] != RESULT_FAILED))
                 return;
-        log_action(&e->pl->actions[i], result_names[e->results[i]], e->messages[i]);
+        log_action(&e->pl->actions[i], result_to_string(e->results[i]), e->messages[i]);
 }
 
 static void set_result(Exec *e, size_t i, Result r, char *message) {
@@ -637,7 +639,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
                 bool changed = false;
                 for (size_t i = 0; i < pl->n_actions; i++) {
                         json_object *j = json_object_array_get_idx(arr, i);
-                        json_object_object_add(j, "result", json_object_new_string(result_names[e.results[i]]));
+                        json_object_object_add(j, "result", json_object_new_string(result_to_string(e.results[i])));
                         json_object_object_add(j, "message",
                                                e.messages[i] ? json_object_new_string(e.messages[i]) : NULL);
                         changed = changed || e.results[i] == RESULT_DONE;
