@@ -35,6 +35,7 @@
 #include "policy/size.h"
 #include "plan/zswap.h"
 #include "cli/cli.h"
+#include "report/log.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
         if (!value) {
@@ -43,11 +44,9 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
                 return 0;
         }
         uint64_t v;
-        if (quantity_parse(value, &v) < 0) {
-                fprintf(stderr, "Invalid %s '%s': expected a Kubernetes quantity such as 256Mi, 1Gi, 500M\n",
-                        name, value);
-                return -EINVAL;
-        }
+        if (quantity_parse(value, &v) < 0)
+                return log_error_errno(EINVAL, "Invalid %s '%s': expected a Kubernetes quantity such as 256Mi, 1Gi, 500M",
+                                       name, value);
         *ret_has = true;
         *ret = v;
         return 0;
@@ -150,12 +149,12 @@ int verb_allowance(const CliContext *c) {
             parse_size_option("--limit", c->limit, &in.has_limit, &in.limit) < 0)
                 return EXIT_USAGE;
         if (c->qos && pod_qos_from_string(c->qos, &in.qos) < 0) {
-                fprintf(stderr, "Invalid --qos '%s': expected burstable, guaranteed or besteffort\n", c->qos);
+                log_error("Invalid --qos '%s': expected burstable, guaranteed or besteffort", c->qos);
                 return EXIT_USAGE;
         }
         if (in.has_request && in.has_limit && in.request > in.limit) {
-                fprintf(stderr, "--request %s is above --limit %s: the API server rejects such a container\n",
-                        c->request, c->limit);
+                log_error("--request %s is above --limit %s: the API server rejects such a container", c->request,
+                          c->limit);
                 return EXIT_USAGE;
         }
         in.critical = c->critical;
@@ -178,9 +177,9 @@ int verb_allowance(const CliContext *c) {
         KubeletEffective eff;
         kubelet_config_effective(&h.kubelet, NULL, NULL, &eff);
         if (eff.swap_behavior_unknown)
-                fprintf(stderr, "Warning: %s:%u sets swapBehavior %s, neither NoSwap nor LimitedSwap (the "
-                        "kubelet refuses it); taking it as unset\n", eff.swap_behavior_from->path,
-                        eff.swap_behavior_from->swap_behavior_line, eff.swap_behavior_value);
+                log_warning("Warning: %s:%u sets swapBehavior %s, neither NoSwap nor LimitedSwap (the kubelet "
+                            "refuses it); taking it as unset", eff.swap_behavior_from->path,
+                            eff.swap_behavior_from->swap_behavior_line, eff.swap_behavior_value);
         in.behavior = eff.swap_behavior;
         in.cgroup = h.cgroup;
         in.mem_total = h.mem_total;
@@ -190,12 +189,12 @@ int verb_allowance(const CliContext *c) {
         AllowanceReason reason;
         r = allowance_compute(&in, &swap, &reason);
         if (r < 0) {
-                fprintf(stderr, "Cannot compute the allowance: MemTotal of this node is unknown\n");
+                log_error("Cannot compute the allowance: MemTotal of this node is unknown");
                 r = EXIT_FAIL;
         } else if (c->json) {
                 r = print_json(&in, swap, reason, &p, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
                 if (r != EXIT_OK)
-                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(ENOMEM));
+                        log_error_errno(ENOMEM, "Failed to build the JSON output: %m");
         } else {
                 print_text(&in, swap, reason, &p, &h, c->verbosity);
                 r = EXIT_OK;

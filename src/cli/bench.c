@@ -40,10 +40,11 @@
 
 #include "execute/bench.h"
 #include "cli/cli.h"
+#include "report/log.h"
 #include "execute/zram.h"
 
-#define BENCH_TOTAL_USEC (55 * 1000000ULL)      /* the run's bound; the issue allows 60 s */
-#define BENCH_ZRAM_USEC (30 * 1000000ULL)       /* of which the zram measurements, all algorithms */
+#define BENCH_TOTAL_USEC (55 * USEC_PER_SEC)      /* the run's bound; the issue allows 60 s */
+#define BENCH_ZRAM_USEC (30 * USEC_PER_SEC)       /* of which the zram measurements, all algorithms */
 #define BENCH_ZRAM_BYTES (16 * 1024 * 1024ULL)  /* per content kind */
 #define BENCH_FILE_BYTES (64 * 1024 * 1024ULL)
 
@@ -371,11 +372,11 @@ static void print_text_result(uint64_t page_size, double secs, AlgoResult *algos
 
 int verb_bench(const CliContext *c) {
         if (!root_is_host(c->root)) {
-                fprintf(stderr, "nodeswap bench measures this node's kernel and drive; --root is not supported.\n");
+                log_error("nodeswap bench measures this node's kernel and drive; --root is not supported.");
                 return EXIT_USAGE;
         }
         if (geteuid() != 0) {
-                fprintf(stderr, "nodeswap bench needs root: it creates a zram device of its own.\n");
+                log_error("nodeswap bench needs root: it creates a zram device of its own.");
                 return EXIT_FAIL;
         }
         uint64_t start = bench_now_usec();
@@ -398,7 +399,7 @@ int verb_bench(const CliContext *c) {
         _cleanup_(strv_freep) char **offered = NULL;
         int r = zram_kernel_offers("/", &offered);
         if (r < 0 && c->verbosity >= 0)
-                fprintf(stderr, "zram is not available: %s\n", strerror(-r));
+                log_warning_errno(r, "zram is not available: %m");
         n_algos = strv_length(offered);
         algos = calloc(n_algos ? n_algos : 1, sizeof(AlgoResult));
         if (!algos) {
@@ -419,7 +420,7 @@ int verb_bench(const CliContext *c) {
                 uint64_t share = now + (zram_end - now) / (n_algos - i);
                 algos[i].error = bench_zram(offered[i], per_kind, share, &stop_requested, &algos[i].z);
                 if (c->verbosity > 0)
-                        fprintf(stderr, "zram %s: %s\n", offered[i], algos[i].error ? strerror(-algos[i].error) : "done");
+                        log_info("zram %s: %s", offered[i], algos[i].error ? strerror(-algos[i].error) : "done");
         }
         for (size_t i = 0; i < n_algos; i++)
                 if (!algos[i].algorithm)
@@ -463,7 +464,7 @@ int verb_bench(const CliContext *c) {
                 print_text_result(h.page_size, secs, algos, n_algos, dir, &f, file_error, &rec);
         recommendation_done(&rec);
         if (stop_requested) {
-                fprintf(stderr, "Interrupted: what bench created is removed again.\n");
+                log_error("Interrupted: what bench created is removed again.");
                 ret = EXIT_FAIL;
         }
 finish:

@@ -3,7 +3,7 @@
  * nodeswap check
  *
  * What is wrong or risky with this node's swap, judged from the policy and the host as probed
- * (nothing is changed). The rules and their ids are listed at the top of src/check.c.
+ * (nothing is changed). The rules are at the top of src/plan/check.c, their ids in src/plan/verdict.h.
  *
  * Text: one block per finding, "SEVERITY ID: message" and an indented "hint", then a count.
  * -q leaves out info findings.
@@ -23,6 +23,7 @@
 
 #include "plan/check.h"
 #include "cli/cli.h"
+#include "report/log.h"
 #include "report/report.h"
 
 static int print_json(const Findings *fs) {
@@ -78,7 +79,7 @@ int verb_check(const CliContext *c) {
         if (r >= 0)
                 r = findings_merge(&fs, &pl.findings, false);
         if (r < 0) {
-                fprintf(stderr, "Failed to check the node: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to check the node: %m");
                 findings_done(&fs);
                 plan_done(&pl);
                 host_state_done(&h);
@@ -89,7 +90,7 @@ int verb_check(const CliContext *c) {
         if (c->json) {
                 r = print_json(&fs);
                 if (r < 0)
-                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
+                        log_error_errno(r, "Failed to build the JSON output: %m");
         } else
                 print_text(&fs, c->verbosity);
 

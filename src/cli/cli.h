@@ -48,9 +48,9 @@ int cli_check_policy(const CliContext *c);
 void explain_print(FILE *f, const Policy *p, const HostState *h, bool revert);
 
 /* The commands. Each returns an exit code. */
-int verb_plan(const CliContext *c);
-int verb_apply(const CliContext *c);
-int verb_revert(const CliContext *c);
+int verb_plan(const CliContext *c);       /* main.c */
+int verb_apply(const CliContext *c);      /* main.c */
+int verb_revert(const CliContext *c);     /* main.c */
 int verb_status(const CliContext *c);     /* status.c */
 int verb_check(const CliContext *c);      /* check.c */
 int verb_allowance(const CliContext *c);  /* allowance.c */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_load(): the policy and the host state every command starts from. */
 #include "cli/cli.h"
+#include "report/log.h"
 #include "probe/probe.h"
 #include "report/report.h"
 
@@ -20,7 +21,7 @@ static void print_policy_errors(const CliContext *c, PolicyErrors *errors) {
         }
         for (size_t i = 0; i < errors->n; i++) {
                 _cleanup_free_ char *s = policy_error_format(&errors->errors[i]);
-                fprintf(stderr, "%s\n", s ?: "(out of memory)");
+                log_error("%s", s ?: "(out of memory)");
         }
         policy_errors_clear(errors);
 }
@@ -31,7 +32,7 @@ static void print_policy_errors(const CliContext *c, PolicyErrors *errors) {
 static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_policy, PolicyErrors *ret_errors) {
         int r = probe_context(c->root, ret_ctx);
         if (r < 0) {
-                fprintf(stderr, "Failed to read the memory size below '%s': %s\n", c->root, strerror(-r));
+                log_error_errno(r, "Failed to read the memory size below '%s': %m", c->root);
                 return EXIT_FAIL;
         }
         if (c->config_text)
@@ -42,7 +43,7 @@ static int read_policy(const CliContext *c, PolicyContext *ret_ctx, Policy *ret_
         if (r < 0 && ret_errors->n > 0)
                 return EXIT_USAGE;      /* -EINVAL, or a file that could not be read (named) */
         if (r < 0) {
-                fprintf(stderr, "Failed to read the policy: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to read the policy: %m");
                 return EXIT_FAIL;
         }
         return EXIT_OK;
@@ -68,10 +69,10 @@ int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *
         if (r == EXIT_USAGE && mode == LOAD_REVERT) {
                 /* A broken policy must not stand in the way of going back: use the defaults. */
                 policy_errors_clear(&errors);
-                fprintf(stderr, "The policy has errors; reverting with the built-in defaults.\n");
+                log_warning("The policy has errors; reverting with the built-in defaults.");
                 r = policy_revert(&p, &ctx);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to set up the built-in policy: %s\n", strerror(-r));
+                        log_error_errno(r, "Failed to set up the built-in policy: %m");
                         policy_done(&p);
                         return EXIT_FAIL;
                 }
@@ -92,7 +93,7 @@ int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *
                 policy_errors_clear(&errors);
                 r = policy_init_defaults(&p, &ctx);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to set up the built-in policy: %s\n", strerror(-r));
+                        log_error_errno(r, "Failed to set up the built-in policy: %m");
                         return EXIT_FAIL;
                 }
                 p.found = true;
@@ -112,7 +113,7 @@ int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *
 
         r = probe(c->root, &p, ret_host);
         if (r < 0) {
-                fprintf(stderr, "Failed to probe the host below '%s': %s\n", c->root, strerror(-r));
+                log_error_errno(r, "Failed to probe the host below '%s': %m", c->root);
                 policy_done(&p);
                 return EXIT_FAIL;
         }

@@ -131,7 +131,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
         PlanOptions o = { .revert = revert, .purge = c->purge, .boot = c->boot, .force = c->force };
         int r = verdict_plan(&p, &h, &o, &pl);
         if (r < 0) {
-                fprintf(stderr, "Failed to plan: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to plan: %m");
                 ret = EXIT_FAIL;
                 goto finish;
         }
@@ -166,27 +166,19 @@ int verb_plan(const CliContext *c) {
 static int take_lock(const CliContext *c, int *ret_fd) {
         _cleanup_free_ char *path = path_join_root(c->root, "/run/nodeswap.lock");
         if (!path)
-                return -ENOMEM;
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0) {
-                fprintf(stderr, "Failed to open lock file '%s': %s\n", path, strerror(errno));
-                return -errno;
-        }
+                return log_oom();
+        _cleanup_close_ int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (fd < 0)
+                return log_error_errno(errno, "Failed to open lock file '%s': %m", path);
         if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-                if (errno != EWOULDBLOCK) {
-                        int r = -errno;
-                        close(fd);
-                        return r;
-                }
+                if (errno != EWOULDBLOCK)
+                        return log_error_errno(errno, "Failed to lock '%s': %m", path);
                 if (c->verbosity >= 0 && !c->json)
-                        fprintf(stderr, "Waiting for another nodeswap (lock '%s')...\n", path);
-                if (flock(fd, LOCK_EX) < 0) {
-                        int r = -errno;
-                        close(fd);
-                        return r;
-                }
+                        log_notice("Waiting for another nodeswap (lock '%s')...", path);
+                if (flock(fd, LOCK_EX) < 0)
+                        return log_error_errno(errno, "Failed to lock '%s': %m", path);
         }
-        *ret_fd = fd;
+        *ret_fd = TAKE_FD(fd);
         return 0;
 }
 
@@ -368,8 +360,7 @@ int main(int argc, char *argv[]) {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
                         char *eq = strchr(optarg, '=');
                         if (!eq || eq == optarg || !eq[1] || optarg[0] != '/') {
-                                fprintf(stderr, "--policy-file-as needs PATH=FILE with an absolute PATH, not '%s'.\n",
-                                        optarg);
+                                log_error("--policy-file-as needs PATH=FILE with an absolute PATH, not '%s'.", optarg);
                                 return EXIT_USAGE;
                         }
                         *eq = 0;
@@ -377,18 +368,18 @@ int main(int argc, char *argv[]) {
                         break;
                 }
                 default:
-                        fprintf(stderr, "Try 'nodeswap --help'.\n");
+                        log_error("Try 'nodeswap --help'.");
                         return EXIT_USAGE;
                 }
 
         if (optind >= argc) {
-                fprintf(stderr, "No command given. Try 'nodeswap --help'.\n");
+                log_error("No command given. Try 'nodeswap --help'.");
                 return EXIT_USAGE;
         }
         const char *verb = argv[optind];
         c.args = argv + optind + 1;
         if (*c.args) {
-                fprintf(stderr, "Unexpected argument '%s' after '%s'.\n", *c.args, verb);
+                log_error("Unexpected argument '%s' after '%s'.", *c.args, verb);
                 return EXIT_USAGE;
         }
         size_t v;
@@ -396,35 +387,37 @@ int main(int argc, char *argv[]) {
                 if (streq(verbs[v].name, verb))
                         break;
         if (v >= ELEMENTSOF(verbs)) {
-                fprintf(stderr, "Unknown command '%s'. Try 'nodeswap --help'.\n", verb);
+                log_error("Unknown command '%s'. Try 'nodeswap --help'.", verb);
                 return EXIT_USAGE;
         }
         for (size_t i = 0; i < ELEMENTSOF(verb_opt_names); i++)
                 if ((seen & ~verbs[v].options) & (1u << i)) {
-                        fprintf(stderr, "nodeswap %s does not take %s. Try 'nodeswap --help'.\n", verb,
-                                verb_opt_names[i]);
+                        log_error("nodeswap %s does not take %s. Try 'nodeswap --help'.", verb, verb_opt_names[i]);
                         return EXIT_USAGE;
                 }
         if (c.file_as.path && c.config) {
-                fprintf(stderr, "--policy-file-as and --config exclude each other.\n");
+                log_error("--policy-file-as and --config exclude each other.");
                 return EXIT_USAGE;
         }
         /* It plans with a file that is not in place: nothing may be changed on that basis. */
         if (c.file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c.dry_run) {
-                fprintf(stderr, "--policy-file-as only plans: use it with plan, check, status, allowance or "
-                        "%s --dry-run.\n", verb);
+                log_error("--policy-file-as only plans: use it with plan, check, status, allowance or %s --dry-run.",
+                          verb);
                 return EXIT_USAGE;
         }
         if (c.config && streq(c.config, "-")) {
                 /* The policy from standard input, read once: apply reads the policy twice. */
                 int r = read_fd_full(STDIN_FILENO, POLICY_FILE_MAX, false, &c.config_text, &c.config_len);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to read the policy from standard input: %s\n",
-                                r == -EFBIG ? "larger than 1 MiB" : strerror(-r));
+                        if (r == -EFBIG)
+                                log_error("Failed to read the policy from standard input: larger than %d bytes.",
+                                          POLICY_FILE_MAX);
+                        else
+                                log_error_errno(r, "Failed to read the policy from standard input: %m");
                         return EXIT_USAGE;
                 }
         } else if (c.config && access(c.config, F_OK) < 0) {
-                fprintf(stderr, "Failed to open policy '%s': %s\n", c.config, strerror(errno));
+                log_error_errno(errno, "Failed to open policy '%s': %m", c.config);
                 return EXIT_USAGE;
         }
         int r = verbs[v].fn(&c);

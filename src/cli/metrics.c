@@ -12,6 +12,7 @@
  */
 #include "plan/check.h"
 #include "cli/cli.h"
+#include "report/log.h"
 #include "report/metrics.h"
 #include "probe/pods.h"
 #include "probe/probe.h"
@@ -38,7 +39,7 @@ int verb_metrics(const CliContext *c) {
                         PlanOptions o = {};
                         int r = verdict_plan(&p, &h, &o, &pl);
                         if (r < 0)
-                                fprintf(stderr, "Failed to plan: %s\n", strerror(-r));
+                                log_error_errno(r, "Failed to plan: %m");
                         else {
                                 have_plan = true;
                                 if (findings_merge(&fs, &pl.findings, false) < 0)
@@ -49,7 +50,7 @@ int verb_metrics(const CliContext *c) {
                 if (c->pods) {
                         int r = pods_probe(c->root, &pods, &n_pods);
                         if (r < 0) {
-                                fprintf(stderr, "Failed to read the containers' cgroups: %s\n", strerror(-r));
+                                log_error_errno(r, "Failed to read the containers' cgroups: %m");
                                 in.pods_error = r;
                                 pods = NULL;
                                 n_pods = 0;
@@ -63,14 +64,14 @@ int verb_metrics(const CliContext *c) {
 
         int r = metrics_render(&in, &text);
         if (r < 0) {
-                fprintf(stderr, "Failed to format the metrics: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to format the metrics: %m");
                 ret = EXIT_FAIL;
                 goto finish;
         }
         if (c->output) {
                 r = metrics_write_file(c->output, text);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to write '%s': %s\n", c->output, strerror(-r));
+                        log_error_errno(r, "Failed to write '%s': %m", c->output);
                         ret = EXIT_FAIL;
                         goto finish;
                 }

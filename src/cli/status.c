@@ -92,6 +92,7 @@
 #include "plan/check.h"
 #include "plan/kubelet.h"
 #include "cli/cli.h"
+#include "report/log.h"
 #include "report/report.h"
 #include <time.h>
 #include "probe/pods.h"
@@ -275,7 +276,7 @@ static int status_matches(const StatusVerdict *v) {
 }
 
 static char *format_usec(uint64_t usec) {
-        time_t t = (time_t) (usec / 1000000);
+        time_t t = (time_t) (usec / USEC_PER_SEC);
         struct tm tm;
         char buf[64];
         if (!gmtime_r(&t, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
@@ -689,7 +690,7 @@ int verb_status(const CliContext *c) {
         }
         plan_done(&pl);
         if (r < 0) {
-                fprintf(stderr, "Failed to judge the node against the policy: %s\n", strerror(-r));
+                log_error_errno(r, "Failed to judge the node against the policy: %m");
                 findings_done(&v.findings);
                 host_state_done(&h);
                 policy_done(&p);
@@ -701,8 +702,7 @@ int verb_status(const CliContext *c) {
         if (c->pods) {
                 r = pods_probe(c->root, &pods, &n_pods);
                 if (r < 0) {
-                        fprintf(stderr, "Failed to read the kubelet's cgroups below %s: %s\n",
-                                strempty(c->root), strerror(-r));
+                        log_error_errno(r, "Failed to read the kubelet's cgroups below %s: %m", strempty(c->root));
                         findings_done(&v.findings);
                         host_state_done(&h);
                         policy_done(&p);
@@ -713,7 +713,7 @@ int verb_status(const CliContext *c) {
         if (c->json) {
                 r = print_json(&p, &h, pods, n_pods, c->pods, &v);
                 if (r < 0)
-                        fprintf(stderr, "Failed to build the JSON output: %s\n", strerror(-r));
+                        log_error_errno(r, "Failed to build the JSON output: %m");
         } else if (c->verbosity < 0) {
                 print_verdict_line(&v);
                 r = 0;

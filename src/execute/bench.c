@@ -8,18 +8,17 @@
 #include <time.h>
 
 #include "execute/zram.h"
+#include "shared/string-table.h"
 
 #define BENCH_BLOCK (1024 * 1024)       /* bytes per write(2) */
 #define BENCH_ALIGN 4096
 
-const char *bench_content_to_string(BenchContent c) {
-        static const char *const names[_BENCH_CONTENT_MAX] = {
-                [BENCH_CONTENT_TEXT] = "text",
-                [BENCH_CONTENT_CODE] = "code",
-                [BENCH_CONTENT_RANDOM] = "random",
-        };
-        return c >= 0 && c < _BENCH_CONTENT_MAX ? names[c] : NULL;
-}
+static const char *const bench_content_table[_BENCH_CONTENT_MAX] = {
+        [BENCH_CONTENT_TEXT] = "text",
+        [BENCH_CONTENT_CODE] = "code",
+        [BENCH_CONTENT_RANDOM] = "random",
+};
+DEFINE_STRING_TABLE_TO_STRING(bench_content, BenchContent, bench_content_table);
 
 uint64_t bench_now_usec(void) {
         struct timespec ts;

@@ -18,6 +18,10 @@
 #include "shared/sd-dl.h"
 #include "execute/zswap.h"
 
+/* How long a start or stop job of a conflict unit may take: systemd's own default for a unit's
+ * start and stop (DefaultTimeoutStartSec=, DefaultTimeoutStopSec=). */
+#define UNIT_JOB_TIMEOUT_USEC (90 * USEC_PER_SEC)
+
 typedef struct Exec {
         const ExecuteOptions *o;
         const char *root;
@@ -165,7 +169,7 @@ static int do_stop_unit(Exec *e, size_t i) {
                 if (!b)
                         return 0;
                 _cleanup_free_ char *result = NULL;
-                r = systemd_stop_unit(b, a->target, 90 * 1000000ULL, &result);
+                r = systemd_stop_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result);
                 if (r < 0 || !streq_ptr(result, "done")) {
                         set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
                                    strdup_printf("Failed to stop %s: %s", a->target,
@@ -203,7 +207,7 @@ static int do_start_unit(Exec *e, size_t i) {
         if (!b)
                 return 0;
         _cleanup_free_ char *result = NULL;
-        int r = systemd_start_unit(b, a->target, 90 * 1000000ULL, &result);
+        int r = systemd_start_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result);
         if (r < 0 || !streq_ptr(result, "done")) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
                            strdup_printf("Failed to start %s: %s", a->target, r < 0 ? strerror(-r) : strempty(result)));
@@ -388,8 +392,8 @@ static int do_zswap_set(Exec *e, size_t i) {
 
 /* Restart the unit and make sure it stays up: a Type=simple service whose job is "done" can still
  * fail a moment later (the kubelet rejecting its configuration), so watch it for a while. */
-#define RESTART_TIMEOUT_USEC (5 * 60 * 1000000ULL)
-#define RESTART_SETTLE_USEC (3 * 1000000ULL)
+#define RESTART_TIMEOUT_USEC (5 * 60 * USEC_PER_SEC)
+#define RESTART_SETTLE_USEC (3 * USEC_PER_SEC)
 static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_state) {
         _cleanup_free_ char *result = NULL;
         int r = systemd_restart_unit(b, unit, RESTART_TIMEOUT_USEC, &result);

@@ -128,7 +128,7 @@ static int write_all(int fd, const char *data, size_t len) {
 static int write_atomic_if_changed(const char *path, const char *contents, bool durable,
                                    const char *create_if_empty_as) {
         _cleanup_free_ char *old = NULL;
-        int k = read_full_file(path, 1024 * 1024, &old);
+        int k = read_full_file(path, READ_TEXT_MAX, &old);
         if (k >= 0 && streq(old, contents))
                 return 0;
         if (k == -ENOENT && create_if_empty_as && streq(contents, create_if_empty_as))

@@ -159,8 +159,8 @@ static int check_room(const FsInfo *fs, uint64_t size, char **ret_reason) {
 static int check_args(const char *path, uint64_t size, uint64_t page_size, int priority, char **ret_reason) {
         if (!path_is_normalized_file(path))
                 return reason_set(ret_reason, -EINVAL, "'%s' is not an absolute, normalised path", strempty(path));
-        if (page_size < 4096 || (page_size & (page_size - 1)) != 0)
-                return reason_set(ret_reason, -EINVAL, "page size %" PRIu64 " is not a power of two >= 4096", page_size);
+        if (!page_size_valid(page_size))
+                return reason_set(ret_reason, -EINVAL, "page size %" PRIu64 " is not a power of two >= %" PRIu64, page_size, PAGE_SIZE_MIN);
         if (size / page_size < 10)
                 return reason_set(ret_reason, -EINVAL, "a swap file needs at least 10 pages, %" PRIu64 " bytes is less", size);
         if (size > INT64_MAX)
@@ -276,7 +276,7 @@ int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_si
         SwapHeaderInfo info;
         int r;
 
-        if (!path_is_normalized_file(path) || page_size < 4096 || (page_size & (page_size - 1)) != 0)
+        if (!path_is_normalized_file(path) || !page_size_valid(page_size))
                 return -EINVAL;
 
         r = swapfile_is_active(root, path, NULL, NULL);

@@ -61,10 +61,6 @@ static bool algorithm_name_valid(const char *s) {
         return true;
 }
 
-static bool page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && (page_size & (page_size - 1)) == 0;
-}
-
 /* Is zram<id> in /proc/swaps? 1 and the path as listed there, 0 when not (or when there is no
  * /proc/swaps in a fixture), -errno. */
 static int swaps_find_zram(const char *root, int id, char **ret_path) {

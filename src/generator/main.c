@@ -20,11 +20,11 @@
  * instead of /dev/kmsg. */
 
 #include <fcntl.h>
-#include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 
 #include "probe/probe.h"
+#include "report/log.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -35,60 +35,12 @@
 #define WANTED_BY "sysinit.target"
 #define STATE_FILE "/var/lib/nodeswap/state"
 
-#define LOG_ERR 3
-#define LOG_WARNING 4
-#define LOG_INFO 6
-
-static int log_fd = -2;         /* -2: not decided yet, -1: stderr */
-
-static void log_open(void) {
-        const char *t = getenv("SYSTEMD_LOG_TARGET");
-
-        if (t && (streq(t, "console") || streq(t, "stderr"))) {
-                log_fd = -1;
-                return;
-        }
-        log_fd = open("/dev/kmsg", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-        if (log_fd < 0)
-                log_fd = -1;
-}
-
-static void log_full(int level, const char *fmt, ...) _printf_(2, 3);
-static void log_full(int level, const char *fmt, ...) {
-        char msg[1024];
-        char line[1100];
-        va_list ap;
-        int saved = errno;
-
-        if (log_fd == -2)
-                log_open();
-
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof(msg), fmt, ap);
-        va_end(ap);
-
-        if (log_fd >= 0) {
-                /* One write() is one kernel log record. */
-                int n = snprintf(line, sizeof(line), "<%d>" PROGRAM ": %s\n", level, msg);
-                if (n > 0 && write(log_fd, line, (size_t) n < sizeof(line) ? (size_t) n : sizeof(line) - 1) >= 0) {
-                        errno = saved;
-                        return;
-                }
-        }
-        fprintf(stderr, PROGRAM ": %s\n", msg);
-        errno = saved;
-}
-
-#define log_error(...) log_full(LOG_ERR, __VA_ARGS__)
-#define log_warning(...) log_full(LOG_WARNING, __VA_ARGS__)
-#define log_info(...) log_full(LOG_INFO, __VA_ARGS__)
-
 static uint64_t read_mem_total(const char *root) {
         _cleanup_free_ char *path = path_join_root(root, "/proc/meminfo");
         _cleanup_free_ char *buf = NULL;
         struct sysinfo si;
 
-        if (path && read_full_file(path, 64 * 1024, &buf) >= 0) {
+        if (path && read_full_file(path, READ_SMALL_MAX, &buf) >= 0) {
                 char *p = strstr(buf, "MemTotal:");
                 if (p) {
                         p += strlen("MemTotal:");
@@ -109,9 +61,9 @@ static uint64_t read_mem_total(const char *root) {
         return (uint64_t) si.totalram * si.mem_unit;
 }
 
-/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
- * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
- * TODO: use state_load() once state.c is in. A missing file is not reverted. */
+/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A second reader of the one
+ * key needed here, accepting what probe/state.c writes and reads (yes/no, 1/0, true/false); issue 16
+ * ("one reader per fact") replaces it with state_load(). A missing file is not reverted. */
 static int read_reverted(const char *root, bool *ret) {
         _cleanup_free_ char *path = path_join_root(root, STATE_FILE);
         _cleanup_free_ char *buf = NULL;
@@ -121,7 +73,7 @@ static int read_reverted(const char *root, bool *ret) {
 
         if (!path)
                 return -ENOMEM;
-        r = read_full_file(path, 1024 * 1024, &buf);
+        r = read_full_file(path, READ_TEXT_MAX, &buf);
         if (r == -ENOENT) {
                 *ret = false;
                 return 0;
@@ -210,17 +162,15 @@ static int make_symlink(const char *dir, const char *sub, const char *name, cons
         int r;
 
         if (!d)
-                return log_error("Out of memory."), -ENOMEM;
+                return log_oom();
         if (sub) {
                 r = mkdir_if_missing(d);
-                if (r < 0) {
-                        log_error("Failed to create directory '%s': %s", d, strerror(-r));
-                        return r;
-                }
+                if (r < 0)
+                        return log_error_errno(r, "Failed to create directory '%s': %m", d);
         }
         p = strdup_printf("%s/%s", d, name);
         if (!p)
-                return log_error("Out of memory."), -ENOMEM;
+                return log_oom();
         if (symlink(target, p) < 0) {
                 r = -errno;
                 if (r == -EEXIST) {
@@ -232,8 +182,7 @@ static int make_symlink(const char *dir, const char *sub, const char *name, cons
                                         return 0;
                         }
                 }
-                log_error("Failed to create symlink '%s' -> '%s': %s", p, target, strerror(-r));
-                return r;
+                return log_error_errno(r, "Failed to create symlink '%s' -> '%s': %m", p, target);
         }
         return 0;
 }
@@ -244,20 +193,18 @@ static int write_dropin(const char *normal, const char *name, const char *body) 
         int r;
 
         if (!d)
-                return log_error("Out of memory."), -ENOMEM;
+                return log_oom();
         r = mkdir_if_missing(d);
-        if (r < 0) {
-                log_error("Failed to create directory '%s': %s", d, strerror(-r));
-                return r;
-        }
+        if (r < 0)
+                return log_error_errno(r, "Failed to create directory '%s': %m", d);
         p = strdup_printf("%s/%s", d, name);
         content = strdup_printf("# Automatically generated by " PROGRAM "\n\n[Unit]\n%s", body);
         if (!p || !content)
-                return log_error("Out of memory."), -ENOMEM;
+                return log_oom();
         r = write_new_file(p, content);
         if (r < 0)
-                log_error("Failed to write '%s': %s", p, strerror(-r));
-        return r;
+                return log_error_errno(r, "Failed to write '%s': %m", p);
+        return 0;
 }
 
 /* The directory that must be mounted before the swap file can be used, as a unit file value:
@@ -297,7 +244,7 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
                 _cleanup_free_ char *dir = NULL, *body = NULL;
                 r = mounts_for_value(p->file.path, &dir);
                 if (r == -ENOMEM)
-                        return log_error("Out of memory."), r;
+                        return log_oom();
                 if (r < 0) {
                         log_error("[File] Path=%s: cannot be written as RequiresMountsFor=, not adding it.",
                                   p->file.path);
@@ -305,7 +252,7 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
                 } else {
                         body = strdup_printf("RequiresMountsFor=%s\n", dir);
                         if (!body)
-                                return log_error("Out of memory."), -ENOMEM;
+                                return log_oom();
                         r = write_dropin(normal, "50-requires-mounts.conf", body);
                         if (r < 0)
                                 ret = r;
@@ -351,6 +298,8 @@ int main(int argc, char **argv) {
         long ps;
         int r;
 
+        log_setup(PROGRAM, LOG_TARGET_KMSG);
+
         if (argc != 4) {
                 log_error("Expected three arguments (normal, early and late output directory), got %d.",
                           argc - 1);
@@ -368,7 +317,7 @@ int main(int argc, char **argv) {
         ps = sysconf(_SC_PAGESIZE);
         PolicyContext ctx = {
                 .ram = read_mem_total(root),
-                .page_size = ps > 0 ? (uint64_t) ps : 4096,
+                .page_size = ps > 0 ? (uint64_t) ps : PAGE_SIZE_MIN,
         };
 
         r = policy_load(root, NULL, &ctx, &policy, &errors);
@@ -382,7 +331,7 @@ int main(int argc, char **argv) {
                 goto finish;
         }
         if (r < 0) {
-                log_error("Failed to read the nodeswap policy: %s", strerror(-r));
+                log_error_errno(r, "Failed to read the nodeswap policy: %m");
                 r = EXIT_FAILURE;
                 goto finish;
         }
@@ -394,8 +343,7 @@ int main(int argc, char **argv) {
 
         r = read_reverted(root, &reverted);
         if (r < 0)
-                log_warning("Failed to read '%s', assuming nodeswap is not reverted: %s",
-                            STATE_FILE, strerror(-r));
+                log_warning_errno(r, "Failed to read '%s', assuming nodeswap is not reverted: %m", STATE_FILE);
         if (reverted) {
                 log_info("'nodeswap revert' is in effect, leaving systemd's units as they are.");
                 r = EXIT_SUCCESS;
@@ -406,11 +354,10 @@ int main(int argc, char **argv) {
          * masks [Conflicts] Units=. */
         r = rpi_swap_load(root, &rpi);
         if (r < 0)
-                log_warning("Failed to read rpi-swap's configuration, masking [Conflicts] Units= only: %s",
-                            strerror(-r));
+                log_warning_errno(r, "Failed to read rpi-swap's configuration, masking [Conflicts] Units= only: %m");
         r = conflict_units_compute(&policy, r >= 0 ? &rpi : NULL, &conflicts);
         if (r < 0) {
-                log_error("Out of memory.");
+                log_oom();
                 r = EXIT_FAILURE;
                 goto finish;
         }

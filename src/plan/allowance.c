@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plan/allowance.h"
+#include "shared/string-table.h"
 
 #include <strings.h>
 
-static const char *const pod_qos_table[] = {
+static const char *const pod_qos_table[_POD_QOS_MAX] = {
         [POD_QOS_AUTO] = "auto",
         [POD_QOS_BURSTABLE] = "burstable",
         [POD_QOS_GUARANTEED] = "guaranteed",
         [POD_QOS_BEST_EFFORT] = "besteffort",
 };
 
-const char *pod_qos_to_string(PodQos q) {
-        if ((size_t) q >= ELEMENTSOF(pod_qos_table))
-                return NULL;
-        return pod_qos_table[q];
-}
+DEFINE_STRING_TABLE_TO_STRING(pod_qos, PodQos, pod_qos_table);
+
+/* Not the table's exact lookup: kubectl and the API spell the classes "Burstable", "BestEffort",
+ * and "auto" is no class one can ask for. */
 
 int pod_qos_from_string(const char *s, PodQos *ret) {
         if (!s)
@@ -56,11 +56,7 @@ static const char *const reason_table[_ALLOWANCE_REASON_MAX] = {
                 "computes no swap limit for it",
 };
 
-const char *allowance_reason_to_string(AllowanceReason r) {
-        if ((size_t) r >= ELEMENTSOF(reason_table))
-                return NULL;
-        return reason_table[r];
-}
+DEFINE_STRING_TABLE_TO_STRING(allowance_reason, AllowanceReason, reason_table);
 
 static AllowanceReason allowance_reason(const AllowanceInput *in) {
         if (in->behavior == SWAP_BEHAVIOR_UNSET)

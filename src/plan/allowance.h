@@ -19,6 +19,7 @@ typedef enum PodQos {
         POD_QOS_BURSTABLE,
         POD_QOS_GUARANTEED,
         POD_QOS_BEST_EFFORT,
+        _POD_QOS_MAX,
 } PodQos;
 /* "burstable", "guaranteed", "besteffort" (also "BestEffort" etc., case-insensitive); -EINVAL else. */
 int pod_qos_from_string(const char *s, PodQos *ret);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* plan(): the decisions. A pure function of (policy, host state, options): it reads nothing and
  * writes nothing, so every decision can be tested against fixture trees. The order of the actions
- * is the order apply executes them in (DESIGN.md, "What apply does"). */
+ * is the order apply executes them in (nodeswap(8), apply: "Carry out the plan, in this order"). */
 #include "plan/plan.h"
+#include "shared/string-table.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 #include "probe/swapfile.h"
 #include "probe/zram.h"
 
-static const char *const action_kind_names[_ACTION_KIND_MAX] = {
+static const char *const action_kind_table[_ACTION_KIND_MAX] = {
         [ACTION_MASK_UNIT] = "mask-unit",
         [ACTION_STOP_UNIT] = "stop-unit",
         [ACTION_ZRAM_CREATE] = "zram-create",
@@ -34,9 +35,7 @@ static const char *const action_kind_names[_ACTION_KIND_MAX] = {
         [ACTION_CLEAR_REVERTED] = "clear-reverted",
 };
 
-const char *action_kind_to_string(ActionKind k) {
-        return k < _ACTION_KIND_MAX ? action_kind_names[k] : NULL;
-}
+DEFINE_STRING_TABLE_TO_STRING(action_kind, ActionKind, action_kind_table);
 
 static void action_done(Action *a) {
         free(a->target);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The table of verdicts (verdict.h) and the one way every command prints a finding. */
 #include "plan/verdict.h"
+#include "shared/string-table.h"
 
 #include <assert.h>
 #include <json-c/json.h>
@@ -15,11 +16,7 @@ static const char *const severity_table[_SEVERITY_MAX] = {
         [SEVERITY_ERROR] = "error",
 };
 
-const char *severity_to_string(Severity s) {
-        if ((size_t) s >= ELEMENTSOF(severity_table))
-                return NULL;
-        return severity_table[s];
-}
+DEFINE_STRING_TABLE_TO_STRING(severity, Severity, severity_table);
 
 const VerdictInfo *verdict_info(Verdict v) {
         if ((size_t) v >= ELEMENTSOF(verdict_table))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "shared/util.h"
+#include "policy/size.h"
 
 /* Backend bits. Policy.backends == 0 with backend_set == true means Backend=none. */
 enum {
@@ -18,14 +19,19 @@ typedef enum StorageKind {
         STORAGE_ROTATIONAL = 1 << 3,
         STORAGE_MMC = 1 << 4,
 } StorageKind;
+/* "nvme", "ssd", ... for a single bit; NULL for none or several. */
 const char *storage_kind_to_string(StorageKind k);
+int storage_kind_from_string(const char *s, StorageKind *ret);
 
 typedef enum SwapBehavior {
         SWAP_BEHAVIOR_UNSET = 0,   /* leave the kubelet alone */
         SWAP_BEHAVIOR_NO_SWAP,
         SWAP_BEHAVIOR_LIMITED_SWAP,
+        _SWAP_BEHAVIOR_MAX,
 } SwapBehavior;
+/* "NoSwap", "LimitedSwap" as the kubelet spells them; "" for SWAP_BEHAVIOR_UNSET. */
 const char *swap_behavior_to_string(SwapBehavior b);
+int swap_behavior_from_string(const char *s, SwapBehavior *ret);
 
 /* Where a key's value came from, for messages raised after parsing (plan, apply). */
 typedef struct Origin {
@@ -173,4 +179,3 @@ const char *policy_suggest(const char *s, char *const *names);
 
 /* The built-in NoSwap policy that revert plans against. */
 int policy_revert(Policy *ret, const PolicyContext *ctx);
-

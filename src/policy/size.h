@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+/* Size expressions ([Zram] Size=, MemLimit=, [File] Size=) and Kubernetes quantities (size.c). */
+
 #include "shared/util.h"
 
-/* Size expressions ([Zram] Size=, MemLimit=, [File] Size=) and Kubernetes quantities (size.c). */
 /* Evaluate "512M", "1.5G", "50%", "min(ram / 2, 8G)" ... with ram in bytes. The result is rounded
  * down to page_size. Returns 0, or -EINVAL with *ret_reason set to a static string saying why
  * (syntax, division by zero, overflow, zero or negative result). */

@@ -21,7 +21,7 @@ static uint64_t page_size_below(const char *root) {
         if (!root_is_host(root)) {
                 _cleanup_free_ char *path = path_join_root(root, "/proc/self/smaps");
                 _cleanup_free_ char *text = NULL;
-                if (path && read_full_file(path, 1024 * 1024, &text) >= 0) {
+                if (path && read_full_file(path, READ_TEXT_MAX, &text) >= 0) {
                         const char *k = strstr(text, "KernelPageSize:");
                         uint64_t kb;
                         if (k && sscanf(k + strlen("KernelPageSize:"), "%" SCNu64, &kb) == 1 && kb > 0)
@@ -29,7 +29,7 @@ static uint64_t page_size_below(const char *root) {
                 }
         }
         long ps = sysconf(_SC_PAGESIZE);
-        return ps > 0 ? (uint64_t) ps : 4096;
+        return ps > 0 ? (uint64_t) ps : PAGE_SIZE_MIN;
 }
 
 int probe_context(const char *root, PolicyContext *ret) {
@@ -38,7 +38,7 @@ int probe_context(const char *root, PolicyContext *ret) {
         uint64_t ram;
         if (!path)
                 return -ENOMEM;
-        int r = read_full_file(path, 1024 * 1024, &text);
+        int r = read_full_file(path, READ_TEXT_MAX, &text);
         if (r < 0)
                 return r;
         r = meminfo_field(text, "MemTotal", &ram);

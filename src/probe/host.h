@@ -13,6 +13,7 @@ typedef enum SwapKind {
         SWAP_KIND_PARTITION,
         SWAP_KIND_FILE,
         SWAP_KIND_ZRAM,
+        _SWAP_KIND_MAX,
 } SwapKind;
 const char *swap_kind_to_string(SwapKind k);
 
@@ -20,6 +21,7 @@ typedef enum SwapOwner {
         SWAP_OWNER_OTHER,       /* neither ours nor a [Conflicts] unit's */
         SWAP_OWNER_NODESWAP,    /* created by nodeswap (state file or label "nodeswap") */
         SWAP_OWNER_CONFLICT,    /* backed by a unit listed in [Conflicts] Units= */
+        _SWAP_OWNER_MAX,
 } SwapOwner;
 const char *swap_owner_to_string(SwapOwner o);
 
@@ -89,6 +91,7 @@ typedef enum CgroupMode {
         CGROUP_V1,              /* legacy */
         CGROUP_HYBRID,          /* v1 with a v2 hierarchy at /sys/fs/cgroup/unified */
         CGROUP_V2,              /* unified */
+        _CGROUP_MODE_MAX,
 } CgroupMode;
 const char *cgroup_mode_to_string(CgroupMode m);
 

@@ -384,7 +384,7 @@ static int find_config_dir_flag(const char *root, const char *file, char **ret) 
         _cleanup_free_ char *text = NULL;
         if (!full)
                 return -ENOMEM;
-        int r = read_full_file(full, 64 * 1024, &text);
+        int r = read_full_file(full, READ_SMALL_MAX, &text);
         if (r == -ENOMEM)
                 return r;
         if (r < 0)

@@ -2,6 +2,7 @@
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
 #include "probe/probe.h"
 #include "shared/mnt-blkid-util.h"
+#include "shared/string-table.h"
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
@@ -16,7 +17,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#define DROPIN_MAX (64 * 1024)
+#define DROPIN_MAX READ_SMALL_MAX
 
 static const char *const unit_dirs[] = {
         "/etc/systemd/system",
@@ -47,43 +48,27 @@ static const char *const kubelet_units[] = {
         "kubelet.service",
 };
 
-const char *swap_kind_to_string(SwapKind k) {
-        switch (k) {
-        case SWAP_KIND_PARTITION:
-                return "partition";
-        case SWAP_KIND_FILE:
-                return "file";
-        case SWAP_KIND_ZRAM:
-                return "zram";
-        }
-        return NULL;
-}
+static const char *const swap_kind_table[_SWAP_KIND_MAX] = {
+        [SWAP_KIND_PARTITION] = "partition",
+        [SWAP_KIND_FILE] = "file",
+        [SWAP_KIND_ZRAM] = "zram",
+};
+DEFINE_STRING_TABLE_TO_STRING(swap_kind, SwapKind, swap_kind_table);
 
-const char *swap_owner_to_string(SwapOwner o) {
-        switch (o) {
-        case SWAP_OWNER_OTHER:
-                return "other";
-        case SWAP_OWNER_NODESWAP:
-                return "nodeswap";
-        case SWAP_OWNER_CONFLICT:
-                return "conflict";
-        }
-        return NULL;
-}
+static const char *const swap_owner_table[_SWAP_OWNER_MAX] = {
+        [SWAP_OWNER_OTHER] = "other",
+        [SWAP_OWNER_NODESWAP] = "nodeswap",
+        [SWAP_OWNER_CONFLICT] = "conflict",
+};
+DEFINE_STRING_TABLE_TO_STRING(swap_owner, SwapOwner, swap_owner_table);
 
-const char *cgroup_mode_to_string(CgroupMode m) {
-        switch (m) {
-        case CGROUP_UNKNOWN:
-                return "unknown";
-        case CGROUP_V1:
-                return "v1";
-        case CGROUP_HYBRID:
-                return "hybrid";
-        case CGROUP_V2:
-                return "v2";
-        }
-        return NULL;
-}
+static const char *const cgroup_mode_table[_CGROUP_MODE_MAX] = {
+        [CGROUP_UNKNOWN] = "unknown",
+        [CGROUP_V1] = "v1",
+        [CGROUP_HYBRID] = "hybrid",
+        [CGROUP_V2] = "v2",
+};
+DEFINE_STRING_TABLE_TO_STRING(cgroup_mode, CgroupMode, cgroup_mode_table);
 
 char *swap_unit_name(const char *path) {
         return unit_name_from_path(path, ".swap");
@@ -103,7 +88,7 @@ static bool root_exists(const char *root, const char *path) {
 
 static uint64_t probe_page_size(const char *root) {
         long sys = sysconf(_SC_PAGESIZE);
-        uint64_t fallback = sys > 0 ? (uint64_t) sys : 4096;
+        uint64_t fallback = sys > 0 ? (uint64_t) sys : PAGE_SIZE_MIN;
         if (root_is_host(root))
                 return fallback;
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rpi-swap's configuration and the units its generator makes from it (rpiswap.h). */
 #include "probe/rpiswap.h"
+#include "shared/string-table.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,16 +15,14 @@ static const char *const generator_dirs[] = {
         "/usr/lib/systemd/system-generators", "/lib/systemd/system-generators",
 };
 
-static const char *const mechanism_names[_RPI_SWAP_MECHANISM_MAX] = {
+static const char *const rpi_swap_mechanism_table[_RPI_SWAP_MECHANISM_MAX] = {
         [RPI_SWAP_AUTO] = "auto",           [RPI_SWAP_SWAPFILE] = "swapfile",
         [RPI_SWAP_SWAPDEV] = "swapdev",     [RPI_SWAP_ZRAM] = "zram",
         [RPI_SWAP_ZRAM_FILE] = "zram+file", [RPI_SWAP_ZRAM_DEVICE] = "zram+device",
         [RPI_SWAP_NONE] = "none",
 };
 
-const char *rpi_swap_mechanism_to_string(RpiSwapMechanism m) {
-        return m < _RPI_SWAP_MECHANISM_MAX ? mechanism_names[m] : NULL;
-}
+DEFINE_STRING_TABLE_LOOKUP(rpi_swap_mechanism, RpiSwapMechanism, rpi_swap_mechanism_table);
 
 void rpi_swap_config_done(RpiSwapConfig *c) {
         free(c->mechanism_source);
@@ -81,9 +80,7 @@ static int parse_file(const char *root, const char *path, RpiSwapConfig *c, char
                 const char *key = strstrip(s), *v = strstrip(eq + 1);
                 if (streq(section, "Main") && streq(key, "Mechanism")) {
                         RpiSwapMechanism m = RPI_SWAP_AUTO;     /* empty or unknown: auto */
-                        for (size_t i = 0; i < _RPI_SWAP_MECHANISM_MAX; i++)
-                                if (streq(v, mechanism_names[i]))
-                                        m = (RpiSwapMechanism) i;
+                        (void) rpi_swap_mechanism_from_string(v, &m);
                         c->mechanism = m;
                         char *src = strdup_printf("%s:%u", path, line);
                         if (!src)

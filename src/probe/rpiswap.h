@@ -22,6 +22,7 @@ typedef enum RpiSwapMechanism {
 } RpiSwapMechanism;
 
 const char *rpi_swap_mechanism_to_string(RpiSwapMechanism m);
+int rpi_swap_mechanism_from_string(const char *s, RpiSwapMechanism *ret);
 
 typedef struct RpiSwapConfig {
         bool installed;                 /* rpi-swap-generator is in a system-generators directory */

@@ -199,7 +199,7 @@ static int state_load_file(const char *root, const char *path, NodeswapState *s)
         _cleanup_free_ char *buf = NULL;
         if (!p)
                 return -ENOMEM;
-        int r = read_full_file(p, 1024 * 1024, &buf);
+        int r = read_full_file(p, READ_TEXT_MAX, &buf);
         if (r == -ENOENT)
                 return 0;
         if (r == -EACCES || r == -EPERM)

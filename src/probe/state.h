@@ -53,7 +53,7 @@ typedef struct NodeswapState {
 } NodeswapState;
 
 #define STATE_PERSISTENT_PATH "/var/lib/nodeswap/state"
-/* Not below /run/nodeswap: that is a policy directory (DESIGN.md), read by every user's status and
+/* Not below /run/nodeswap: that is a policy directory (nodeswap.conf(5)), read by every user's status and
  * check, and nodeswap never writes into a policy directory. */
 #define STATE_RUNTIME_PATH "/run/nodeswap-state/state"
 

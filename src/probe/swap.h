@@ -32,7 +32,7 @@
 
 /* A page size a swap header can be made for: a power of two from 4 KiB to SWAP_PAGE_SIZE_MAX. */
 static inline bool swap_page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && page_size <= SWAP_PAGE_SIZE_MAX && (page_size & (page_size - 1)) == 0;
+        return page_size_valid(page_size) && page_size <= SWAP_PAGE_SIZE_MAX;
 }
 
 typedef struct SwapHeaderInfo {
@@ -55,7 +55,7 @@ typedef struct SwapEntry {
         int priority;
 } SwapEntry;
 
-/* The one reader of /proc/swaps below root (path_join_root), with libmount as DESIGN.md says,
+/* The one reader of /proc/swaps below root (path_join_root), with libmount (as util-linux reads it),
  * shared by probe, the zram backend and the swap file backend. On success *ret (NULL when there
  * are none) and *ret_n hold the entries in the file's order; free with swap_entries_free().
  * -ENOENT when root has no /proc/swaps (a fixture tree may lack it; callers decide what that

@@ -184,7 +184,7 @@ int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t 
         struct stat st;
         int r;
 
-        if (!path_is_normalized_file(path) || page_size < 4096 || (page_size & (page_size - 1)) != 0)
+        if (!path_is_normalized_file(path) || !page_size_valid(page_size))
                 return -EINVAL;
 
         r = swapfile_open_existing(root, path, O_RDONLY, NULL, &fd, &st, &problem);

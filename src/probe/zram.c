@@ -70,7 +70,7 @@ int zram_read_comp_algorithm(const char *root, int id, char ***ret_offered, char
         if (!p)
                 return -ENOMEM;
         _cleanup_free_ char *s = NULL;
-        int r = read_full_file(p, 64 * KiB, &s);
+        int r = read_full_file(p, READ_SMALL_MAX, &s);
         if (r < 0)
                 return r;
         return zram_parse_comp_algorithm(s, ret_offered, ret_active);

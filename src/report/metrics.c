@@ -156,7 +156,7 @@ static void sample_double(Out *o, const char *name, char *const *labels, double 
 /* Seconds from µs, exactly (no rounding through a double). */
 static void sample_usec(Out *o, const char *name, char *const *labels, uint64_t usec) {
         sample_labels(o, name, labels);
-        fprintf(o->f, "%" PRIu64 ".%06" PRIu64 "\n", usec / 1000000, usec % 1000000);
+        fprintf(o->f, "%" PRIu64 ".%06" PRIu64 "\n", usec / USEC_PER_SEC, usec % USEC_PER_SEC);
 }
 
 /* --- the families ---------------------------------------------------------------------------- */

@@ -191,7 +191,7 @@ int read_full_file(const char *path, size_t max, char **ret) {
 
 int read_one_line(const char *path, char **ret) {
         char *buf;
-        int r = read_full_file(path, 64 * 1024, &buf);
+        int r = read_full_file(path, READ_SMALL_MAX, &buf);
         if (r < 0)
                 return r;
         buf[strcspn(buf, "\n")] = 0;

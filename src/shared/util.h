@@ -21,12 +21,38 @@
 #define GiB (UINT64_C(1024) * MiB)
 #define TiB (UINT64_C(1024) * GiB)
 
+#define USEC_PER_MSEC UINT64_C(1000)
+#define USEC_PER_SEC UINT64_C(1000000)
+#define NSEC_PER_SEC UINT64_C(1000000000)
+
+/* How much read_full_file() reads of a file whose size nodeswap does not control, at most; more
+ * is refused (-EFBIG) rather than trusted. READ_SMALL_MAX: a sysfs attribute, a flags file, a
+ * drop-in. READ_TEXT_MAX: a text of some thousand lines (/proc/meminfo, /proc/self/smaps,
+ * nodeswap's own state file). */
+#define READ_SMALL_MAX (64 * KiB)
+#define READ_TEXT_MAX (1 * MiB)
+
+/* The smallest page size of any Linux architecture, and what a page size is taken to be when the
+ * kernel cannot be asked. A page size is valid when it is a power of two no smaller. */
+#define PAGE_SIZE_MIN UINT64_C(4096)
+static inline bool page_size_valid(uint64_t page_size) {
+        return page_size >= PAGE_SIZE_MIN && (page_size & (page_size - 1)) == 0;
+}
+
 /* Hand over a pointer and forget it: "return TAKE_PTR(buf);" with buf freed by a cleanup. */
 #define TAKE_PTR(p)                              \
         ({                                       \
                 __typeof__(p) _taken_ = (p);     \
                 (p) = NULL;                      \
                 _taken_;                         \
+        })
+
+/* The same for a file descriptor: "*ret_fd = TAKE_FD(fd);" with fd closed by a cleanup. */
+#define TAKE_FD(fd)                              \
+        ({                                       \
+                int _fd_ = (fd);                 \
+                (fd) = -EBADF;                   \
+                _fd_;                            \
         })
 
 static inline void freep(void *p) {

@@ -39,6 +39,13 @@ log() { echo "e2e: $*"; }
 
 (( $# >= 1 )) || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 BUILD=$(cd "$1" && pwd)
+# The real product only: BUILD_DIR must be a meson build directory of this project (nodeswap),
+# never a stand-in for it.
+if command -v meson >/dev/null &&
+   ! meson introspect --projectinfo "$BUILD" 2>/dev/null | grep -q '"descriptive_name": "nodeswap"'; then
+        echo "$BUILD is not a meson build directory of nodeswap" >&2
+        exit 2
+fi
 
 [[ $(id -u) == 0 ]] || skip "needs root (debootstrap, chroot, mkfs.ext4 -d with ownership)"
 for tool in qemu-system-x86_64 debootstrap mkfs.ext4 ssh ssh-keygen timeout meson; do

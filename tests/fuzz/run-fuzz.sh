@@ -32,11 +32,12 @@ if ! "$CC" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>"$work/probe.err
 	exit 77
 fi
 
-# The library sources the two harnesses reach: policy parsing, size expressions, util.
-LIBSRC=("$SRC/src/policy/policy.c" "$SRC/src/policy/size.c" "$SRC/src/shared/util.c")
-# ... and the kubelet configuration reader (kubelet.c renders nodeswap's drop-in; policy.c names
-# the behaviours).
-KUBELET_SRC=("$SRC/src/probe/kubelet-config.c" "$SRC/src/plan/kubelet.c" "$SRC/src/policy/policy.c" "$SRC/src/policy/size.c" "$SRC/src/shared/util.c")
+# The library sources the two harnesses reach: the whole policy layer (schema, loading, the line
+# reader, size expressions ...: every src/policy/*.c, so a new file there is picked up) and util.
+LIBSRC=("$SRC"/src/policy/*.c "$SRC/src/shared/util.c")
+# ... and the kubelet configuration reader (kubelet.c renders nodeswap's drop-in; the policy
+# names the behaviours).
+KUBELET_SRC=("$SRC/src/probe/kubelet-config.c" "$SRC/src/plan/kubelet.c" "${LIBSRC[@]}")
 CFLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE -DNODESWAP_VERSION='"fuzz"' -I"$SRC/src" -I"$SRC/tests/fuzz"
 	$INIH_CFLAGS $YAML_CFLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 	-fno-omit-frame-pointer)

@@ -221,7 +221,7 @@ SwapBehavior=LimitedSwap
 EOF
         ;;
         # 512M, not the file's 256M: the kubelet is restarted when the node's SwapTotal changes
-        # (DESIGN.md), and an equal size would leave nothing for the restart check to see.
+        # (nodeswap(8), apply), and an equal size would leave nothing for the restart check to see.
         zram) cat >"$POLICY" <<EOF
 [Swap]
 Backend=zram
