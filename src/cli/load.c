@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cli_load(): the policy and the host state every command starts from. */
 #include "cli/cli.h"
+#include "probe/meminfo.h"
 #include "probe/systemd.h"
 #include "report/report.h"
 

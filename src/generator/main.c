@@ -15,16 +15,17 @@
  * child processes. A policy with errors makes it write nothing at all and exit 1, so the
  * distribution's swap stays as it was; each error is logged once.
  *
- * Environment: NODESWAP_ROOT=DIR reads the policy, /proc/meminfo, /etc/initrd-release and
+ * Environment: NODESWAP_ROOT=DIR reads the policy, /proc/meminfo (and proc/self/smaps for the page
+ * size, see page_size_read()), /etc/initrd-release and
  * nodeswap's state below DIR (tests). SYSTEMD_LOG_TARGET=console (or stderr) logs to stderr
  * instead of /dev/kmsg. */
 
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 
 #include "probe/host.h"
+#include "probe/meminfo.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -82,32 +83,6 @@ static void log_full(int level, const char *fmt, ...) {
 #define log_error(...) log_full(LOG_ERR, __VA_ARGS__)
 #define log_warning(...) log_full(LOG_WARNING, __VA_ARGS__)
 #define log_info(...) log_full(LOG_INFO, __VA_ARGS__)
-
-static uint64_t read_mem_total(const char *root) {
-        _cleanup_free_ char *path = path_join_root(root, "/proc/meminfo");
-        _cleanup_free_ char *buf = NULL;
-        struct sysinfo si;
-
-        if (path && read_full_file(path, 64 * 1024, &buf) >= 0) {
-                char *p = strstr(buf, "MemTotal:");
-                if (p) {
-                        p += strlen("MemTotal:");
-                        p += strspn(p, " \t");
-                        size_t n = strspn(p, "0123456789");
-                        char num[32];
-                        uint64_t kib;
-                        if (n > 0 && n < sizeof(num)) {
-                                memcpy(num, p, n);
-                                num[n] = 0;
-                                if (safe_atou64(num, &kib) >= 0 && kib <= UINT64_MAX / 1024)
-                                        return kib * 1024;
-                        }
-                }
-        }
-        if (sysinfo(&si) < 0)
-                return 0;
-        return (uint64_t) si.totalram * si.mem_unit;
-}
 
 /* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
  * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
@@ -347,8 +322,8 @@ int main(int argc, char **argv) {
         RpiSwapConfig rpi = {};
         char **conflicts = NULL;
         const char *root;
+        PolicyContext ctx;
         bool reverted = false;
-        long ps;
         int r;
 
         if (argc != 4) {
@@ -365,11 +340,13 @@ int main(int argc, char **argv) {
         if (in_initrd(root))
                 return EXIT_SUCCESS;
 
-        ps = sysconf(_SC_PAGESIZE);
-        PolicyContext ctx = {
-                .ram = read_mem_total(root),
-                .page_size = ps > 0 ? (uint64_t) ps : 4096,
-        };
+        r = probe_context(root, &ctx);
+        if (r < 0) {
+                log_error("Failed to read the memory size from /proc/meminfo, leaving systemd's units as they are: %s",
+                          strerror(-r));
+                r = EXIT_FAILURE;
+                goto finish;
+        }
 
         r = policy_load(root, NULL, &ctx, &policy, &errors);
         if (r == -EINVAL) {

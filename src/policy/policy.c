@@ -23,6 +23,7 @@
  */
 
 #include "policy/policy.h"
+#include "shared/page-size.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -168,7 +169,7 @@ void policy_done(Policy *p) {
 }
 
 static bool context_valid(const PolicyContext *ctx) {
-        return ctx && ctx->ram > 0 && ctx->page_size > 0 && (ctx->page_size & (ctx->page_size - 1)) == 0;
+        return ctx && ctx->ram > 0 && page_size_valid(ctx->page_size);
 }
 
 int policy_init_defaults(Policy *p, const PolicyContext *ctx) {

@@ -2,6 +2,7 @@
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
 #include "probe/host.h"
 #include "shared/mnt-blkid-util.h"
+#include "probe/meminfo.h"
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
@@ -99,56 +100,20 @@ static bool root_exists(const char *root, const char *path) {
         return p && lstat(p, &st) == 0;
 }
 
-/* --- page size, memory, sysctls --- */
-
-static uint64_t probe_page_size(const char *root) {
-        long sys = sysconf(_SC_PAGESIZE);
-        uint64_t fallback = sys > 0 ? (uint64_t) sys : 4096;
-        if (root_is_host(root))
-                return fallback;
-
-        _cleanup_free_ char *p = root_path(root, "/proc/self/smaps");
-        if (!p)
-                return fallback;
-        _cleanup_fclose_ FILE *f = fopen(p, "re");
-        if (!f)
-                return fallback;
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-                uint64_t kb;
-                if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1 && kb > 0)
-                        return kb * KiB;
-        }
-        return fallback;
-}
+/* --- memory, sysctls --- */
 
 static int probe_meminfo(const char *root, HostState *h) {
-        _cleanup_free_ char *p = root_path(root, "/proc/meminfo");
-        if (!p)
-                return -ENOMEM;
-        _cleanup_fclose_ FILE *f = fopen(p, "re");
-        if (!f)
-                return -errno;
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-                char key[64];
-                uint64_t kb;
-                if (sscanf(line, "%63[^:]: %" SCNu64, key, &kb) != 2)
-                        continue;
-                if (streq(key, "MemTotal"))
-                        h->mem_total = kb * KiB;
-                else if (streq(key, "MemAvailable"))
-                        h->mem_available = kb * KiB;
-                else if (streq(key, "SwapTotal"))
-                        h->swap_total = kb * KiB;
-                else if (streq(key, "SwapFree"))
-                        h->swap_free = kb * KiB;
-                else if (streq(key, "Zswap")) {
-                        h->zswap.meminfo = true;
-                        h->zswap.pool_bytes = kb * KiB;
-                } else if (streq(key, "Zswapped"))
-                        h->zswap.stored_bytes = kb * KiB;
-        }
+        MemInfo m;
+        int r = meminfo_read(root, &m);
+        if (r < 0)
+                return r;
+        h->mem_total = m.mem_total;
+        h->mem_available = m.mem_available;
+        h->swap_total = m.swap_total;
+        h->swap_free = m.swap_free;
+        h->zswap.meminfo = m.has_zswap;
+        h->zswap.pool_bytes = m.zswap;
+        h->zswap.stored_bytes = m.zswapped;
         return 0;
 }
 
@@ -752,7 +717,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         _cleanup_(mnt_unref_tablep) struct libmnt_table *mounts = NULL;
         int r;
 
-        h.page_size = probe_page_size(root);
+        h.page_size = page_size_read(root);
 
         r = probe_meminfo(root, &h);
         if (r < 0)

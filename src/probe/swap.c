@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/swap.h"
 #include "shared/mnt-blkid-util.h"
+#include "shared/page-size.h"
 
 #include <blkid.h>
 #include <fcntl.h>
@@ -25,16 +26,10 @@
 #define SWAP_MAGIC_SIZE            10
 #define SWAP_MIN_PAGES             10
 
-/* Largest page size we write a header for (and the largest of any Linux architecture). */
-#define SWAP_PAGE_SIZE_MAX         (256 * KiB)
 /* Zeroed at the start of a new area, so that no stale magic of an area made for a bigger page
  * size (8, 16, 32, 64 KiB) survives a rewrite at a smaller one. The bytes after the header page
  * are swap slots: nothing there is worth keeping when a new area is made. */
 #define SWAP_WIPE_SIZE             (64 * KiB)
-
-static bool page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && page_size <= SWAP_PAGE_SIZE_MAX && (page_size & (page_size - 1)) == 0;
-}
 
 static void put_u32(uint8_t *buf, size_t offset, uint32_t v) {
         memcpy(buf + offset, &v, sizeof(v));   /* host byte order, as the kernel expects */

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "probe/swap.h"
+#include "shared/page-size.h"
 
 #define SWAPFILE_TEMP_PREFIX ".#"
 
@@ -1021,8 +1022,9 @@ static int check_room(const SwapFileFs *fs, uint64_t size, char **ret_reason) {
 static int check_args(const char *path, uint64_t size, uint64_t page_size, int priority, char **ret_reason) {
         if (!path_is_normal_file_path(path))
                 return fail(ret_reason, -EINVAL, "'%s' is not an absolute, normalised path", strempty(path));
-        if (page_size < 4096 || (page_size & (page_size - 1)) != 0)
-                return fail(ret_reason, -EINVAL, "page size %" PRIu64 " is not a power of two >= 4096", page_size);
+        if (!page_size_valid(page_size))
+                return fail(ret_reason, -EINVAL, "page size %" PRIu64 " is not a power of two from 4 KiB to 256 KiB",
+                            page_size);
         if (size / page_size < 10)
                 return fail(ret_reason, -EINVAL, "a swap file needs at least 10 pages, %" PRIu64 " bytes is less", size);
         if (size > INT64_MAX)
@@ -1200,7 +1202,7 @@ int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t 
         struct stat st;
         int r;
 
-        if (!path_is_normal_file_path(path) || page_size < 4096 || (page_size & (page_size - 1)) != 0)
+        if (!path_is_normal_file_path(path) || !page_size_valid(page_size))
                 return -EINVAL;
 
         r = open_existing(root, path, O_RDONLY, NULL, &fd, &st, &problem);
@@ -1287,7 +1289,7 @@ int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_si
         SwapHeaderInfo info;
         int r;
 
-        if (!path_is_normal_file_path(path) || page_size < 4096 || (page_size & (page_size - 1)) != 0)
+        if (!path_is_normal_file_path(path) || !page_size_valid(page_size))
                 return -EINVAL;
 
         r = swapfile_is_active(root, path, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "probe/swap.h"
+#include "shared/page-size.h"
 
 char *zram_device_path(int id) {
         return strdup_printf("/dev/zram%d", id);
@@ -69,10 +70,6 @@ static bool algorithm_name_valid(const char *s) {
                 if (isspace((unsigned char) *s) || *s == '[' || *s == ']')
                         return false;
         return true;
-}
-
-static bool page_size_valid(uint64_t page_size) {
-        return page_size >= 4096 && (page_size & (page_size - 1)) == 0;
 }
 
 int zram_parse_comp_algorithm(const char *s, char ***ret_offered, char **ret_active) {

@@ -11,6 +11,7 @@
 
 #include "plan/check.h"
 #include "plan/plan.h"
+#include "probe/meminfo.h"
 #include "probe/swap.h"
 
 static char tmpdir[] = "/tmp/nodeswap-test-plan-XXXXXX";
