@@ -26,6 +26,7 @@
 
 #include "probe/host.h"
 #include "probe/meminfo.h"
+#include "probe/state.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -34,7 +35,6 @@
 #define PROGRAM "nodeswap-generator"
 #define SERVICE "nodeswap.service"
 #define WANTED_BY "sysinit.target"
-#define STATE_FILE "/var/lib/nodeswap/state"
 
 #define LOG_ERR 3
 #define LOG_WARNING 4
@@ -83,46 +83,6 @@ static void log_full(int level, const char *fmt, ...) {
 #define log_error(...) log_full(LOG_ERR, __VA_ARGS__)
 #define log_warning(...) log_full(LOG_WARNING, __VA_ARGS__)
 #define log_info(...) log_full(LOG_INFO, __VA_ARGS__)
-
-/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A small local reader of
- * the one key needed here, accepting what state.c writes and reads (yes/no, 1/0, true/false);
- * TODO: use state_load() once state.c is in. A missing file is not reverted. */
-static int read_reverted(const char *root, bool *ret) {
-        _cleanup_free_ char *path = path_join_root(root, STATE_FILE);
-        _cleanup_free_ char *buf = NULL;
-        bool reverted = false;
-        char *save = NULL;
-        int r;
-
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, 1024 * 1024, &buf);
-        if (r == -ENOENT) {
-                *ret = false;
-                return 0;
-        }
-        if (r < 0)
-                return r;
-
-        for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                l = strstrip(l);
-                if (*l == '#')
-                        continue;
-                char *eq = strchr(l, '=');
-                if (!eq)
-                        continue;
-                *eq = 0;
-                if (!streq(strstrip(l), "reverted"))
-                        continue;
-                const char *v = strstrip(eq + 1);
-                if (streq(v, "yes") || streq(v, "1") || streq(v, "true"))
-                        reverted = true;
-                else if (streq(v, "no") || streq(v, "0") || streq(v, "false"))
-                        reverted = false;
-        }
-        *ret = reverted;
-        return 0;
-}
 
 static bool in_initrd(const char *root) {
         _cleanup_free_ char *path = path_join_root(root, "/etc/initrd-release");
@@ -322,8 +282,8 @@ int main(int argc, char **argv) {
         RpiSwapConfig rpi = {};
         char **conflicts = NULL;
         const char *root;
+        NodeswapState state;
         PolicyContext ctx;
-        bool reverted = false;
         int r;
 
         if (argc != 4) {
@@ -340,6 +300,7 @@ int main(int argc, char **argv) {
         if (in_initrd(root))
                 return EXIT_SUCCESS;
 
+        nodeswap_state_init(&state);
         r = probe_context(root, &ctx);
         if (r < 0) {
                 log_error("Failed to read the memory size from /proc/meminfo, leaving systemd's units as they are: %s",
@@ -369,11 +330,15 @@ int main(int argc, char **argv) {
                 goto finish;
         }
 
-        r = read_reverted(root, &reverted);
+        /* nodeswap's own record, read as every verb reads it (state_load()): a file that cannot be
+         * read counts as "not reverted", so the policy still holds. */
+        r = state_load(root, &state);
         if (r < 0)
-                log_warning("Failed to read '%s', assuming nodeswap is not reverted: %s",
-                            STATE_FILE, strerror(-r));
-        if (reverted) {
+                log_warning("Failed to read nodeswap's state, assuming nodeswap is not reverted: %s", strerror(-r));
+        for (char **u = state.unreadable; u && *u; u++)
+                if (endswith(*u, STATE_PERSISTENT_PATH))
+                        log_warning("Failed to read '%s' (permission denied), assuming nodeswap is not reverted.", *u);
+        if (state.reverted) {
                 log_info("'nodeswap revert' is in effect, leaving systemd's units as they are.");
                 r = EXIT_SUCCESS;
                 goto finish;
@@ -395,6 +360,7 @@ int main(int argc, char **argv) {
         r = generate(&policy, conflicts, argv[1], argv[2]) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 
 finish:
+        nodeswap_state_done(&state);
         strv_free(conflicts);
         rpi_swap_config_done(&rpi);
         policy_done(&policy);
