@@ -544,9 +544,11 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         for (size_t i = 0; i < pl->n_actions; i++)
                 if (pl->actions[i].kind == ACTION_MARK_REVERTED || pl->actions[i].kind == ACTION_DROPIN_REMOVE)
                         e.reverting = true;
-        r = state_load(c->root, &e.state);
+        /* The state probe() read (under the lock, so nobody changed it since), not a second reading:
+         * the plan was made from this one. */
+        r = nodeswap_state_copy(&h->state, &e.state);
         if (r < 0) {
-                fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
+                fprintf(stderr, "Failed to copy nodeswap's state: %s\n", strerror(-r));
                 ret = EXIT_FAIL;
                 goto finish;
         }
