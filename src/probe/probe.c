@@ -6,6 +6,7 @@
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "probe/zram.h"
 
 #include <blkid.h>
 #include <ctype.h>
@@ -181,29 +182,6 @@ static int probe_swaps(const char *root, HostState *h) {
 
 /* --- zram --- */
 
-static int parse_comp_algorithm(const char *line, ZramDevice *z) {
-        _cleanup_strv_free_ char **words = strv_split_ws(line);
-        if (!words)
-                return -ENOMEM;
-        for (char **w = words; *w; w++) {
-                char *s = *w;
-                size_t l = strlen(s);
-                bool active = l >= 2 && s[0] == '[' && s[l - 1] == ']';
-                if (active) {
-                        memmove(s, s + 1, l - 2);
-                        s[l - 2] = 0;
-                        free(z->algorithm);
-                        z->algorithm = strdup(s);
-                        if (!z->algorithm)
-                                return -ENOMEM;
-                }
-                int r = strv_extend(&z->algorithms_offered, s);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
 static void zram_device_done(ZramDevice *z) {
         strv_free(z->algorithms_offered);
         free(z->algorithm);
@@ -223,27 +201,26 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         if (read_u64_file(attr, &z->disksize) < 0)
                 z->disksize = 0;
 
-        snprintf(attr, sizeof attr, "%s/comp_algorithm", dir);
-        if (read_one_line(attr, &line) >= 0) {
-                int r = parse_comp_algorithm(line, z);
-                if (r < 0)
-                        return r;
-        }
+        /* Unreadable or malformed: the algorithm is unknown, the device is still listed. */
+        int r = zram_read_comp_algorithm(root, id, &z->algorithms_offered, &z->algorithm);
+        if (r == -ENOMEM)
+                return r;
 
         snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
         z->has_algorithm_params = access(attr, F_OK) == 0;
 
         /* mem_limit itself is write-only; mm_stat's fourth field reports it, in bytes. */
-        free(line);
-        line = NULL;
-        snprintf(attr, sizeof attr, "%s/mm_stat", dir);
-        if (read_one_line(attr, &line) >= 0 &&
-            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &z->orig_data_size, &z->compr_data_size,
-                   &z->mem_used_total, &z->mem_limit) < 3)
-                z->orig_data_size = z->compr_data_size = z->mem_used_total = z->mem_limit = 0;
+        ZramMmStat mm;
+        r = zram_read_mm_stat(root, id, &mm);
+        if (r == -ENOMEM)
+                return r;
+        if (r >= 0) {
+                z->orig_data_size = mm.orig_data_size;
+                z->compr_data_size = mm.compr_data_size;
+                z->mem_used_total = mm.mem_used_total;
+                z->mem_limit = mm.mem_limit;
+        }
 
-        free(line);
-        line = NULL;
         snprintf(attr, sizeof attr, "%s/bd_stat", dir);
         if (read_one_line(attr, &line) >= 0 &&
             sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64, &z->bd_count, &z->bd_reads, &z->bd_writes) == 3) {

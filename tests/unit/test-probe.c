@@ -581,6 +581,35 @@ static void test_missing_optional_files_are_unknown(void **state) {
         rm_rf(root);
 }
 
+/* probe() reads comp_algorithm and mm_stat through zram.c's parsers (the ones apply uses): what
+ * they refuse is unknown here too, and the device is still listed. */
+static void test_zram_attributes_one_parser(void **state) {
+        _cleanup_free_ char *root = scratch_root();
+        put_minimal(root);
+        put(root, "/sys/block/zram0/disksize", "1048576\n");
+        put(root, "/sys/block/zram0/comp_algorithm", "lzo lzo-rle [lz4] zstd\n");
+        put(root, "/sys/block/zram0/mm_stat", "4096 1024 8192 0 8192 0 0 0 0\n");
+        put(root, "/sys/block/zram1/disksize", "0\n");
+        put(root, "/sys/block/zram1/comp_algorithm", "[lzo] [lz4]\n");      /* two active: not the kernel's */
+        put(root, "/sys/block/zram1/mm_stat", "1 2\n");                      /* too short */
+        Policy p = {};
+        HostState h;
+        assert_int_equal(probe(root, &p, &h), 0);
+        assert_int_equal(h.n_zrams, 2);
+        assert_string_equal(h.zrams[0].algorithm, "lz4");
+        assert_int_equal(strv_length(h.zrams[0].algorithms_offered), 4);
+        assert_string_equal(h.zrams[0].algorithms_offered[1], "lzo-rle");
+        assert_int_equal(h.zrams[0].orig_data_size, 4096);
+        assert_int_equal(h.zrams[0].compr_data_size, 1024);
+        assert_int_equal(h.zrams[0].mem_used_total, 8192);
+        assert_int_equal(h.zrams[1].id, 1);
+        assert_null(h.zrams[1].algorithm);
+        assert_int_equal(strv_length(h.zrams[1].algorithms_offered), 0);
+        assert_int_equal(h.zrams[1].orig_data_size, 0);
+        host_state_done(&h);
+        rm_rf(root);
+}
+
 /* cgroup mode from /sys/fs/cgroup in mountinfo */
 static void test_cgroup_modes(void **state) {
         static const struct {
@@ -1069,6 +1098,7 @@ static void test_state_copy(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_state_copy),
+                cmocka_unit_test(test_zram_attributes_one_parser),
                 cmocka_unit_test(test_swap_unit_name),
                 cmocka_unit_test(test_swap_unit_name_refuses_unnormalized),
                 cmocka_unit_test(test_to_string),
