@@ -27,6 +27,7 @@
 #include "probe/host.h"
 #include "probe/meminfo.h"
 #include "probe/state.h"
+#include "shared/unit-name.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -87,25 +88,6 @@ static void log_full(int level, const char *fmt, ...) {
 static bool in_initrd(const char *root) {
         _cleanup_free_ char *path = path_join_root(root, "/etc/initrd-release");
         return path && access(path, F_OK) == 0;
-}
-
-/* Unit names end up as file names in the output directories: allow only what systemd allows in
- * a unit name, so nothing can point outside them. */
-static bool unit_name_valid(const char *name) {
-        static const char *const suffixes[] = {
-                ".service", ".socket", ".device", ".mount", ".automount", ".swap",
-                ".target", ".path", ".timer", ".slice", ".scope",
-        };
-        size_t l = strlen(name);
-
-        if (l == 0 || l > 255 || name[0] == '.' || name[0] == '@')
-                return false;
-        if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:-_.\\@") != l)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++)
-                if (endswith(name, suffixes[i]) && l > strlen(suffixes[i]))
-                        return true;
-        return false;
 }
 
 static int mkdir_if_missing(const char *path) {
@@ -259,7 +241,10 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
         if (!p->backend_set)
                 return ret;
         for (char *const *u = conflicts; u && *u; u++) {
-                if (!unit_name_valid(*u)) {
+                /* Unit names end up as file names in the output directories: only what
+                 * systemd allows in a unit name (the policy's own test), so nothing can point
+                 * outside them. */
+                if (!unit_name_is_valid(*u, UNIT_NAME_ANY)) {
                         log_error("Conflict unit %s: not a valid unit name, not masking it.", *u);
                         ret = -EINVAL;
                         continue;

@@ -24,6 +24,7 @@
 
 #include "policy/policy.h"
 #include "shared/page-size.h"
+#include "shared/unit-name.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -460,38 +461,6 @@ static int path_normalize(const char *v, char **ret, const char **ret_reason) {
         return 0;
 }
 
-static const char *const unit_suffixes[] = {
-        ".service", ".socket", ".device", ".mount", ".automount", ".swap",
-        ".target", ".path", ".timer", ".slice", ".scope",
-};
-
-/* A systemd unit name: a known type suffix after a non-empty prefix of letters, digits and
- * ":-_.\@"; at most one '@', not first. Templates ("foo@.service") pass unless instance_required. */
-static bool unit_name_valid(const char *n, bool instance_required) {
-        size_t len = strlen(n);
-        const char *dot = strrchr(n, '.');
-        bool suffix_ok = false;
-
-        if (len == 0 || len > 255 || !dot || dot == n)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(unit_suffixes); i++)
-                if (streq(dot, unit_suffixes[i]))
-                        suffix_ok = true;
-        if (!suffix_ok)
-                return false;
-        for (const char *c = n; c < dot; c++)
-                if (!isalnum((unsigned char) *c) && !strchr(":-_.\\@", *c))
-                        return false;
-        const char *at = strchr(n, '@');
-        if (at) {
-                if (at == n || at > dot || strchr(at + 1, '@'))
-                        return false;
-                if (instance_required && at + 1 == dot)
-                        return false;
-        }
-        return true;
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* Keys */
 
@@ -745,7 +714,7 @@ static int parse_unit(ParseState *st, const char *v, char **ret_msg) {
                 st->p->kubelet_unit = NULL;
                 return 0;
         }
-        if (!endswith(v, ".service") || !unit_name_valid(v, true))
+        if (!endswith(v, ".service") || !unit_name_is_valid(v, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
                 return FAIL("must be auto or the name of a service unit, such as k3s-agent.service");
         return replace_str(&st->p->kubelet_unit, v);
 }
@@ -765,7 +734,7 @@ static int parse_units(ParseState *st, const char *v, char **ret_msg) {
                 return 0;
         }
         for (char **i = w; *i; i++)
-                if (!unit_name_valid(*i, false))
+                if (!unit_name_is_valid(*i, UNIT_NAME_ANY))
                         return FAIL("invalid unit name '%s'", *i);
         for (char **i = w; *i; i++)
                 if (!strv_contains(st->p->conflict_units, *i) && strv_extend(&st->p->conflict_units, *i) < 0)

@@ -2,6 +2,7 @@
 /* probe(): read what the host below root looks like. Only reads; never writes, never asks systemd. */
 #include "probe/host.h"
 #include "shared/mnt-blkid-util.h"
+#include "shared/unit-name.h"
 #include "probe/meminfo.h"
 #include "probe/state.h"
 #include "probe/swap.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rpi-swap's configuration and the units its generator makes from it (rpiswap.h). */
 #include "probe/rpiswap.h"
+#include "shared/unit-name.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -84,13 +84,6 @@ char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 /* Leading blanks skipped, trailing blanks and CR cut off in place (config lines). */
 char *strstrip(char *s);
 
-/* Unit names from paths, as systemd-escape --path does it: "/var/swap" -> "var-swap". NULL with
- * errno EINVAL (relative path, a ".." component) or ENOMEM. */
-char *unit_name_path_escape(const char *path);
-char *unit_name_from_path(const char *path, const char *suffix);               /* var-swap.swap */
-char *unit_name_path_instance(const char *prefix, const char *path, const char *suffix);
-                                                /* rpi-setup-loop@var-swap.service */
-
 /* Join the root prefix and an absolute host path: ("/tmp/x", "/proc/swaps") -> "/tmp/x/proc/swaps".
  * A root of NULL, "" or "/" returns a copy of path. Returns NULL on ENOMEM. */
 char *path_join_root(const char *root, const char *path);
