@@ -601,17 +601,6 @@ static const struct {
         { "zfs",        "ZFS has no swap file support, and swap on a zvol can deadlock under memory pressure" },
 };
 
-static const char *storage_name(StorageKind k) {
-        switch (k) {
-        case STORAGE_NVME:       return "nvme";
-        case STORAGE_SSD:        return "ssd";
-        case STORAGE_VIRTUAL:    return "virtual";
-        case STORAGE_ROTATIONAL: return "rotational";
-        case STORAGE_MMC:        return "mmc";
-        }
-        return "unknown";
-}
-
 static const char *storage_words(StorageKind k) {
         switch (k) {
         case STORAGE_NVME:       return "an NVMe drive";
@@ -685,7 +674,7 @@ int swapfile_check_fs(const SwapFileFs *fs, unsigned allowed_storage, char **ret
                          fs->device);
         else
                 r = fail(&reason, 0, "swap file on %s (%s) is refused: [File] Storage= does not list %s",
-                         storage_words(fs->kind), fs->device, storage_name(fs->kind));
+                         storage_words(fs->kind), fs->device, storage_kind_to_string(fs->kind) ?: "unknown");
 
 refused:
         if (r < 0)
