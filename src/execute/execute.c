@@ -5,11 +5,11 @@
 #include "execute/execute.h"
 
 #include <signal.h>
-#include <time.h>
 
 #include "plan/kubelet.h"
 #include "report/log.h"
 #include "report/report.h"
+#include "shared/clock.h"
 #include "shared/sd-dl.h"
 #include "probe/state.h"
 #include "probe/swap.h"
@@ -43,17 +43,11 @@ typedef struct Exec {
         bool reverting;
 } Exec;
 
-static uint64_t now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 /* The node's swap changed just now. Stamped when it happens, not at the end of the run: the
  * kubelet restart comes later in the same run, and "stale" means the kubelet started before the
  * last change. */
 static void swap_changed(Exec *e) {
-        e->state.swap_changed_usec = now_usec();
+        e->state.swap_changed_usec = now_realtime_usec();
 }
 
 static void say(Exec *e, size_t i) {
@@ -598,7 +592,7 @@ int execute_plan(const CliContext *c, const Policy *p, const HostState *h, const
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i] == RESULT_DONE;
         if (any_done || e.reverting || forgot) {
-                e.state.last_run_usec = now_usec();
+                e.state.last_run_usec = now_realtime_usec();
                 e.state.last_run_revert = e.reverting;
                 e.state.last_run_failed = ret != EXIT_OK;
                 save_state(&e);

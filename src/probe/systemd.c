@@ -4,8 +4,8 @@
 #include <ctype.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "shared/clock.h"
 #include "shared/sd-dl.h"
 
 #define DEST "org.freedesktop.systemd1"
@@ -290,13 +290,6 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *ret_e
         return 0;
 }
 
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 static int subscribe(sd_bus *b) {
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         int r;
@@ -335,7 +328,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
                 return r;
 
         if (timeout_usec != 0 && timeout_usec != UINT64_MAX)
-                deadline = now_usec() + timeout_usec;
+                deadline = now_monotonic_usec() + timeout_usec;
 
         r = sym_sd_bus_call_method(b, DEST, MANAGER_PATH, MANAGER_IFACE, method, &error, &reply,
                                "ss", unit, "replace");
@@ -359,7 +352,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
 
                 uint64_t left = UINT64_MAX;
                 if (deadline != UINT64_MAX) {
-                        uint64_t n = now_usec();
+                        uint64_t n = now_monotonic_usec();
                         if (n >= deadline) {
                                 r = -ETIMEDOUT;
                                 break;
