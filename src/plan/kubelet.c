@@ -5,10 +5,6 @@
 #include <libgen.h>
 #include <sys/stat.h>
 
-const char *const kubelet_units[] = {
-        "k3s-agent.service", "k3s.service", "rke2-agent.service", "rke2-server.service", "kubelet.service", NULL,
-};
-
 char *kubelet_render_dropin(SwapBehavior b) {
         const char *v = swap_behavior_to_string(b);
         if (b == SWAP_BEHAVIOR_UNSET || !v)

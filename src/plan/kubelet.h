@@ -7,9 +7,6 @@
 /* The first line of every drop-in nodeswap writes. */
 #define KUBELET_DROPIN_HEADER "# Written by nodeswap; changes are overwritten. See nodeswap.conf(5).\n"
 
-/* The units tried, in order, for [Kubelet] Unit=auto. */
-extern const char *const kubelet_units[];
-
 /* What the kubelet reads once nodeswap has written its drop-in at path for b (b UNSET: once it has
  * removed it): c merged with that drop-in in its place. *ours receives nodeswap's file, which
  * ret points into: free it with kubelet_config_file_done() after ret's last use. Pure. */
