@@ -129,16 +129,6 @@ static int read_sysctl(const char *root, const char *path) {
 
 /* --- /proc/swaps --- */
 
-static int zram_id_from_path(const char *path) {
-        if (!startswith(path, "/dev/zram"))
-                return -1;
-        const char *n = path + strlen("/dev/zram");
-        int id;
-        if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
-                return -1;
-        return id;
-}
-
 static int probe_swaps(const char *root, HostState *h) {
         SwapEntry *entries = NULL;
         size_t n_entries = 0;
@@ -162,7 +152,7 @@ static int probe_swaps(const char *root, HostState *h) {
                         .used = entries[i].used,
                         .priority = entries[i].priority,
                         .owner = SWAP_OWNER_OTHER,
-                        .zram_id = zram_id_from_path(src),
+                        .zram_id = zram_id_from_swap_path(src),
                 };
                 h->n_swaps++;
                 d->unit = swap_unit_name(d->path);
@@ -262,40 +252,26 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         return 0;
 }
 
-static int zram_cmp(const void *a, const void *b) {
-        const ZramDevice *x = a, *y = b;
-        return (x->id > y->id) - (x->id < y->id);
-}
-
 static int probe_zrams(const char *root, HostState *h) {
         h->zram_control = root_exists(root, "/sys/class/zram-control");
 
-        _cleanup_free_ char *p = root_path(root, "/sys/block");
-        if (!p)
-                return -ENOMEM;
-        _cleanup_(closedirp) DIR *d = opendir(p);
-        if (!d)
+        _cleanup_free_ int *ids = NULL;
+        size_t n = 0;
+        int r = zram_list_ids(root, &ids, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;       /* an unreadable /sys/block: no device known */
+        if (n == 0)
                 return 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                if (!startswith(de->d_name, "zram"))
-                        continue;
-                const char *n = de->d_name + 4;
-                int id;
-                if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
-                        continue;
-                ZramDevice *nz = realloc(h->zrams, sizeof(ZramDevice) * (h->n_zrams + 1));
-                if (!nz)
-                        return -ENOMEM;
-                h->zrams = nz;
-                ZramDevice *z = &h->zrams[h->n_zrams++];
-                *z = (ZramDevice) {};
-                int r = probe_one_zram(root, id, h, z);
+        h->zrams = calloc(n, sizeof(ZramDevice));
+        if (!h->zrams)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                r = probe_one_zram(root, ids[i], h, &h->zrams[h->n_zrams++]);
                 if (r < 0)
                         return r;
         }
-        if (h->n_zrams > 1)
-                qsort(h->zrams, h->n_zrams, sizeof(ZramDevice), zram_cmp);
         return 0;
 }
 

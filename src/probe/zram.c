@@ -14,6 +14,14 @@ char *zram_device_path(int id) {
         return strdup_printf("/dev/zram%d", id);
 }
 
+int zram_id_from_swap_path(const char *path) {
+        const char *n = path && startswith(path, "/dev/zram") ? path + strlen("/dev/zram") : NULL;
+        int id;
+        if (!n || !isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
+                return -1;
+        return id;
+}
+
 static char *zram_attr_path(const char *root, int id, const char *attr) {
         _cleanup_free_ char *p = attr ? strdup_printf("/sys/block/zram%d/%s", id, attr)
                                       : strdup_printf("/sys/block/zram%d", id);
@@ -176,14 +184,9 @@ static int swaps_find_zram(const char *root, int id, char **ret_path) {
         if (r < 0)
                 return r;
 
-        char name[32];
-        snprintf(name, sizeof(name), "zram%d", id);
-
         r = 0;
         for (size_t i = 0; i < n; i++) {
-                const char *base = strrchr(entries[i].path, '/');
-                base = base ? base + 1 : entries[i].path;
-                if (!streq(base, name))
+                if (zram_id_from_swap_path(entries[i].path) != id)
                         continue;
                 if (ret_path)
                         *ret_path = TAKE_PTR(entries[i].path);
@@ -255,8 +258,7 @@ static int cmp_int(const void *a, const void *b) {
         return (x > y) - (x < y);
 }
 
-/* The ids of /sys/block/zram<N>, ascending. */
-static int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n) {
+int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n) {
         _cleanup_free_ char *block = path_join_root(root, "/sys/block");
         if (!block)
                 return -ENOMEM;
