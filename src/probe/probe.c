@@ -646,7 +646,7 @@ static void assign_owners(const Policy *policy, HostState *h) {
                     (state_has_zram_id(&h->state, d->zram_id) || (z && z->ours)))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (policy->file.path && streq(d->path, policy->file.path) &&
-                         streq_ptr(h->file.label, "nodeswap"))
+                         streq_ptr(h->file.label, SWAP_LABEL))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (d->kind == SWAP_KIND_FILE && (rf = host_find_recorded_file(h, d->path)) &&
                          rf->is_regular && rf->labelled)
