@@ -24,7 +24,7 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 
-#include "probe/host.h"
+#include "probe/conflicts.h"
 #include "probe/meminfo.h"
 #include "probe/state.h"
 #include "shared/unit-name.h"

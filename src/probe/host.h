@@ -182,11 +182,5 @@ const SwapDevice *host_find_swap(const HostState *h, const char *path);
 const ZramDevice *host_find_zram(const HostState *h, int id);
 const RecordedSwapFile *host_find_recorded_file(const HostState *h, const char *path);
 
-/* The units nodeswap masks: [Conflicts] Units= first, then the units rpi-swap's generator makes
- * from its configuration, and rpi-swap's remove service for the policy's [File] Path=, so rpi-swap
- * can neither bring its swap back nor delete, resize or loop-mount nodeswap's file. Used by probe()
- * and by nodeswap-generator, so both mask the same set. */
-int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret);
-
 /* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
 char *swap_unit_name(const char *path);
