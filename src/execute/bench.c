@@ -9,6 +9,7 @@
 
 #include "probe/zram.h"
 #include "shared/clock.h"
+#include "shared/page-size.h"
 
 #define BENCH_BLOCK (1024 * 1024)       /* bytes per write(2) */
 #define BENCH_ALIGN 4096
@@ -263,7 +264,7 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
                const volatile sig_atomic_t *stop, BenchFile *ret) {
         BenchFile f = {};
         size = size / BENCH_BLOCK * BENCH_BLOCK;
-        if (!dir || size == 0 || page_size < 512 || (page_size & (page_size - 1)))
+        if (!dir || size == 0 || !page_size_valid(page_size))
                 return -EINVAL;
 
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
