@@ -42,6 +42,7 @@
 #include "cli/cli.h"
 #include "report/log.h"
 #include "execute/zram.h"
+#include "shared/clock.h"
 
 #define BENCH_TOTAL_USEC (55 * USEC_PER_SEC)      /* the run's bound; the issue allows 60 s */
 #define BENCH_ZRAM_USEC (30 * USEC_PER_SEC)       /* of which the zram measurements, all algorithms */
@@ -379,7 +380,7 @@ int verb_bench(const CliContext *c) {
                 log_error("nodeswap bench needs root: it creates a zram device of its own.");
                 return EXIT_FAIL;
         }
-        uint64_t start = bench_now_usec();
+        uint64_t start = now_monotonic_usec();
         Policy p = {};
         HostState h = {};
         int ret = cli_load(c, LOAD_APPLY, &p, &h, NULL);
@@ -411,7 +412,7 @@ int verb_bench(const CliContext *c) {
         if (h.mem_available / 64 < per_kind)
                 per_kind = h.mem_available / 64;
         for (size_t i = 0; i < n_algos && !stop_requested; i++) {
-                uint64_t now = bench_now_usec(), zram_end = start + BENCH_ZRAM_USEC;
+                uint64_t now = now_monotonic_usec(), zram_end = start + BENCH_ZRAM_USEC;
                 algos[i].algorithm = offered[i];
                 if (now >= zram_end) {
                         algos[i].error = -ETIME;
@@ -457,7 +458,7 @@ int verb_bench(const CliContext *c) {
                 ret = EXIT_FAIL;
                 goto finish;
         }
-        double secs = (bench_now_usec() - start) / 1e6;
+        double secs = (now_monotonic_usec() - start) / 1e6;
         if (c->json)
                 print_json_result(h.page_size, secs, algos, n_algos, dir, c->dir, &h, &f, file_error, &rec);
         else

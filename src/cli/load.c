@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 #include "report/log.h"
 #include "probe/probe.h"
+#include "probe/meminfo.h"
 #include "report/report.h"
 
 /* The policy's errors: as FILE:LINE: lines on stderr, or, with --json, as one JSON document on

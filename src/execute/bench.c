@@ -9,6 +9,8 @@
 
 #include "execute/zram.h"
 #include "shared/string-table.h"
+#include "shared/clock.h"
+#include "shared/page-size.h"
 
 #define BENCH_BLOCK (1024 * 1024)       /* bytes per write(2) */
 #define BENCH_ALIGN 4096
@@ -19,12 +21,6 @@ static const char *const bench_content_table[_BENCH_CONTENT_MAX] = {
         [BENCH_CONTENT_RANDOM] = "random",
 };
 DEFINE_STRING_TABLE_TO_STRING(bench_content, BenchContent, bench_content_table);
-
-uint64_t bench_now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
 
 static uint64_t thread_cpu_nsec(void) {
         struct timespec ts;
@@ -177,7 +173,7 @@ static int bench_zram_kind(int id, const char *algorithm, BenchContent c, uint64
                 return fd;
 
         uint64_t written = 0;
-        while (written < bytes && !*stop && bench_now_usec() < deadline) {
+        while (written < bytes && !*stop && now_monotonic_usec() < deadline) {
                 r = bench_generate(g, c, buf, BENCH_BLOCK);
                 if (r < 0)
                         return r;
@@ -233,7 +229,7 @@ int bench_zram(const char *algorithm, uint64_t bytes_per_kind, uint64_t deadline
         int first_error = 0;
         /* Each kind gets an equal share of the time left, so that all three are measured. */
         for (BenchContent c = 0; c < _BENCH_CONTENT_MAX && !*stop; c++) {
-                uint64_t now = bench_now_usec();
+                uint64_t now = now_monotonic_usec();
                 if (now >= deadline_usec)
                         break;
                 uint64_t share = now + (deadline_usec - now) / (uint64_t) (_BENCH_CONTENT_MAX - c);
@@ -267,7 +263,7 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
                const volatile sig_atomic_t *stop, BenchFile *ret) {
         BenchFile f = {};
         size = size / BENCH_BLOCK * BENCH_BLOCK;
-        if (!dir || size == 0 || page_size < 512 || (page_size & (page_size - 1)))
+        if (!dir || size == 0 || !page_size_valid(page_size))
                 return -EINVAL;
 
         _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -302,10 +298,10 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
 
         BenchGenerator g;
         bench_generator_init(&g, UINT64_C(0x243f6a8885a308d3));
-        uint64_t t0 = bench_now_usec();
+        uint64_t t0 = now_monotonic_usec();
         /* At most half the time left for writing: the reads need their share. */
         uint64_t write_deadline = t0 + (deadline_usec > t0 ? (deadline_usec - t0) / 2 : 0);
-        while (f.written < size && !*stop && bench_now_usec() < write_deadline) {
+        while (f.written < size && !*stop && now_monotonic_usec() < write_deadline) {
                 (void) bench_generate(&g, BENCH_CONTENT_RANDOM, buf, BENCH_BLOCK);
                 uint64_t c0 = thread_cpu_nsec();
                 ssize_t k = pwrite(fd, buf, BENCH_BLOCK, (off_t) f.written);
@@ -328,18 +324,18 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
                 }
                 f.write_cpu_nsec += thread_cpu_nsec() - c0;
         }
-        f.write_usec = bench_now_usec() - t0;
+        f.write_usec = now_monotonic_usec() - t0;
 
         uint64_t pages = f.written / page_size;
-        while (pages > 0 && f.n_reads < BENCH_FILE_READS_MAX && !*stop && bench_now_usec() < deadline_usec) {
+        while (pages > 0 && f.n_reads < BENCH_FILE_READS_MAX && !*stop && now_monotonic_usec() < deadline_usec) {
                 uint64_t off = (rng_next(&g.rng) % pages) * page_size;
-                uint64_t s = bench_now_usec();
+                uint64_t s = now_monotonic_usec();
                 ssize_t k = pread(fd, buf, page_size, (off_t) off);
                 if (k < 0) {
                         r = -errno;
                         goto finish;
                 }
-                lat[f.n_reads++] = bench_now_usec() - s;
+                lat[f.n_reads++] = now_monotonic_usec() - s;
         }
         if (f.n_reads > 0) {
                 uint64_t sum = 0;

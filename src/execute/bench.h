@@ -14,7 +14,7 @@
  * sizes. file: a temporary file in a directory, written and read with O_DIRECT.
  *
  * Every function removes what it created before it returns, on every path, and stops early (with
- * what it has measured so far) at the deadline (CLOCK_MONOTONIC µs) or when *stop becomes
+ * what it has measured so far) at the deadline (CLOCK_MONOTONIC µs, now_monotonic_usec()) or when *stop becomes
  * non-zero (a signal handler sets it). Nothing here logs. */
 
 typedef enum BenchContent {
@@ -69,4 +69,3 @@ void bench_generator_init(BenchGenerator *g, uint64_t seed);
 void bench_generator_done(BenchGenerator *g);
 int bench_generate(BenchGenerator *g, BenchContent c, uint8_t *buf, size_t len);
 
-uint64_t bench_now_usec(void);  /* CLOCK_MONOTONIC */

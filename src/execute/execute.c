@@ -15,6 +15,7 @@
 #include "execute/systemd-jobs.h"
 #include "execute/zram.h"
 #include "execute/swapfile.h"
+#include "shared/clock.h"
 #include "shared/sd-dl.h"
 #include "execute/zswap.h"
 
@@ -36,17 +37,11 @@ typedef struct Exec {
         bool reverting;
 } Exec;
 
-static uint64_t now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 /* The node's swap changed just now. Stamped when it happens, not at the end of the run: the
  * kubelet restart comes later in the same run, and "stale" means the kubelet started before the
  * last change. */
 static void swap_changed(Exec *e) {
-        e->state.swap_changed_usec = now_usec();
+        e->state.swap_changed_usec = now_realtime_usec();
 }
 
 /* Action i has its result: r (0 or -errno) and message (taken). */
@@ -592,7 +587,9 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
         for (size_t i = 0; i < pl->n_actions; i++)
                 if (pl->actions[i].kind == ACTION_MARK_REVERTED || pl->actions[i].kind == ACTION_DROPIN_REMOVE)
                         e.reverting = true;
-        r = state_load(o->root, &e.state);
+        /* The state probe() read (under the lock, so nobody changed it since), not a second reading:
+         * the plan was made from this one. */
+        r = nodeswap_state_copy(&h->state, &e.state);
         if (r < 0)
                 return r;
         /* A recorded swap file that is gone (deleted by hand, or never created by a run that was
@@ -635,7 +632,7 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i].status == ACTION_STATUS_DONE;
         if (any_done || e.reverting || forgot) {
-                e.state.last_run_usec = now_usec();
+                e.state.last_run_usec = now_realtime_usec();
                 e.state.last_run_revert = e.reverting;
                 e.state.last_run_failed = failed;
                 save_state(&e);

@@ -17,6 +17,7 @@
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "shared/path-util.h"
+#include "shared/page-size.h"
 #include "shared/reason.h"
 
 /* A swap area being made is named ".#NAME.XXXXXXXXXXXXXXXX" until it is complete. */

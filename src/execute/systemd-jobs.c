@@ -3,6 +3,8 @@
  * and restart jobs waited for to the end. */
 #include "execute/systemd-jobs.h"
 
+#include "shared/clock.h"
+
 #include <time.h>
 
 /* MaskUnitFiles and UnmaskUnitFiles reply with the changes made, a(sss): (type, file, target). */
@@ -103,13 +105,6 @@ static int on_job_removed(sd_bus_message *m, void *userdata, sd_bus_error *ret_e
         return 0;
 }
 
-static uint64_t now_usec(void) {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + (uint64_t) ts.tv_nsec / 1000;
-}
-
 static int subscribe(sd_bus *b) {
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         int r;
@@ -148,7 +143,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
                 return r;
 
         if (timeout_usec != 0 && timeout_usec != UINT64_MAX)
-                deadline = now_usec() + timeout_usec;
+                deadline = now_monotonic_usec() + timeout_usec;
 
         r = sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE, method, &error, &reply,
                                "ss", unit, "replace");
@@ -172,7 +167,7 @@ static int unit_job(sd_bus *b, const char *method, const char *unit, uint64_t ti
 
                 uint64_t left = UINT64_MAX;
                 if (deadline != UINT64_MAX) {
-                        uint64_t n = now_usec();
+                        uint64_t n = now_monotonic_usec();
                         if (n >= deadline) {
                                 r = -ETIMEDOUT;
                                 break;

@@ -2,6 +2,7 @@
 /* The zram backend's writers: take a device, configure it, write its header and swap it on; reset
  * and hot_remove it again. */
 #include "execute/zram.h"
+#include "shared/page-size.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -72,14 +73,9 @@ static int swaps_find_zram(const char *root, int id, char **ret_path) {
         if (r < 0)
                 return r;
 
-        char name[32];
-        snprintf(name, sizeof(name), "zram%d", id);
-
         r = 0;
         for (size_t i = 0; i < n; i++) {
-                const char *base = strrchr(entries[i].path, '/');
-                base = base ? base + 1 : entries[i].path;
-                if (!streq(base, name))
+                if (zram_id_from_swap_path(entries[i].path) != id)
                         continue;
                 if (ret_path)
                         *ret_path = TAKE_PTR(entries[i].path);
@@ -144,51 +140,6 @@ static bool zram_is_free(const char *root, int id) {
                         return false;
         }
         return true;
-}
-
-static int cmp_int(const void *a, const void *b) {
-        int x = *(const int *) a, y = *(const int *) b;
-        return (x > y) - (x < y);
-}
-
-/* The ids of /sys/block/zram<N>, ascending. */
-static int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n) {
-        _cleanup_free_ char *block = path_join_root(root, "/sys/block");
-        if (!block)
-                return -ENOMEM;
-
-        _cleanup_free_ int *ids = NULL;
-        size_t n = 0, cap = 0;
-        DIR *d = opendir(block);
-        if (d) {
-                struct dirent *de;
-                while ((de = readdir(d))) {
-                        int id;
-                        if (!startswith(de->d_name, "zram") || !isdigit((unsigned char) de->d_name[4]) ||
-                            safe_atoi(de->d_name + 4, &id) < 0)
-                                continue;
-                        if (n == cap) {
-                                size_t c = cap ? cap * 2 : 8;
-                                int *nids = realloc(ids, c * sizeof(int));
-                                if (!nids) {
-                                        closedir(d);
-                                        return -ENOMEM;
-                                }
-                                ids = nids;
-                                cap = c;
-                        }
-                        ids[n++] = id;
-                }
-                closedir(d);
-        } else if (errno != ENOENT)
-                return -errno;
-
-        if (n > 0)
-                qsort(ids, n, sizeof(int), cmp_int);
-        *ret_ids = ids;
-        ids = NULL;
-        *ret_n = n;
-        return 0;
 }
 
 static int zram_hot_add(const char *root, int *ret_id) {

@@ -15,16 +15,19 @@
  * child processes. A policy with errors makes it write nothing at all and exit 1, so the
  * distribution's swap stays as it was; each error is logged once.
  *
- * Environment: NODESWAP_ROOT=DIR reads the policy, /proc/meminfo, /etc/initrd-release and
+ * Environment: NODESWAP_ROOT=DIR reads the policy, /proc/meminfo (and proc/self/smaps for the page
+ * size, see page_size_read()), /etc/initrd-release and
  * nodeswap's state below DIR (tests). SYSTEMD_LOG_TARGET=console (or stderr) logs to stderr
  * instead of /dev/kmsg. */
 
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 
-#include "probe/probe.h"
+#include "probe/conflicts.h"
+#include "probe/meminfo.h"
+#include "probe/state.h"
 #include "report/log.h"
+#include "shared/unit-name.h"
 
 #ifndef NODESWAP_UNITDIR
 #error "NODESWAP_UNITDIR must be defined by the build"
@@ -33,96 +36,11 @@
 #define PROGRAM "nodeswap-generator"
 #define SERVICE "nodeswap.service"
 #define WANTED_BY "sysinit.target"
-#define STATE_FILE "/var/lib/nodeswap/state"
 
-static uint64_t read_mem_total(const char *root) {
-        _cleanup_free_ char *path = path_join_root(root, "/proc/meminfo");
-        _cleanup_free_ char *buf = NULL;
-        struct sysinfo si;
-
-        if (path && read_full_file(path, READ_SMALL_MAX, &buf) >= 0) {
-                char *p = strstr(buf, "MemTotal:");
-                if (p) {
-                        p += strlen("MemTotal:");
-                        p += strspn(p, " \t");
-                        size_t n = strspn(p, "0123456789");
-                        char num[32];
-                        uint64_t kib;
-                        if (n > 0 && n < sizeof(num)) {
-                                memcpy(num, p, n);
-                                num[n] = 0;
-                                if (safe_atou64(num, &kib) >= 0 && kib <= UINT64_MAX / 1024)
-                                        return kib * 1024;
-                        }
-                }
-        }
-        if (sysinfo(&si) < 0)
-                return 0;
-        return (uint64_t) si.totalram * si.mem_unit;
-}
-
-/* "nodeswap revert" ran last: reverted=yes in /var/lib/nodeswap/state. A second reader of the one
- * key needed here, accepting what probe/state.c writes and reads (yes/no, 1/0, true/false); issue 16
- * ("one reader per fact") replaces it with state_load(). A missing file is not reverted. */
-static int read_reverted(const char *root, bool *ret) {
-        _cleanup_free_ char *path = path_join_root(root, STATE_FILE);
-        _cleanup_free_ char *buf = NULL;
-        bool reverted = false;
-        char *save = NULL;
-        int r;
-
-        if (!path)
-                return -ENOMEM;
-        r = read_full_file(path, READ_TEXT_MAX, &buf);
-        if (r == -ENOENT) {
-                *ret = false;
-                return 0;
-        }
-        if (r < 0)
-                return r;
-
-        for (char *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-                l = strstrip(l);
-                if (*l == '#')
-                        continue;
-                char *eq = strchr(l, '=');
-                if (!eq)
-                        continue;
-                *eq = 0;
-                if (!streq(strstrip(l), "reverted"))
-                        continue;
-                const char *v = strstrip(eq + 1);
-                if (streq(v, "yes") || streq(v, "1") || streq(v, "true"))
-                        reverted = true;
-                else if (streq(v, "no") || streq(v, "0") || streq(v, "false"))
-                        reverted = false;
-        }
-        *ret = reverted;
-        return 0;
-}
 
 static bool in_initrd(const char *root) {
         _cleanup_free_ char *path = path_join_root(root, "/etc/initrd-release");
         return path && access(path, F_OK) == 0;
-}
-
-/* Unit names end up as file names in the output directories: allow only what systemd allows in
- * a unit name, so nothing can point outside them. */
-static bool unit_name_valid(const char *name) {
-        static const char *const suffixes[] = {
-                ".service", ".socket", ".device", ".mount", ".automount", ".swap",
-                ".target", ".path", ".timer", ".slice", ".scope",
-        };
-        size_t l = strlen(name);
-
-        if (l == 0 || l > 255 || name[0] == '.' || name[0] == '@')
-                return false;
-        if (strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:-_.\\@") != l)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++)
-                if (endswith(name, suffixes[i]) && l > strlen(suffixes[i]))
-                        return true;
-        return false;
 }
 
 static int mkdir_if_missing(const char *path) {
@@ -271,7 +189,10 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
         if (!p->backend_set)
                 return ret;
         for (char *const *u = conflicts; u && *u; u++) {
-                if (!unit_name_valid(*u)) {
+                /* Unit names end up as file names in the output directories: only what
+                 * systemd allows in a unit name (the policy's own test), so nothing can point
+                 * outside them. */
+                if (!unit_name_is_valid(*u, UNIT_NAME_ANY)) {
                         log_error("Conflict unit %s: not a valid unit name, not masking it.", *u);
                         ret = -EINVAL;
                         continue;
@@ -294,8 +215,8 @@ int main(int argc, char **argv) {
         RpiSwapConfig rpi = {};
         char **conflicts = NULL;
         const char *root;
-        bool reverted = false;
-        long ps;
+        NodeswapState state;
+        PolicyContext ctx;
         int r;
 
         log_setup(PROGRAM, LOG_TARGET_KMSG);
@@ -314,11 +235,13 @@ int main(int argc, char **argv) {
         if (in_initrd(root))
                 return EXIT_SUCCESS;
 
-        ps = sysconf(_SC_PAGESIZE);
-        PolicyContext ctx = {
-                .ram = read_mem_total(root),
-                .page_size = ps > 0 ? (uint64_t) ps : PAGE_SIZE_MIN,
-        };
+        nodeswap_state_init(&state);
+        r = probe_context(root, &ctx);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read the memory size from /proc/meminfo, leaving systemd's units as they are: %m");
+                r = EXIT_FAILURE;
+                goto finish;
+        }
 
         r = policy_load(root, NULL, &ctx, &policy, &errors);
         if (r == -EINVAL) {
@@ -341,10 +264,15 @@ int main(int argc, char **argv) {
                 goto finish;
         }
 
-        r = read_reverted(root, &reverted);
+        /* nodeswap's own record, read as every verb reads it (state_load()): a file that cannot be
+         * read counts as "not reverted", so the policy still holds. */
+        r = state_load(root, &state);
         if (r < 0)
-                log_warning_errno(r, "Failed to read '%s', assuming nodeswap is not reverted: %m", STATE_FILE);
-        if (reverted) {
+                log_warning_errno(r, "Failed to read nodeswap's state, assuming nodeswap is not reverted: %m");
+        for (char **u = state.unreadable; u && *u; u++)
+                if (endswith(*u, STATE_PERSISTENT_PATH))
+                        log_warning("Failed to read '%s' (permission denied), assuming nodeswap is not reverted.", *u);
+        if (state.reverted) {
                 log_info("'nodeswap revert' is in effect, leaving systemd's units as they are.");
                 r = EXIT_SUCCESS;
                 goto finish;
@@ -365,6 +293,7 @@ int main(int argc, char **argv) {
         r = generate(&policy, conflicts, argv[1], argv[2]) < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 
 finish:
+        nodeswap_state_done(&state);
         strv_free(conflicts);
         rpi_swap_config_done(&rpi);
         policy_done(&policy);

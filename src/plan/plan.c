@@ -11,6 +11,7 @@
 #include "plan/kubelet.h"
 #include "plan/placement.h"
 #include "plan/zswap.h"
+#include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "probe/zram.h"
 
@@ -999,7 +1000,7 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
 
         if (c.o->revert) {
                 if (c.o->purge && host->file.exists && host->file.is_regular && host->file.label &&
-                    streq(host->file.label, "nodeswap") &&
+                    streq(host->file.label, SWAP_LABEL) &&
                     find_action(&plan, ACTION_FILE_REMOVE, policy->file.path) < 0 &&
                     !plan_add(&plan, ACTION_FILE_REMOVE, policy->file.path, "present", "deleted", "revert --purge")) {
                         r = -ENOMEM;

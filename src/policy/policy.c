@@ -9,6 +9,7 @@
  */
 
 #include "policy/parse.h"
+#include "shared/page-size.h"
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Errors */
@@ -96,7 +97,7 @@ void policy_done(Policy *p) {
 }
 
 bool policy_context_valid(const PolicyContext *ctx) {
-        return ctx && ctx->ram > 0 && ctx->page_size > 0 && (ctx->page_size & (ctx->page_size - 1)) == 0;
+        return ctx && ctx->ram > 0 && page_size_valid(ctx->page_size);
 }
 
 int policy_revert(Policy *ret, const PolicyContext *ctx) {

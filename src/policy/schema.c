@@ -9,6 +9,7 @@
  */
 
 #include "policy/schema.h"
+#include "shared/unit-name.h"
 #include "policy/suggest.h"
 #include "policy/values.h"
 #include "shared/string-table.h"
@@ -404,7 +405,7 @@ static int parse_unit(ParseState *st, const char *v, char **ret_msg) {
                 st->p->kubelet_unit = NULL;
                 return 0;
         }
-        if (!endswith(v, ".service") || !unit_name_valid(v, true))
+        if (!endswith(v, ".service") || !unit_name_is_valid(v, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
                 return FAIL("must be auto or the name of a service unit, such as k3s-agent.service");
         return replace_str(&st->p->kubelet_unit, v);
 }
@@ -424,7 +425,7 @@ static int parse_units(ParseState *st, const char *v, char **ret_msg) {
                 return 0;
         }
         for (char **i = w; *i; i++)
-                if (!unit_name_valid(*i, false))
+                if (!unit_name_is_valid(*i, UNIT_NAME_ANY))
                         return FAIL("invalid unit name '%s'", *i);
         for (char **i = w; *i; i++)
                 if (!strv_contains(st->p->conflict_units, *i) && strv_extend(&st->p->conflict_units, *i) < 0)

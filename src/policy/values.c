@@ -80,38 +80,6 @@ int path_normalize(const char *v, char **ret, const char **ret_reason) {
         return 0;
 }
 
-static const char *const unit_suffixes[] = {
-        ".service", ".socket", ".device", ".mount", ".automount", ".swap",
-        ".target", ".path", ".timer", ".slice", ".scope",
-};
-
-/* A systemd unit name: a known type suffix after a non-empty prefix of letters, digits and
- * ":-_.\@"; at most one '@', not first. Templates ("foo@.service") pass unless instance_required. */
-bool unit_name_valid(const char *n, bool instance_required) {
-        size_t len = strlen(n);
-        const char *dot = strrchr(n, '.');
-        bool suffix_ok = false;
-
-        if (len == 0 || len > 255 || !dot || dot == n)
-                return false;
-        for (size_t i = 0; i < ELEMENTSOF(unit_suffixes); i++)
-                if (streq(dot, unit_suffixes[i]))
-                        suffix_ok = true;
-        if (!suffix_ok)
-                return false;
-        for (const char *c = n; c < dot; c++)
-                if (!isalnum((unsigned char) *c) && !strchr(":-_.\\@", *c))
-                        return false;
-        const char *at = strchr(n, '@');
-        if (at) {
-                if (at == n || at > dot || strchr(at + 1, '@'))
-                        return false;
-                if (instance_required && at + 1 == dot)
-                        return false;
-        }
-        return true;
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* Keys */
 

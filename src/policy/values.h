@@ -12,6 +12,3 @@ bool path_is_under(const char *path, const char *dir);
 /* An absolute path naming a file: collapses "//" and "/./", refuses "..", white space, control
  * characters and a trailing '/'. 0; -EINVAL with *ret_reason (static) saying why; -ENOMEM. */
 int path_normalize(const char *v, char **ret, const char **ret_reason);
-/* A systemd unit name: a known type suffix after a non-empty prefix of letters, digits and
- * ":-_.\@"; at most one '@', not first. Templates ("foo@.service") pass unless instance_required. */
-bool unit_name_valid(const char *n, bool instance_required);

@@ -3,9 +3,13 @@
 #include "probe/probe.h"
 #include "shared/mnt-blkid-util.h"
 #include "shared/string-table.h"
+#include "shared/unit-name.h"
+#include "probe/conflicts.h"
+#include "probe/meminfo.h"
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "probe/zram.h"
 
 #include <blkid.h>
 #include <ctype.h>
@@ -84,56 +88,20 @@ static bool root_exists(const char *root, const char *path) {
         return p && lstat(p, &st) == 0;
 }
 
-/* --- page size, memory, sysctls --- */
-
-static uint64_t probe_page_size(const char *root) {
-        long sys = sysconf(_SC_PAGESIZE);
-        uint64_t fallback = sys > 0 ? (uint64_t) sys : PAGE_SIZE_MIN;
-        if (root_is_host(root))
-                return fallback;
-
-        _cleanup_free_ char *p = root_path(root, "/proc/self/smaps");
-        if (!p)
-                return fallback;
-        _cleanup_fclose_ FILE *f = fopen(p, "re");
-        if (!f)
-                return fallback;
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-                uint64_t kb;
-                if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1 && kb > 0)
-                        return kb * KiB;
-        }
-        return fallback;
-}
+/* --- memory, sysctls --- */
 
 static int probe_meminfo(const char *root, HostState *h) {
-        _cleanup_free_ char *p = root_path(root, "/proc/meminfo");
-        if (!p)
-                return -ENOMEM;
-        _cleanup_fclose_ FILE *f = fopen(p, "re");
-        if (!f)
-                return -errno;
-        char line[256];
-        while (fgets(line, sizeof line, f)) {
-                char key[64];
-                uint64_t kb;
-                if (sscanf(line, "%63[^:]: %" SCNu64, key, &kb) != 2)
-                        continue;
-                if (streq(key, "MemTotal"))
-                        h->mem_total = kb * KiB;
-                else if (streq(key, "MemAvailable"))
-                        h->mem_available = kb * KiB;
-                else if (streq(key, "SwapTotal"))
-                        h->swap_total = kb * KiB;
-                else if (streq(key, "SwapFree"))
-                        h->swap_free = kb * KiB;
-                else if (streq(key, "Zswap")) {
-                        h->zswap.meminfo = true;
-                        h->zswap.pool_bytes = kb * KiB;
-                } else if (streq(key, "Zswapped"))
-                        h->zswap.stored_bytes = kb * KiB;
-        }
+        MemInfo m;
+        int r = meminfo_read(root, &m);
+        if (r < 0)
+                return r;
+        h->mem_total = m.mem_total;
+        h->mem_available = m.mem_available;
+        h->swap_total = m.swap_total;
+        h->swap_free = m.swap_free;
+        h->zswap.meminfo = m.has_zswap;
+        h->zswap.pool_bytes = m.zswap;
+        h->zswap.stored_bytes = m.zswapped;
         return 0;
 }
 
@@ -146,16 +114,6 @@ static int read_sysctl(const char *root, const char *path) {
 }
 
 /* --- /proc/swaps --- */
-
-static int zram_id_from_path(const char *path) {
-        if (!startswith(path, "/dev/zram"))
-                return -1;
-        const char *n = path + strlen("/dev/zram");
-        int id;
-        if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
-                return -1;
-        return id;
-}
 
 static int probe_swaps(const char *root, HostState *h) {
         SwapEntry *entries = NULL;
@@ -180,7 +138,7 @@ static int probe_swaps(const char *root, HostState *h) {
                         .used = entries[i].used,
                         .priority = entries[i].priority,
                         .owner = SWAP_OWNER_OTHER,
-                        .zram_id = zram_id_from_path(src),
+                        .zram_id = zram_id_from_swap_path(src),
                 };
                 h->n_swaps++;
                 d->unit = swap_unit_name(d->path);
@@ -201,29 +159,6 @@ static int probe_swaps(const char *root, HostState *h) {
 
 /* --- zram --- */
 
-static int parse_comp_algorithm(const char *line, ZramDevice *z) {
-        _cleanup_strv_free_ char **words = strv_split_ws(line);
-        if (!words)
-                return -ENOMEM;
-        for (char **w = words; *w; w++) {
-                char *s = *w;
-                size_t l = strlen(s);
-                bool active = l >= 2 && s[0] == '[' && s[l - 1] == ']';
-                if (active) {
-                        memmove(s, s + 1, l - 2);
-                        s[l - 2] = 0;
-                        free(z->algorithm);
-                        z->algorithm = strdup(s);
-                        if (!z->algorithm)
-                                return -ENOMEM;
-                }
-                int r = strv_extend(&z->algorithms_offered, s);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
 static void zram_device_done(ZramDevice *z) {
         strv_free(z->algorithms_offered);
         free(z->algorithm);
@@ -243,27 +178,26 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         if (read_u64_file(attr, &z->disksize) < 0)
                 z->disksize = 0;
 
-        snprintf(attr, sizeof attr, "%s/comp_algorithm", dir);
-        if (read_one_line(attr, &line) >= 0) {
-                int r = parse_comp_algorithm(line, z);
-                if (r < 0)
-                        return r;
-        }
+        /* Unreadable or malformed: the algorithm is unknown, the device is still listed. */
+        int r = zram_read_comp_algorithm(root, id, &z->algorithms_offered, &z->algorithm);
+        if (r == -ENOMEM)
+                return r;
 
         snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
         z->has_algorithm_params = access(attr, F_OK) == 0;
 
         /* mem_limit itself is write-only; mm_stat's fourth field reports it, in bytes. */
-        free(line);
-        line = NULL;
-        snprintf(attr, sizeof attr, "%s/mm_stat", dir);
-        if (read_one_line(attr, &line) >= 0 &&
-            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &z->orig_data_size, &z->compr_data_size,
-                   &z->mem_used_total, &z->mem_limit) < 3)
-                z->orig_data_size = z->compr_data_size = z->mem_used_total = z->mem_limit = 0;
+        ZramMmStat mm;
+        r = zram_read_mm_stat(root, id, &mm);
+        if (r == -ENOMEM)
+                return r;
+        if (r >= 0) {
+                z->orig_data_size = mm.orig_data_size;
+                z->compr_data_size = mm.compr_data_size;
+                z->mem_used_total = mm.mem_used_total;
+                z->mem_limit = mm.mem_limit;
+        }
 
-        free(line);
-        line = NULL;
         snprintf(attr, sizeof attr, "%s/bd_stat", dir);
         if (read_one_line(attr, &line) >= 0 &&
             sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64, &z->bd_count, &z->bd_reads, &z->bd_writes) == 3) {
@@ -304,40 +238,26 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         return 0;
 }
 
-static int zram_cmp(const void *a, const void *b) {
-        const ZramDevice *x = a, *y = b;
-        return (x->id > y->id) - (x->id < y->id);
-}
-
 static int probe_zrams(const char *root, HostState *h) {
         h->zram_control = root_exists(root, "/sys/class/zram-control");
 
-        _cleanup_free_ char *p = root_path(root, "/sys/block");
-        if (!p)
-                return -ENOMEM;
-        _cleanup_(closedirp) DIR *d = opendir(p);
-        if (!d)
+        _cleanup_free_ int *ids = NULL;
+        size_t n = 0;
+        int r = zram_list_ids(root, &ids, &n);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;       /* an unreadable /sys/block: no device known */
+        if (n == 0)
                 return 0;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                if (!startswith(de->d_name, "zram"))
-                        continue;
-                const char *n = de->d_name + 4;
-                int id;
-                if (!isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
-                        continue;
-                ZramDevice *nz = realloc(h->zrams, sizeof(ZramDevice) * (h->n_zrams + 1));
-                if (!nz)
-                        return -ENOMEM;
-                h->zrams = nz;
-                ZramDevice *z = &h->zrams[h->n_zrams++];
-                *z = (ZramDevice) {};
-                int r = probe_one_zram(root, id, h, z);
+        h->zrams = calloc(n, sizeof(ZramDevice));
+        if (!h->zrams)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                r = probe_one_zram(root, ids[i], h, &h->zrams[h->n_zrams++]);
                 if (r < 0)
                         return r;
         }
-        if (h->n_zrams > 1)
-                qsort(h->zrams, h->n_zrams, sizeof(ZramDevice), zram_cmp);
         return 0;
 }
 
@@ -510,17 +430,6 @@ static bool unit_masked_in(const char *root, const char *dir, const char *name) 
         return streq(t, "/dev/null");
 }
 
-int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret) {
-        _cleanup_strv_free_ char **l = strv_copy(policy->conflict_units);
-        int r;
-        if (!l)
-                return -ENOMEM;
-        if (rpi && (r = rpi_swap_units(rpi, policy->file.path, &l)) < 0)
-                return r;
-        *ret = TAKE_PTR(l);
-        return 0;
-}
-
 static int probe_units(const char *root, const Policy *policy, HostState *h) {
         int r = rpi_swap_load(root, &h->rpi_swap);
         if (r < 0)
@@ -604,7 +513,7 @@ static void assign_owners(const Policy *policy, HostState *h) {
                     (state_has_zram_id(&h->state, d->zram_id) || (z && z->ours)))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (policy->file.path && streq(d->path, policy->file.path) &&
-                         streq_ptr(h->file.label, "nodeswap"))
+                         streq_ptr(h->file.label, SWAP_LABEL))
                         d->owner = SWAP_OWNER_NODESWAP;
                 else if (d->kind == SWAP_KIND_FILE && (rf = host_find_recorded_file(h, d->path)) &&
                          rf->is_regular && rf->labelled)
@@ -630,7 +539,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         _cleanup_(mnt_unref_tablep) struct libmnt_table *mounts = NULL;
         int r;
 
-        h.page_size = probe_page_size(root);
+        h.page_size = page_size_read(root);
 
         r = probe_meminfo(root, &h);
         if (r < 0)

@@ -2,6 +2,7 @@
 /* rpi-swap's configuration and the units its generator makes from it (rpiswap.h). */
 #include "probe/rpiswap.h"
 #include "shared/string-table.h"
+#include "shared/unit-name.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

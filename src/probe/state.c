@@ -23,6 +23,40 @@ void nodeswap_state_done(NodeswapState *s) {
         nodeswap_state_init(s);
 }
 
+static int strv_extend_all(char ***l, char *const *values) {
+        for (char *const *v = values; v && *v; v++) {
+                int r = strv_extend(l, *v);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret) {
+        NodeswapState c = *s;
+        c.stopped_units = c.swap_files = c.unreadable = NULL;
+        c.zram_ids = NULL;
+        c.n_zram_ids = 0;
+        for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
+                c.saved_zswap[i] = NULL;
+        int r = strv_extend_all(&c.stopped_units, s->stopped_units);
+        for (size_t i = 0; r >= 0 && i < _ZSWAP_PARAM_MAX; i++)
+                if (s->saved_zswap[i] && !(c.saved_zswap[i] = strdup(s->saved_zswap[i])))
+                        r = -ENOMEM;
+        if (r >= 0)
+                r = strv_extend_all(&c.swap_files, s->swap_files);
+        if (r >= 0)
+                r = strv_extend_all(&c.unreadable, s->unreadable);
+        for (size_t i = 0; r >= 0 && i < s->n_zram_ids; i++)
+                r = state_add_zram_id(&c, s->zram_ids[i]);
+        if (r < 0) {
+                nodeswap_state_done(&c);
+                return r;
+        }
+        *ret = c;
+        return 0;
+}
+
 bool state_has_zram_id(const NodeswapState *s, int id) {
         for (size_t i = 0; i < s->n_zram_ids; i++)
                 if (s->zram_ids[i] == id)

@@ -61,7 +61,12 @@ typedef struct NodeswapState {
 void nodeswap_state_init(NodeswapState *s);
 void nodeswap_state_done(NodeswapState *s);
 
-/* Missing files read as the empty state; so do files this user may not read (EACCES, EPERM: a
+/* A deep copy of s into *ret (written only on success): execute works on a copy of what probe()
+ * read, so that the plan and its execution start from one reading of the files. */
+int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret);
+
+/* The one reader of both files, for probe() and nodeswap-generator (which reads reverted=).
+ * Missing files read as the empty state; so do files this user may not read (EACCES, EPERM: a
  * non-root status), which are listed in ret->unreadable. ret is written only on success. */
 int state_load(const char *root, NodeswapState *ret);
 

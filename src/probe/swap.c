@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/swap.h"
 #include "shared/mnt-blkid-util.h"
+#include "shared/page-size.h"
 
 #include <blkid.h>
 #include <fcntl.h>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "shared/util.h"
+#include "shared/page-size.h"
 
 /* The swap area format and /proc/swaps, read for the zram and file backends (execute/swapon.h
  * writes headers and calls swapon(2)/swapoff(2)). */

@@ -14,6 +14,7 @@
 #include "probe/swap.h"
 #include "shared/path-util.h"
 #include "shared/reason.h"
+#include "shared/page-size.h"
 
 static const char *fmt_bytes(char buf[static FORMAT_BYTES_MAX], uint64_t v) {
         return format_bytes(buf, FORMAT_BYTES_MAX, v);

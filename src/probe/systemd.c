@@ -5,8 +5,8 @@
 #include <ctype.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 
+#include "shared/clock.h"
 #include "shared/sd-dl.h"
 
 /* Every call with a bus: the bus may come from a caller that links libsystemd itself (the unit

@@ -7,9 +7,63 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 
+#include "shared/page-size.h"
 
 char *zram_device_path(int id) {
         return strdup_printf("/dev/zram%d", id);
+}
+
+static int cmp_int(const void *a, const void *b) {
+        int x = *(const int *) a, y = *(const int *) b;
+        return (x > y) - (x < y);
+}
+
+/* The ids of /sys/block/zram<N>, ascending (zram.h). */
+int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n) {
+        _cleanup_free_ char *block = path_join_root(root, "/sys/block");
+        if (!block)
+                return -ENOMEM;
+
+        _cleanup_free_ int *ids = NULL;
+        size_t n = 0, cap = 0;
+        DIR *d = opendir(block);
+        if (d) {
+                struct dirent *de;
+                while ((de = readdir(d))) {
+                        int id;
+                        if (!startswith(de->d_name, "zram") || !isdigit((unsigned char) de->d_name[4]) ||
+                            safe_atoi(de->d_name + 4, &id) < 0)
+                                continue;
+                        if (n == cap) {
+                                size_t c = cap ? cap * 2 : 8;
+                                int *nids = realloc(ids, c * sizeof(int));
+                                if (!nids) {
+                                        closedir(d);
+                                        return -ENOMEM;
+                                }
+                                ids = nids;
+                                cap = c;
+                        }
+                        ids[n++] = id;
+                }
+                closedir(d);
+        } else if (errno != ENOENT)
+                return -errno;
+
+        if (n > 0)
+                qsort(ids, n, sizeof(int), cmp_int);
+        *ret_ids = ids;
+        ids = NULL;
+        *ret_n = n;
+        return 0;
+}
+
+int zram_id_from_swap_path(const char *path) {
+        const char *n = path && startswith(path, "/dev/zram") ? path + strlen("/dev/zram") : NULL;
+        int id;
+        if (!n || !isdigit((unsigned char) *n) || safe_atoi(n, &id) < 0 || id < 0)
+                return -1;
+        return id;
 }
 
 char *zram_attr_path(const char *root, int id, const char *attr) {

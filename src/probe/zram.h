@@ -18,6 +18,14 @@ char *zram_device_path(int id);
 /* <root>/sys/block/zram<id>/<attr> (attr NULL: the device's directory). NULL on ENOMEM. */
 char *zram_attr_path(const char *root, int id, const char *attr);
 
+/* The zram id of a path in /proc/swaps: "/dev/zram<N>" -> N; -1 for any other path (a swap file
+ * that happens to be named zram0 is no zram device). The one test, for probe() and teardown. */
+int zram_id_from_swap_path(const char *path);
+
+/* The ids of /sys/block/zram<N>, ascending, in a malloc'd array (NULL when there are none). A
+ * missing /sys/block is no device; -errno when it cannot be read. */
+int zram_list_ids(const char *root, int **ret_ids, size_t *ret_n);
+
 /* Split the contents of comp_algorithm ("lzo-rle lzo [lz4]\n") into the names the kernel
  * offers, in its order, and the active one (the one in brackets; NULL when none is). */
 int zram_parse_comp_algorithm(const char *s, char ***ret_offered, char **ret_active);

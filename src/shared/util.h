@@ -32,12 +32,6 @@
 #define READ_SMALL_MAX (64 * KiB)
 #define READ_TEXT_MAX (1 * MiB)
 
-/* The smallest page size of any Linux architecture, and what a page size is taken to be when the
- * kernel cannot be asked. A page size is valid when it is a power of two no smaller. */
-#define PAGE_SIZE_MIN UINT64_C(4096)
-static inline bool page_size_valid(uint64_t page_size) {
-        return page_size >= PAGE_SIZE_MIN && (page_size & (page_size - 1)) == 0;
-}
 
 /* Hand over a pointer and forget it: "return TAKE_PTR(buf);" with buf freed by a cleanup. */
 #define TAKE_PTR(p)                              \
@@ -109,13 +103,6 @@ char *strv_join(char *const *l, const char *sep);
 char *strdup_printf(const char *fmt, ...) _printf_(1, 2);
 /* Leading blanks skipped, trailing blanks and CR cut off in place (config lines). */
 char *strstrip(char *s);
-
-/* Unit names from paths, as systemd-escape --path does it: "/var/swap" -> "var-swap". NULL with
- * errno EINVAL (relative path, a ".." component) or ENOMEM. */
-char *unit_name_path_escape(const char *path);
-char *unit_name_from_path(const char *path, const char *suffix);               /* var-swap.swap */
-char *unit_name_path_instance(const char *prefix, const char *path, const char *suffix);
-                                                /* rpi-setup-loop@var-swap.service */
 
 /* Join the root prefix and an absolute host path: ("/tmp/x", "/proc/swaps") -> "/tmp/x/proc/swaps".
  * A root of NULL, "" or "/" returns a copy of path. Returns NULL on ENOMEM. */

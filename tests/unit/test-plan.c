@@ -12,6 +12,7 @@
 #include "plan/check.h"
 #include "plan/placement.h"
 #include "plan/plan.h"
+#include "probe/meminfo.h"
 #include "probe/swap.h"
 #include "probe/probe.h"
 #include "execute/swapon.h"

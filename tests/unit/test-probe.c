@@ -582,6 +582,35 @@ static void test_missing_optional_files_are_unknown(void **state) {
         rm_rf(root);
 }
 
+/* probe() reads comp_algorithm and mm_stat through zram.c's parsers (the ones apply uses): what
+ * they refuse is unknown here too, and the device is still listed. */
+static void test_zram_attributes_one_parser(void **state) {
+        _cleanup_free_ char *root = scratch_root();
+        put_minimal(root);
+        put(root, "/sys/block/zram0/disksize", "1048576\n");
+        put(root, "/sys/block/zram0/comp_algorithm", "lzo lzo-rle [lz4] zstd\n");
+        put(root, "/sys/block/zram0/mm_stat", "4096 1024 8192 0 8192 0 0 0 0\n");
+        put(root, "/sys/block/zram1/disksize", "0\n");
+        put(root, "/sys/block/zram1/comp_algorithm", "[lzo] [lz4]\n");      /* two active: not the kernel's */
+        put(root, "/sys/block/zram1/mm_stat", "1 2\n");                      /* too short */
+        Policy p = {};
+        HostState h;
+        assert_int_equal(probe(root, &p, &h), 0);
+        assert_int_equal(h.n_zrams, 2);
+        assert_string_equal(h.zrams[0].algorithm, "lz4");
+        assert_int_equal(strv_length(h.zrams[0].algorithms_offered), 4);
+        assert_string_equal(h.zrams[0].algorithms_offered[1], "lzo-rle");
+        assert_int_equal(h.zrams[0].orig_data_size, 4096);
+        assert_int_equal(h.zrams[0].compr_data_size, 1024);
+        assert_int_equal(h.zrams[0].mem_used_total, 8192);
+        assert_int_equal(h.zrams[1].id, 1);
+        assert_null(h.zrams[1].algorithm);
+        assert_int_equal(strv_length(h.zrams[1].algorithms_offered), 0);
+        assert_int_equal(h.zrams[1].orig_data_size, 0);
+        host_state_done(&h);
+        rm_rf(root);
+}
+
 /* cgroup mode from /sys/fs/cgroup in mountinfo */
 static void test_cgroup_modes(void **state) {
         static const struct {
@@ -1036,8 +1065,41 @@ static void test_state_tolerates_junk(void **state) {
         rm_rf(root);
 }
 
+/* execute works on a copy of the state probe() read: equal contents, nothing shared. */
+static void test_state_copy(void **state) {
+        _cleanup_free_ char *root = scratch_root();
+        put(root, STATE_PERSISTENT_PATH,
+            "saved_swappiness=60\nreverted=yes\nstopped_unit=dev-zram0.swap\nswap_changed_usec=7\n"
+            "swap_file=/var/lib/nodeswap/swapfile\nlast_run=revert\nlast_run_usec=9\nlast_run_result=failed\n");
+        put(root, STATE_RUNTIME_PATH, "zram_id=3\nzram_id=1\n");
+        NodeswapState s, c;
+        assert_int_equal(state_load(root, &s), 0);
+        assert_int_equal(nodeswap_state_copy(&s, &c), 0);
+        _cleanup_free_ char *a = state_format_persistent(&s), *b = state_format_persistent(&c);
+        _cleanup_free_ char *ra = state_format_runtime(&s), *rb = state_format_runtime(&c);
+        assert_string_equal(a, b);
+        assert_string_equal(ra, rb);
+        assert_true(c.stopped_units != s.stopped_units && c.swap_files != s.swap_files && c.zram_ids != s.zram_ids);
+        assert_int_equal(state_remove_zram_id(&c, 3), 0);
+        assert_true(state_has_zram_id(&s, 3));
+        nodeswap_state_done(&s);
+        assert_string_equal(c.swap_files[0], "/var/lib/nodeswap/swapfile");
+        nodeswap_state_done(&c);
+
+        /* The empty state copies to the empty state. */
+        nodeswap_state_init(&s);
+        assert_int_equal(nodeswap_state_copy(&s, &c), 0);
+        assert_null(c.stopped_units);
+        assert_int_equal(c.n_zram_ids, 0);
+        assert_int_equal(c.saved_swappiness, -1);
+        nodeswap_state_done(&c);
+        rm_rf(root);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_state_copy),
+                cmocka_unit_test(test_zram_attributes_one_parser),
                 cmocka_unit_test(test_swap_unit_name),
                 cmocka_unit_test(test_swap_unit_name_refuses_unnormalized),
                 cmocka_unit_test(test_to_string),

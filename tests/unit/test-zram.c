@@ -528,6 +528,32 @@ static void test_reset_keeps_the_device(void **state) {
         fixture_free(root);
 }
 
+/* A swap file named like a zram device is not that device: find_free takes zram0, and a reset of
+ * zram0 does not swap the file off (before, teardown matched /proc/swaps by base name). */
+static void test_swap_file_named_zram_is_no_device(void **state) {
+        const FixtureDevice devices[] = { { .id = 0 }, { .id = 1, .disksize = "67108864\n", .initstate = "1\n" },
+                                          FIXTURE_END };
+        char *root = fixture_new(devices, 9);
+        put(root, "/proc/swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                                 "/var/lib/zram0                          file\t\t2097148\t\t0\t\t-2\n"
+                                 "/srv/zram1                              file\t\t2097148\t\t0\t\t-3\n");
+        int id = -1;
+        assert_int_equal(zram_find_free(root, &id), 0);
+        assert_int_equal(id, 0);
+        /* 0: nothing to swap off (1 would say a swapoff was skipped under --root) */
+        assert_int_equal(zram_reset(root, 1), 0);
+
+        assert_int_equal(zram_id_from_swap_path("/dev/zram0"), 0);
+        assert_int_equal(zram_id_from_swap_path("/dev/zram12"), 12);
+        assert_int_equal(zram_id_from_swap_path("/var/lib/zram0"), -1);
+        assert_int_equal(zram_id_from_swap_path("/dev/zram"), -1);
+        assert_int_equal(zram_id_from_swap_path("/dev/zram0p1"), -1);
+        assert_int_equal(zram_id_from_swap_path("/dev/zram-1"), -1);
+        assert_int_equal(zram_id_from_swap_path("zram0"), -1);
+        assert_int_equal(zram_id_from_swap_path(NULL), -1);
+        fixture_free(root);
+}
+
 static void test_read_mm_stat(void **state) {
         const FixtureDevice devices[] = { { .id = 0 }, FIXTURE_END };
         char *root = fixture_new(devices, 9);
@@ -617,6 +643,7 @@ int main(void) {
                 cmocka_unit_test(test_provision_refuses_bad_arguments_before_touching_anything),
                 cmocka_unit_test(test_teardown_under_a_fixture_root),
                 cmocka_unit_test(test_reset_keeps_the_device),
+                cmocka_unit_test(test_swap_file_named_zram_is_no_device),
                 cmocka_unit_test(test_read_mm_stat),
                 cmocka_unit_test(test_read_comp_algorithm),
                 cmocka_unit_test(test_kernel_offers),
