@@ -371,6 +371,16 @@ static int write_atomic_if_changed(const char *path, const char *contents, bool 
         return 1;
 }
 
+/* Whether s holds a record a later run needs: the sysctl values revert puts back, "reverted", the
+ * units nodeswap stopped, the swap files that are nodeswap's. The rest of the persistent file
+ * (swap_changed_usec, last_run*) only says when nodeswap last ran and changed swap; after a power
+ * cut the boot's apply writes it anew, and the kubelet, started after that apply, has seen the
+ * swap anyway. */
+static bool state_has_records(const NodeswapState *s) {
+        return s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->reverted || s->stopped_units ||
+               s->swap_files;
+}
+
 int state_save(const char *root, const NodeswapState *s) {
         _cleanup_free_ char *persistent = state_format_persistent(s);
         _cleanup_free_ char *runtime = state_format_runtime(s);
@@ -378,11 +388,24 @@ int state_save(const char *root, const NodeswapState *s) {
         _cleanup_free_ char *rp = path_join_root(root, STATE_RUNTIME_PATH);
         if (!persistent || !runtime || !pp || !rp)
                 return -ENOMEM;
-        /* /var/lib/nodeswap must survive a power cut: fsync'ed. /run/nodeswap is this boot's only
-         * (tmpfs under systemd, where fsync does nothing; where /run is on disk a record from
-         * before a power cut is stale anyway): atomic, not fsync'ed, and not created while it
-         * would say nothing (no zram device of ours), as a missing file reads the same. */
-        int r = write_atomic_if_changed(pp, persistent, true, NULL);
+        /* /var/lib/nodeswap must survive a power cut: fsync'ed, whenever the new file or the one it
+         * replaces holds a record a later run needs. A rename that is not fsync'ed may come back
+         * from a power cut as an empty file, which is harmless only when neither held one: then
+         * the file is bookkeeping alone (a zram-only node without sysctls), and its fsyncs, which
+         * wait for the root file system's journal, would be most of a zram apply's time.
+         * /run/nodeswap is this boot's only (tmpfs under systemd, where fsync does nothing; where
+         * /run is on disk a record from before a power cut is stale anyway): atomic, not fsync'ed,
+         * and not created while it would say nothing (no zram device of ours), as a missing file
+         * reads the same. */
+        bool durable = state_has_records(s);
+        if (!durable) {
+                NodeswapState old;
+                nodeswap_state_init(&old);
+                int k = state_load_file(root, STATE_PERSISTENT_PATH, &old);
+                durable = k < 0 || old.unreadable || state_has_records(&old);
+                nodeswap_state_done(&old);
+        }
+        int r = write_atomic_if_changed(pp, persistent, durable, NULL);
         if (r < 0)
                 return r;
         return state_save_runtime(root, s);
