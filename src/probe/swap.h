@@ -14,6 +14,10 @@
  * The first page is zeroed first (wiping the boot sector area as mkswap does); fsync()ed.
  * -EINVAL when size holds fewer than 10 pages, or page_size is not a power of two >= 4096. */
 int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label);
+/* The same, for an area that reads as zeros already (a zram device nodeswap has just initialised:
+ * the kernel allocates its pages on first write): only the header page is written, as there is no
+ * stale signature to wipe. */
+int swap_header_write_zeroed(int fd, uint64_t size, uint64_t page_size, const char *label);
 
 typedef struct SwapHeaderInfo {
         uint64_t page_size;     /* the page size it was made for (magic offset + 10) */

@@ -55,7 +55,8 @@ int zram_setup(const char *root, int id, const char *algorithm, const char *algo
                uint64_t mem_limit, uint64_t disksize);
 
 /* Provision a zram swap device: zram_take_device(), zram_setup(), open /dev/zram<id> exclusively,
- * write a swap header for page_size labelled SWAP_LABEL, check it with swap_header_probe(), and
+ * write a swap header for page_size labelled SWAP_LABEL (the header page only: the device was
+ * initialised a moment ago and reads as zeros), check it with swap_header_probe(), and
  * swap it on at priority (0..32767). On any failure everything done is undone (swapoff, reset, and
  * hot_remove when the device was hot_add'ed) and the first error is returned; a device that
  * someone else initialised meanwhile is never reset.
