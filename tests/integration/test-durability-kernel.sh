@@ -37,19 +37,8 @@ Priority=100
 Units=
 EOF
 )
-sysctl=$(policy sysctl <<EOF
-[Swap]
-Backend=zram
-[Zram]
-Size=64M
-Algorithm=lz4
-Priority=100
-[Sysctl]
-Swappiness=100
-[Conflicts]
-Units=
-EOF
-)
+# the same, and one sysctl: a record (its old value) a later run needs
+sysctl=$(policy sysctl < <(cat "$zram"; printf '[Sysctl]\nSwappiness=100\n'))
 
 # traced NAME ARGS...: run nodeswap under strace (fsync, rename, writes to /proc/sys), log in $tmp/NAME
 traced() {
