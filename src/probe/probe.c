@@ -633,17 +633,6 @@ static bool unit_masked_in(const char *root, const char *dir, const char *name) 
         return streq(t, "/dev/null");
 }
 
-int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret) {
-        _cleanup_strv_free_ char **l = strv_copy(policy->conflict_units);
-        int r;
-        if (!l)
-                return -ENOMEM;
-        if (rpi && (r = rpi_swap_units(rpi, policy->file.path, &l)) < 0)
-                return r;
-        *ret = TAKE_PTR(l);
-        return 0;
-}
-
 static int probe_units(const char *root, const Policy *policy, HostState *h) {
         int r = rpi_swap_load(root, &h->rpi_swap);
         if (r < 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rpi-swap's configuration and the units its generator makes from it (rpiswap.h). */
 #include "probe/rpiswap.h"
+#include "probe/host.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -264,4 +265,17 @@ bool rpi_swap_loop_unit(const RpiSwapConfig *c, const char *name) {
                 return false;
         _cleanup_free_ char *u = unit_name_path_instance("rpi-setup-loop", c->path, ".service");
         return u && streq(u, name);
+}
+
+/* Here, not in probe.c: the generator calls it, and linking probe.c's object from the static
+ * library would map libmount, libblkid and libyaml into every generator run for nothing. */
+int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char ***ret) {
+        _cleanup_strv_free_ char **l = strv_copy(policy->conflict_units);
+        int r;
+        if (!l)
+                return -ENOMEM;
+        if (rpi && (r = rpi_swap_units(rpi, policy->file.path, &l)) < 0)
+                return r;
+        *ret = TAKE_PTR(l);
+        return 0;
 }
