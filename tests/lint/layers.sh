@@ -6,7 +6,8 @@
 #      execute and report are side by side (neither includes the other), and so are cli and the
 #      generator; an include without a directory ("x.h") names no layer and is refused too;
 #   2. plan/ is pure: no call that reads or writes the system (open, read, write, stat, mkdir,
-#      unlink, rename, fsync, ioctl, swapon, getrandom, the read_*_file helpers, ...);
+#      unlink, rename, fsync, ioctl, swapon, getrandom, the read_*_file helpers, ...), nor one that
+#      reads the clock or the environment (clock_gettime, time, now_usec, getenv, sysconf);
 #   3. the generator never talks to D-Bus or sysfs: no sd_bus, no systemd_open(), no "/sys/" path;
 #   4. library code never logs: no stdout/stderr, printf, puts, perror or log_*() in shared/,
 #      policy/, probe/, plan/ or execute/ (they return -errno and put messages into their results;
@@ -59,7 +60,7 @@ stripped() {
 		{ print line ": " $0; line++ }'
 }
 
-io_calls='open|openat|creat|read|write|pread|pwrite|readv|writev|fopen|fdopen|freopen|opendir|fdopendir|readdir|scandir|stat|lstat|fstat|fstatat|statfs|fstatfs|statvfs|access|faccessat|unlink|unlinkat|rename|renameat|renameat2|mkdir|mkdirat|rmdir|symlink|symlinkat|link|linkat|readlink|readlinkat|truncate|ftruncate|fallocate|posix_fallocate|fsync|fdatasync|sync|syncfs|ioctl|swapon|swapoff|mount|umount|umount2|getrandom|flock|chmod|fchmod|chown|fchown|dup|dup2|pipe|socket|connect|popen|system|fork|vfork|execv|execve|execvp|read_fd_full|read_full_file|read_one_line|read_int_file|read_u64_file|write_string_file|write_file_atomic'
+io_calls='open|openat|creat|read|write|pread|pwrite|readv|writev|fopen|fdopen|freopen|opendir|fdopendir|readdir|scandir|stat|lstat|fstat|fstatat|statfs|fstatfs|statvfs|access|faccessat|unlink|unlinkat|rename|renameat|renameat2|mkdir|mkdirat|rmdir|symlink|symlinkat|link|linkat|readlink|readlinkat|truncate|ftruncate|fallocate|posix_fallocate|fsync|fdatasync|sync|syncfs|ioctl|swapon|swapoff|mount|umount|umount2|getrandom|flock|chmod|fchmod|chown|fchown|dup|dup2|pipe|socket|connect|popen|system|fork|vfork|execv|execve|execvp|read_fd_full|read_full_file|read_one_line|read_int_file|read_u64_file|write_string_file|write_file_atomic|getenv|secure_getenv|clock_gettime|gettimeofday|time|now_usec|sysconf|sysinfo'
 
 while IFS= read -r -d '' f; do
 	rel=${f#"$SRC"/}
