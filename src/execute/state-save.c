@@ -189,11 +189,24 @@ int state_save(const char *root, const NodeswapState *s) {
         _cleanup_free_ char *rp = path_join_root(root, STATE_RUNTIME_PATH);
         if (!persistent || !runtime || !pp || !rp)
                 return -ENOMEM;
-        /* /var/lib/nodeswap must survive a power cut: fsync'ed. /run/nodeswap is this boot's only
-         * (tmpfs under systemd, where fsync does nothing; where /run is on disk a record from
-         * before a power cut is stale anyway): atomic, not fsync'ed, and not created while it
-         * would say nothing (no zram device of ours), as a missing file reads the same. */
-        int r = write_atomic_if_changed(pp, persistent, true, NULL);
+        /* /var/lib/nodeswap must survive a power cut: fsync'ed, whenever the new file or the one it
+         * replaces holds a record a later run needs. A rename that is not fsync'ed may come back
+         * from a power cut as an empty file, which is harmless only when neither held one: then
+         * the file is bookkeeping alone (a zram-only node without sysctls), and its fsyncs, which
+         * wait for the root file system's journal, would be most of a zram apply's time.
+         * /run/nodeswap is this boot's only (tmpfs under systemd, where fsync does nothing; where
+         * /run is on disk a record from before a power cut is stale anyway): atomic, not fsync'ed,
+         * and not created while it would say nothing (no zram device of ours), as a missing file
+         * reads the same. */
+        bool durable = state_has_records(s);
+        if (!durable) {
+                NodeswapState old;
+                int k = state_load_persistent(root, &old);
+                durable = k < 0 || old.unreadable || state_has_records(&old);
+                if (k >= 0)
+                        nodeswap_state_done(&old);
+        }
+        int r = write_atomic_if_changed(pp, persistent, durable, NULL);
         if (r < 0)
                 return r;
         return state_save_runtime(root, s);

@@ -50,7 +50,8 @@ static int random_uuid(uint8_t ret[static SWAP_HDR_UUID_SIZE]) {
         return 0;
 }
 
-int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label) {
+/* wipe_more: whether the bytes after the header page, up to SWAP_WIPE_SIZE, are zeroed too. */
+static int header_write(int fd, uint64_t size, uint64_t page_size, const char *label, bool wipe_more) {
         int r;
 
         if (fd < 0 || !swap_page_size_valid(page_size))
@@ -67,7 +68,7 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
                 return r;
 
         size_t wipe = page_size;
-        if (wipe < SWAP_WIPE_SIZE)
+        if (wipe_more && wipe < SWAP_WIPE_SIZE)
                 wipe = size < SWAP_WIPE_SIZE ? (size_t) (size / page_size * page_size) : SWAP_WIPE_SIZE;
 
         _cleanup_free_ uint8_t *buf = calloc(1, wipe);
@@ -89,6 +90,14 @@ int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *lab
         if (fsync(fd) < 0)
                 return -errno;
         return 0;
+}
+
+int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label) {
+        return header_write(fd, size, page_size, label, true);
+}
+
+int swap_header_write_zeroed(int fd, uint64_t size, uint64_t page_size, const char *label) {
+        return header_write(fd, size, page_size, label, false);
 }
 
 int swap_on(const char *root, const char *path, int priority) {

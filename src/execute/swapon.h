@@ -11,6 +11,10 @@
  * The first page is zeroed first (wiping the boot sector area as mkswap does); fsync()ed.
  * -EINVAL when size holds fewer than 10 pages, or page_size is not a power of two >= 4096. */
 int swap_header_write(int fd, uint64_t size, uint64_t page_size, const char *label);
+/* The same, for an area that reads as zeros already (a zram device nodeswap has just initialised:
+ * the kernel allocates its pages on first write): only the header page is written, as there is no
+ * stale signature to wipe. */
+int swap_header_write_zeroed(int fd, uint64_t size, uint64_t page_size, const char *label);
 
 /* swapon(2) with SWAP_FLAG_PREFER and priority (0..32767). Under a root other than the host's
  * it does nothing and returns -EOPNOTSUPP so callers report the step as skipped. */

@@ -264,7 +264,8 @@ static int zram_write_header(const char *root, int id, uint64_t disksize, uint64
                 return -errno;
         }
 
-        int r = swap_header_write(fd, disksize, page_size, SWAP_LABEL);
+        /* Initialised by us a moment ago (disksize was 0): every page reads as zeros. */
+        int r = swap_header_write_zeroed(fd, disksize, page_size, SWAP_LABEL);
         if (r < 0)
                 return r;
 

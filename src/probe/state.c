@@ -249,6 +249,28 @@ static int state_load_file(const char *root, const char *path, NodeswapState *s)
         return 0;
 }
 
+int state_load_persistent(const char *root, NodeswapState *ret) {
+        NodeswapState s;
+        nodeswap_state_init(&s);
+        int r = state_load_file(root, STATE_PERSISTENT_PATH, &s);
+        if (r < 0) {
+                nodeswap_state_done(&s);
+                return r;
+        }
+        *ret = s;
+        return 0;
+}
+
+bool state_has_records(const NodeswapState *s) {
+        if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->reverted || s->stopped_units ||
+            s->swap_files)
+                return true;
+        for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
+                if (s->saved_zswap[i])
+                        return true;
+        return false;
+}
+
 int state_load(const char *root, NodeswapState *ret) {
         NodeswapState s;
         nodeswap_state_init(&s);

@@ -78,6 +78,14 @@ bool state_zswap_value_valid(const char *v);
  * (the older stays), -EINVAL for a value state_zswap_value_valid() refuses. */
 int state_save_zswap(NodeswapState *s, ZswapParam p, const char *value);
 void state_forget_zswap(NodeswapState *s, ZswapParam p);
+/* Only the persistent file, for the writer's durability rule (execute/state-save.c). */
+int state_load_persistent(const char *root, NodeswapState *ret);
+/* Whether s holds a record a later run needs: the sysctl and zswap values revert puts back,
+ * "reverted", the units nodeswap stopped, the swap files that are nodeswap's. The rest of the
+ * persistent file (swap_changed_usec, last_run*) only says when nodeswap last ran and changed swap;
+ * after a power cut the boot's apply writes it anew, and the kubelet, started after that apply,
+ * has seen the swap anyway. */
+bool state_has_records(const NodeswapState *s);
 
 /* Record / forget a zram device id (no duplicates). Return 0, or 1 when nothing changed. */
 int state_add_zram_id(NodeswapState *s, int id);

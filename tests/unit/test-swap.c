@@ -119,6 +119,30 @@ static void test_header_rewrite_at_smaller_page_size_leaves_no_stale_magic(void 
         assert_int_equal(info.last_page, 63);
 }
 
+/* On an area that reads as zeros already (a zram device just initialised), only the header page is
+ * written: the bytes after it are the caller's promise, not rewritten. The header is the same. */
+static void test_header_write_zeroed_writes_one_page(void **state) {
+        _cleanup_close_ int fd = temp_file(1 * MiB);
+        uint8_t marks[4096];
+        memset(marks, 0xAA, sizeof(marks));
+        assert_int_equal(pwrite(fd, marks, sizeof(marks), 4096), (ssize_t) sizeof(marks));
+
+        assert_int_equal(swap_header_write_zeroed(fd, 1 * MiB, 4096, "nodeswap"), 0);
+        uint8_t after[4096];
+        assert_int_equal(pread(fd, after, sizeof(after), 4096), (ssize_t) sizeof(after));
+        assert_memory_equal(after, marks, sizeof(marks));
+        SwapHeaderInfo info;
+        assert_int_equal(swap_header_probe(fd, &info), 1);
+        assert_int_equal(info.page_size, 4096);
+        assert_int_equal(info.last_page, 1 * MiB / 4096 - 1);
+        assert_string_equal(info.label, "nodeswap");
+
+        /* swap_header_write() zeroes them (up to 64 KiB) */
+        assert_int_equal(swap_header_write(fd, 1 * MiB, 4096, "nodeswap"), 0);
+        assert_true(is_zero_range(fd, 4096, 4096));
+        assert_int_equal(swap_header_write_zeroed(-1, 1 * MiB, 4096, "x"), -EINVAL);
+}
+
 static void test_header_write_refuses_bad_arguments(void **state) {
         static const struct {
                 uint64_t size, page_size;
@@ -250,6 +274,7 @@ int main(void) {
                 cmocka_unit_test(test_header_round_trip),
                 cmocka_unit_test(test_header_layout_is_the_kernels),
                 cmocka_unit_test(test_header_rewrite_at_smaller_page_size_leaves_no_stale_magic),
+                cmocka_unit_test(test_header_write_zeroed_writes_one_page),
                 cmocka_unit_test(test_header_write_refuses_bad_arguments),
                 cmocka_unit_test(test_header_write_refuses_more_pages_than_the_header_holds),
                 cmocka_unit_test(test_probe_finds_no_swap),

@@ -363,7 +363,13 @@ static void test_provision_under_a_fixture_root(void **state) {
                 FIXTURE_END
         };
         char *root = fixture_new(devices, 9);
-        put(root, "/dev/zram9", "");            /* stands in for the block device */
+        /* Stands in for the block device: as big as the disksize nodeswap writes, and, like a
+         * device that was just initialised, zeros throughout (provision writes only the header page). */
+        put(root, "/dev/zram9", "");
+        {
+                _cleanup_free_ char *d = path_join_root(root, "/dev/zram9");
+                assert_int_equal(truncate(d, 64 * MiB), 0);
+        }
 
         int id = -1;
         assert_int_equal(zram_provision(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id), 1);
