@@ -10,6 +10,7 @@
  * Exit status: 0; 1 when the policy or the node could not be read (the exposition still says
  * nodeswap_up 0, and --output still writes it) or FILE could not be written.
  */
+#include "plan/allowance.h"
 #include "plan/check.h"
 #include "cli/cli.h"
 #include "report/log.h"

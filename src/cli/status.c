@@ -89,6 +89,7 @@
  */
 #include <json-c/json.h>
 
+#include "plan/allowance.h"
 #include "plan/check.h"
 #include "plan/kubelet.h"
 #include "cli/cli.h"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "probe/host.h"
+#include "probe/pods.h"
 
 /* The swap a container gets from the kubelet under LimitedSwap (pure, no I/O).
  *
@@ -14,16 +15,6 @@ static inline bool cgroup_mode_is_v1(CgroupMode m) {
         return m == CGROUP_V1 || m == CGROUP_HYBRID;
 }
 
-typedef enum PodQos {
-        POD_QOS_AUTO = 0,       /* not given: derived from request and limit of this container */
-        POD_QOS_BURSTABLE,
-        POD_QOS_GUARANTEED,
-        POD_QOS_BEST_EFFORT,
-        _POD_QOS_MAX,
-} PodQos;
-/* "burstable", "guaranteed", "besteffort" (also "BestEffort" etc., case-insensitive); -EINVAL else. */
-int pod_qos_from_string(const char *s, PodQos *ret);
-const char *pod_qos_to_string(PodQos q);
 
 typedef struct AllowanceInput {
         bool has_request;

@@ -1,9 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/pods.h"
+#include "shared/string-table.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <strings.h>
 #include <sys/stat.h>
+
+static const char *const pod_qos_table[_POD_QOS_MAX] = {
+        [POD_QOS_AUTO] = "auto",
+        [POD_QOS_BURSTABLE] = "burstable",
+        [POD_QOS_GUARANTEED] = "guaranteed",
+        [POD_QOS_BEST_EFFORT] = "besteffort",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(pod_qos, PodQos, pod_qos_table);
+
+/* Not the table's exact lookup: kubectl and the API spell the classes "Burstable", "BestEffort",
+ * and "auto" is no class one can ask for. */
+
+int pod_qos_from_string(const char *s, PodQos *ret) {
+        if (!s)
+                return -EINVAL;
+        for (size_t i = POD_QOS_BURSTABLE; i < ELEMENTSOF(pod_qos_table); i++)
+                if (strcasecmp(s, pod_qos_table[i]) == 0) {
+                        *ret = (PodQos) i;
+                        return 0;
+                }
+        /* as kubectl prints it */
+        if (strcasecmp(s, "best-effort") == 0) {
+                *ret = POD_QOS_BEST_EFFORT;
+                return 0;
+        }
+        return -EINVAL;
+}
 
 /* The cgroup v2 mount points, in the order tried, and the kubelet's top cgroup names. */
 static const char *const v2_mounts[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };

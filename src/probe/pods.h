@@ -1,7 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "plan/allowance.h"
+#include "shared/util.h"
+
+/* The QoS class of a container: what the kubelet derives from requests and limits, and what a
+ * pod's cgroup path says (kubepods-burstable..., kubepods-besteffort..., else guaranteed). */
+typedef enum PodQos {
+        POD_QOS_AUTO = 0,       /* not given: derived from request and limit of this container */
+        POD_QOS_BURSTABLE,
+        POD_QOS_GUARANTEED,
+        POD_QOS_BEST_EFFORT,
+        _POD_QOS_MAX,
+} PodQos;
+/* "burstable", "guaranteed", "besteffort" (also "BestEffort" etc., case-insensitive); -EINVAL else. */
+int pod_qos_from_string(const char *s, PodQos *ret);
+const char *pod_qos_to_string(PodQos q);
 
 /* The swap each Kubernetes container has, from the kubelet's cgroup v2 tree (read only).
  *
