@@ -24,6 +24,10 @@
         X(ZRAM_ALGORITHM_UNAVAILABLE, "zram-algorithm-unavailable", ERROR,                                   \
           "none of the policy's zram algorithms is offered by this kernel")                                   \
         X(ZRAM_TOO_LARGE, "zram-too-large", WARNING, "a zram device can take more RAM than the node can give") \
+        X(ZRAM_FEATURE_UNAVAILABLE, "zram-feature-unavailable", ERROR,                                       \
+          "the policy asks zram for algorithm parameters, recompression or writeback that this kernel lacks") \
+        X(ZRAM_WRITEBACK_TARGET, "zram-writeback-target", ERROR,                                             \
+          "[Zram] Writeback= names something zram cannot write back to")                                     \
         /* the swap file */                                                                                   \
         X(SWAPFILE_NO_FILESYSTEM, "swapfile-no-filesystem", ERROR, "no mounted file system holds the swap file") \
         X(SWAPFILE_FILESYSTEM, "swapfile-filesystem", ERROR, "the file system cannot hold a swap file")      \
