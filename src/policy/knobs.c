@@ -15,6 +15,17 @@ const char *swap_discard_to_string(SwapDiscard d) {
         return (unsigned) d < _SWAP_DISCARD_MAX ? swap_discard_table[d] : NULL;
 }
 
+int swap_discard_flags(SwapDiscard d) {
+        switch (d) {
+        case SWAP_DISCARD_ONCE:
+                return SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE;
+        case SWAP_DISCARD_PAGES:
+                return SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_PAGES;
+        default:
+                return 0;
+        }
+}
+
 int swap_discard_from_string(const char *s, SwapDiscard *ret) {
         if (!s)
                 return -EINVAL;

@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sys/swap.h>
+
 #include "shared/util.h"
+
+/* glibc's <sys/swap.h> lacks the last two (include/linux/swap.h, Linux 3.11). */
+#ifndef SWAP_FLAG_DISCARD_ONCE
+#define SWAP_FLAG_DISCARD_ONCE 0x20000
+#endif
+#ifndef SWAP_FLAG_DISCARD_PAGES
+#define SWAP_FLAG_DISCARD_PAGES 0x40000
+#endif
 
 /* Value syntax of the zram and swap-file knobs of issue 17 ([Zram] Algorithm= parameters,
  * RecompressAlgorithm=, WritebackIdleAfter=, WritebackInterval=, [File] Discard=). Pure: no I/O. */
@@ -14,6 +24,9 @@ typedef enum SwapDiscard {
         _SWAP_DISCARD_MAX,
 } SwapDiscard;
 const char *swap_discard_to_string(SwapDiscard d);
+/* The swapon(2) flags for d: 0, or SWAP_FLAG_DISCARD with SWAP_FLAG_DISCARD_ONCE or
+ * SWAP_FLAG_DISCARD_PAGES (what util-linux swapon --discard=once|pages passes). */
+int swap_discard_flags(SwapDiscard d);
 /* "once", "pages", "off" (and "" = off). -EINVAL otherwise. */
 int swap_discard_from_string(const char *s, SwapDiscard *ret);
 

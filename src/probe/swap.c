@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/swap.h"
+#include "policy/knobs.h"
 #include "shared/mnt-blkid-util.h"
 
 #include <blkid.h>
@@ -262,12 +263,17 @@ fail:
 }
 
 int swap_on(const char *root, const char *path, int priority) {
-        if (!path || priority < 0 || priority > SWAP_PRIORITY_MAX)
+        return swap_on_flags(root, path, priority, 0);
+}
+
+int swap_on_flags(const char *root, const char *path, int priority, int discard_flags) {
+        if (!path || priority < 0 || priority > SWAP_PRIORITY_MAX ||
+            (discard_flags & ~(SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE | SWAP_FLAG_DISCARD_PAGES)))
                 return -EINVAL;
         if (!root_is_host(root))
                 return -EOPNOTSUPP;
 
-        int flags = SWAP_FLAG_PREFER | ((priority << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+        int flags = SWAP_FLAG_PREFER | ((priority << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK) | discard_flags;
         if (swapon(path, flags) < 0)
                 return -errno;
         return 0;

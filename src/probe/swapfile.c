@@ -1090,8 +1090,8 @@ static int create_at(int dirfd, const char *path, const char *name, uint64_t siz
         return 0;
 }
 
-int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                    int priority, unsigned allowed_storage, char **ret_reason) {
+int swapfile_create_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason) {
         _cleanup_(swapfile_fs_donep) SwapFileFs fs = {};
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_free_ char *name = NULL;
@@ -1120,7 +1120,7 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
         if (r < 0)
                 return r;
 
-        r = swap_on(root, path, priority);
+        r = swap_on_flags(root, path, priority, discard_flags);
         if (r == -EOPNOTSUPP)
                 return SWAPFILE_SWAPON_SKIPPED;
         if (r < 0) {
@@ -1130,6 +1130,11 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
                 return fail(ret_reason, r, "swapon %s failed: %m; the new file was removed", path);
         }
         return 0;
+}
+
+int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                    int priority, unsigned allowed_storage, char **ret_reason) {
+        return swapfile_create_flags(root, path, size, page_size, priority, 0, allowed_storage, ret_reason);
 }
 
 /* ---- checking an existing file ---------------------------------------------------------------- */
@@ -1339,8 +1344,8 @@ static uint64_t round_up(uint64_t v, uint64_t to) {
         return (v + to - 1) / to * to;
 }
 
-int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                    int priority, unsigned allowed_storage, char **ret_reason) {
+int swapfile_resize_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason) {
         _cleanup_(swapfile_fs_donep) SwapFileFs fs = {};
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_free_ char *name = NULL, *dir = NULL;
@@ -1414,7 +1419,7 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                                     fmt_bytes((char[FORMAT_BYTES_MAX]) {}, fs.free + old_alloc));
                 }
 
-                r = swap_on(root, path, priority);
+                r = swap_on_flags(root, path, priority, discard_flags);
                 if (r == -EOPNOTSUPP)
                         return SWAPFILE_SWAPON_SKIPPED;
                 if (r < 0) {
@@ -1441,7 +1446,7 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                 (void) unlinkat(dirfd, btmp, 0);
                 return -ENOMEM;
         }
-        r = swap_on(root, bpath, priority);
+        r = swap_on_flags(root, bpath, priority, discard_flags);
         if (r < 0) {
                 (void) unlinkat(dirfd, btmp, 0);
                 errno = -r;
@@ -1459,7 +1464,7 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
         }
         if (unlinkat(dirfd, name, 0) < 0) {
                 r = -errno;
-                (void) swap_on(root, path, priority);
+                (void) swap_on_flags(root, path, priority, discard_flags);
                 if (swap_off(root, bpath) >= 0)
                         (void) unlinkat(dirfd, btmp, 0);
                 errno = -r;
@@ -1469,7 +1474,7 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
 
         r = create_at(dirfd, path, name, size, page_size, ret_reason);
         if (r >= 0) {
-                r = swap_on(root, path, priority);
+                r = swap_on_flags(root, path, priority, discard_flags);
                 if (r < 0) {
                         (void) unlinkat(dirfd, name, 0);
                         errno = -r;
@@ -1493,6 +1498,11 @@ int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t 
                 return fail(ret_reason, -errno, "cannot delete the bridge %s: %m", bpath);
         (void) fsync_dir(dirfd);
         return 0;
+}
+
+int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                    int priority, unsigned allowed_storage, char **ret_reason) {
+        return swapfile_resize_flags(root, path, size, page_size, priority, 0, allowed_storage, ret_reason);
 }
 
 static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {

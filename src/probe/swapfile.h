@@ -104,6 +104,9 @@ uint64_t swapfile_margin(uint64_t size);
  * -EINVAL bad arguments, other -errno from the system calls. */
 int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
                     int priority, unsigned allowed_storage, char **ret_reason);
+/* ... with discard flags for swapon ([File] Discard=, swap_on_flags()). */
+int swapfile_create_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
 
 /* Whether the existing file at path can be used as it is for a swap area of size bytes on a
  * kernel with page_size: no symlink on the path (lstat, nothing followed), parents owned by root
@@ -147,6 +150,8 @@ int swapfile_is_active(const char *root, const char *path, int *ret_priority, ui
  * Returns as swapfile_create(); -ENOENT when there is no file at path. */
 int swapfile_resize(const char *root, const char *path, uint64_t size, uint64_t page_size,
                     int priority, unsigned allowed_storage, char **ret_reason);
+int swapfile_resize_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
 
 /* Swap the file at path off if it is listed in /proc/swaps, then delete it (revert --purge).
  * Only a regular file carrying a swap signature is deleted (-EMEDIUMTYPE otherwise), never
