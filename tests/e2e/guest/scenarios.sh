@@ -655,7 +655,7 @@ scenario_w() {
         done
 
         rm -f "$WB_FILE"
-        printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=512M' 'Priority=100' \
+        printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=256M' 'Priority=100' \
                 "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' '' \
                 '[Sysctl]' 'Swappiness=100' >"$POLICY"
         chmod 0644 "$POLICY"
@@ -668,7 +668,7 @@ scenario_w() {
         loop=$(cat "/sys/block/$z/backing_dev")
         expect "the loop device is backed by $WB_FILE" "$(losetup -n -O BACK-FILE "$loop" 2>&1 | sed 's/ *$//')" "$WB_FILE"
         expect "the loop device clears itself (autoclear)" "$(losetup -n -O AUTOCLEAR "$loop" 2>&1 | tr -d ' ')" 1
-        expect "$WB_FILE made 0600, as large as the device" "$(stat -c '%a %s' "$WB_FILE")" "600 $((512 * 1024 * 1024))"
+        expect "$WB_FILE made 0600, as large as the device" "$(stat -c '%a %s' "$WB_FILE")" "600 $((256 * 1024 * 1024))"
         expect "writeback_limit_enable" "$(cat "/sys/block/$z/writeback_limit_enable")" 1
         expect "writeback_limit: 8M in 4 KiB units" "$(cat "/sys/block/$z/writeback_limit")" 2048
         check "the loop device is recorded" "$(tr '\n' ' ' </run/nodeswap-state/writeback 2>&1)" \
