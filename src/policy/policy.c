@@ -603,61 +603,46 @@ static int parse_mem_limit(ParseState *st, const char *v, char **ret_msg) {
 }
 
 /* A list of algorithms, each with optional parameters ("zstd(level=3) lz4"), into names and the
- * parameters in the kernel's form ("" for none). */
-static int parse_algorithm_list(const char *v, size_t max, char ***ret_names, char ***ret_params, char **ret_msg) {
+ * parameters in the kernel's form ("" for none), replacing *names and *params; an empty v leaves
+ * them NULL. */
+static int parse_algorithm_list(const char *v, size_t max, char ***names, char ***params, char **ret_msg) {
         _cleanup_strv_free_ char **w = strv_split_ws(v);
-        _cleanup_strv_free_ char **names = NULL, **params = NULL;
+        _cleanup_strv_free_ char **n = NULL, **par = NULL;
         if (!w)
                 return -ENOMEM;
         if (strv_length(w) > max)
                 return FAIL("at most %zu algorithms", max);
         for (char **i = w; *i; i++) {
-                _cleanup_free_ char *name = NULL, *par = NULL;
+                _cleanup_free_ char *name = NULL, *pv = NULL;
                 const char *reason = NULL;
-                int r = algorithm_spec_parse(*i, &name, &par, &reason);
+                int r = algorithm_spec_parse(*i, &name, &pv, &reason);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0 && !reason)
                         return FAIL("invalid algorithm name '%s' (lower-case letters, digits and '-')", *i);
                 if (r < 0)
                         return FAIL("invalid parameters in '%s': %s", *i, reason);
-                if (strv_contains(names, name))
+                if (strv_contains(n, name))
                         return FAIL("algorithm '%s' is listed twice", name);
-                if (strv_extend(&names, name) < 0 || strv_extend(&params, strempty(par)) < 0)
+                if (strv_extend(&n, name) < 0 || strv_extend(&par, strempty(pv)) < 0)
                         return -ENOMEM;
         }
-        if (!names && (!(names = calloc(1, sizeof(char *))) || !(params = calloc(1, sizeof(char *)))))
-                return -ENOMEM;
-        *ret_names = TAKE_PTR(names);
-        *ret_params = TAKE_PTR(params);
+        strv_free(*names);
+        strv_free(*params);
+        *names = TAKE_PTR(n);
+        *params = TAKE_PTR(par);
         return 0;
 }
 
 static int parse_algorithm(ParseState *st, const char *v, char **ret_msg) {
-        char **names, **params;
-        int r = parse_algorithm_list(*v ? v : DEFAULT_ZRAM_ALGORITHMS, SIZE_MAX, &names, &params, ret_msg);
-        if (r < 0)
-                return r;
-        strv_free(st->p->zram.algorithms);
-        strv_free(st->p->zram.algorithm_params);
-        st->p->zram.algorithms = names;
-        st->p->zram.algorithm_params = params;
-        return 0;
+        return parse_algorithm_list(*v ? v : DEFAULT_ZRAM_ALGORITHMS, SIZE_MAX, &st->p->zram.algorithms,
+                                    &st->p->zram.algorithm_params, ret_msg);
 }
 
 /* RecompressAlgorithm=: empty = no recompression. */
 static int parse_recompress(ParseState *st, const char *v, char **ret_msg) {
-        char **names = NULL, **params = NULL;
-        if (*v) {
-                int r = parse_algorithm_list(v, RECOMPRESS_ALGORITHMS_MAX, &names, &params, ret_msg);
-                if (r < 0)
-                        return r;
-        }
-        strv_free(st->p->zram.recompress);
-        strv_free(st->p->zram.recompress_params);
-        st->p->zram.recompress = names;
-        st->p->zram.recompress_params = params;
-        return 0;
+        return parse_algorithm_list(v, RECOMPRESS_ALGORITHMS_MAX, &st->p->zram.recompress,
+                                    &st->p->zram.recompress_params, ret_msg);
 }
 
 /* Writeback=: empty = none; a block device below /dev, or a file nodeswap backs with a loop
