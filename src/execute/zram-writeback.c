@@ -47,12 +47,31 @@ void zram_backing_done(ZramBacking *b) {
         *b = ZRAM_BACKING_NULL;
 }
 
+/* mkdir -p of path's parent directories (0755, as for a swap file's), never through a symlink's
+ * target being replaced: an existing component is used as it is, the file itself is opened with
+ * O_NOFOLLOW. */
+static int mkdir_parents(const char *p) {
+        _cleanup_free_ char *d = strdup(p);
+        if (!d)
+                return -ENOMEM;
+        for (char *s = strchr(d + 1, '/'); s; s = strchr(s + 1, '/')) {
+                *s = 0;
+                if (mkdir(d, 0755) < 0 && errno != EEXIST)
+                        return -errno;
+                *s = '/';
+        }
+        return 0;
+}
+
 /* The file for writeback: made when missing, checked when present. Returns an O_RDWR fd. */
 static int open_backing_file(const char *root, const char *path, uint64_t size, bool *ret_created,
                              char **ret_reason) {
         _cleanup_free_ char *p = path_join_root(root, path);
         if (!p)
                 return -ENOMEM;
+        int k = mkdir_parents(p);
+        if (k < 0)
+                return fail(ret_reason, k, "Failed to create the directories of '%s': %m", path);
         bool created = false;
         int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
         if (fd >= 0) {

@@ -21,8 +21,8 @@ typedef struct ZramBacking {
 } ZramBacking;
 #define ZRAM_BACKING_NULL ((ZramBacking) { .fd = -EBADF })
 
-/* Writeback= a file: made when missing (O_CREAT|O_EXCL|O_NOFOLLOW, 0600, fallocate'd to size; its
- * directory must exist), refused when it is not a regular file of root's that only root may
+/* Writeback= a file: made when missing (O_CREAT|O_EXCL|O_NOFOLLOW, 0600, fallocate'd to size; missing
+ * directories are made 0755), refused when it is not a regular file of root's that only root may
  * write; then the loop device. A block device is taken as it is. Under a root other than "/" the
  * file is made but no loop device attached: -EOPNOTSUPP with the file in ret->file.
  * *ret_reason (may be NULL) says what failed, naming the path. */
