@@ -602,6 +602,41 @@ static int parse_mem_limit(ParseState *st, const char *v, char **ret_msg) {
         return 0;
 }
 
+/* An absolute path (path_normalize()) not below any of dirs: what (a swap file, ...) would live on
+ * a memory-backed or pseudo file system there. */
+static int path_outside(const char *v, const char *const *dirs, size_t n_dirs, const char *what, char **ret,
+                        char **ret_msg) {
+        const char *reason = NULL;
+        char *path;
+
+        int r = path_normalize(v, &path, &reason);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return FAIL("%s", reason);
+        for (size_t i = 0; i < n_dirs; i++)
+                if (path_is_under(path, dirs[i])) {
+                        free(path);
+                        return FAIL("%s cannot live under %s (a memory-backed or pseudo file system)", what, dirs[i]);
+                }
+        *ret = path;
+        return 0;
+}
+
+static int parse_file_path(ParseState *st, const char *v, char **ret_msg) {
+        /* /var/run and /var/lock are symbolic links into /run on every systemd distribution. */
+        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run", "/var/run",
+                                                     "/var/lock" };
+        char *path;
+        int r = path_outside(*v ? v : DEFAULT_FILE_PATH, volatile_dirs, ELEMENTSOF(volatile_dirs), "a swap file",
+                             &path, ret_msg);
+        if (r < 0)
+                return r;
+        free(st->p->file.path);
+        st->p->file.path = path;
+        return 0;
+}
+
 /* A list of algorithms, each with optional parameters ("zstd(level=3) lz4"), into names and the
  * parameters in the kernel's form ("" for none), replacing *names and *params; an empty v leaves
  * them NULL. */
@@ -650,25 +685,14 @@ static int parse_recompress(ParseState *st, const char *v, char **ret_msg) {
 static int parse_writeback(ParseState *st, const char *v, char **ret_msg) {
         static const char *const volatile_dirs[] = { "/tmp", "/proc", "/sys", "/run", "/var/run", "/var/lock",
                                                      "/dev/shm" };
-        const char *reason = NULL;
-        char *path;
+        char *path = NULL;
 
-        if (!*v) {
-                free(st->p->zram.writeback);
-                st->p->zram.writeback = NULL;
-                return 0;
+        if (*v) {
+                int r = path_outside(v, volatile_dirs, ELEMENTSOF(volatile_dirs), "a writeback device or file", &path,
+                                     ret_msg);
+                if (r < 0)
+                        return r;
         }
-        int r = path_normalize(v, &path, &reason);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return FAIL("%s", reason);
-        for (size_t i = 0; i < ELEMENTSOF(volatile_dirs); i++)
-                if (path_is_under(path, volatile_dirs[i])) {
-                        free(path);
-                        return FAIL("a writeback device or file cannot live under %s (a memory-backed or "
-                                    "pseudo file system)", volatile_dirs[i]);
-                }
         free(st->p->zram.writeback);
         st->p->zram.writeback = path;
         return 0;
@@ -741,30 +765,6 @@ static int parse_zram_priority(ParseState *st, const char *v, char **ret_msg) {
 static int parse_file_priority(ParseState *st, const char *v, char **ret_msg) {
         return parse_priority_common(st, v, DEFAULT_FILE_PRIORITY, &st->p->file.priority,
                                      &st->p->file.priority_origin, ret_msg);
-}
-
-static int parse_file_path(ParseState *st, const char *v, char **ret_msg) {
-        /* /var/run and /var/lock are symbolic links into /run on every systemd distribution. */
-        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run", "/var/run",
-                                                     "/var/lock" };
-        const char *reason = NULL;
-        char *path;
-        int r;
-
-        r = path_normalize(*v ? v : DEFAULT_FILE_PATH, &path, &reason);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return FAIL("%s", reason);
-        for (size_t i = 0; i < ELEMENTSOF(volatile_dirs); i++)
-                if (path_is_under(path, volatile_dirs[i])) {
-                        free(path);
-                        return FAIL("a swap file cannot live under %s (a memory-backed or pseudo "
-                                    "file system)", volatile_dirs[i]);
-                }
-        free(st->p->file.path);
-        st->p->file.path = path;
-        return 0;
 }
 
 static int parse_storage(ParseState *st, const char *v, char **ret_msg) {
