@@ -5,7 +5,7 @@ _nodeswap() {
 	local cur prev words cword
 	_init_completion || return
 
-	local commands='plan apply revert status check allowance metrics bench'
+	local commands='plan apply revert status check allowance metrics bench writeback'
 	local common='--config --root --json --quiet --verbose --help --version'
 	local -A per=(
 		[plan]='--policy-file-as'
@@ -16,6 +16,7 @@ _nodeswap() {
 		[allowance]='--request --limit --qos --critical'
 		[metrics]='--pods --output'
 		[bench]='--dir'
+		[writeback]='--force'
 	)
 
 	case $prev in

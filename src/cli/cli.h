@@ -56,3 +56,8 @@ int verb_check(const CliContext *c);      /* check.c */
 int verb_allowance(const CliContext *c);  /* allowance.c */
 int verb_metrics(const CliContext *c);    /* metrics.c */
 int verb_bench(const CliContext *c);      /* bench.c */
+int verb_writeback(const CliContext *c);  /* writeback.c */
+
+/* main.c: /run/nodeswap.lock below the root, taken exclusively (waiting for another nodeswap, and
+ * saying so unless -q or --json). */
+int cli_take_lock(const CliContext *c, int *ret_fd);

@@ -66,6 +66,36 @@ static void end_line(FILE *f, const Policy *p, PolicyKey k) {
         fputc('\n', f);
 }
 
+/* Algorithm parameters, recompression and writeback (issue 17): only what is set. */
+static void knobs_print(FILE *f, const Policy *p) {
+        char b[FORMAT_BYTES_MAX], t[64];
+        for (size_t i = 0; p->zram.algorithm_params && p->zram.algorithm_params[i]; i++)
+                if (*p->zram.algorithm_params[i]) {
+                        key(f, "  parameters");
+                        fprintf(f, "%s: %s\n", p->zram.algorithms[i], p->zram.algorithm_params[i]);
+                }
+        if (p->zram.recompress) {
+                key_of(f, POLICY_KEY_ZRAM_RECOMPRESS_ALGORITHM);
+                strv_print(f, p->zram.recompress, "(none)");
+                end_line(f, p, POLICY_KEY_ZRAM_RECOMPRESS_ALGORITHM);
+        }
+        if (!p->zram.writeback)
+                return;
+        key_of(f, POLICY_KEY_ZRAM_WRITEBACK);
+        fprintf(f, "%s%s", p->zram.writeback, policy_writeback_is_file(p) ? " (a file, on nodeswap's loop device)" : "");
+        end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK);
+        key_of(f, POLICY_KEY_ZRAM_WRITEBACK_IDLE_AFTER);
+        fputs(timespan_format_sec(t, sizeof t, p->zram.writeback_idle_after), f);
+        end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK_IDLE_AFTER);
+        key_of(f, POLICY_KEY_ZRAM_WRITEBACK_INTERVAL);
+        fputs(p->zram.writeback_interval ? timespan_format_sec(t, sizeof t, p->zram.writeback_interval) : "0 (no timer)", f);
+        end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK_INTERVAL);
+        key_of(f, POLICY_KEY_ZRAM_WRITEBACK_LIMIT);
+        fprintf(f, "%s", p->zram.writeback_limit ? format_bytes(b, sizeof b, p->zram.writeback_limit) : "none");
+        fputs(p->zram.writeback_limit ? " a day" : "", f);
+        end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK_LIMIT);
+}
+
 static void sysctl_print(FILE *f, const Policy *p, PolicyKey k, int want) {
         key_of(f, k);
         if (want < 0)
@@ -116,6 +146,7 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                 key_of(f, POLICY_KEY_ZRAM_MEM_LIMIT);
                 fputs(p->zram.mem_limit ? format_bytes(b, sizeof b, p->zram.mem_limit) : "none", f);
                 end_line(f, p, POLICY_KEY_ZRAM_MEM_LIMIT);
+                knobs_print(f, p);
         }
         if (p->backends & BACKEND_FILE || p->file.path) {
                 key_of(f, POLICY_KEY_FILE_PATH);
@@ -129,6 +160,9 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                         key_of(f, POLICY_KEY_FILE_STORAGE);
                         storage_print(f, p->file.storage);
                         end_line(f, p, POLICY_KEY_FILE_STORAGE);
+                        key_of(f, POLICY_KEY_FILE_DISCARD);
+                        fputs(swap_discard_to_string(p->file.discard), f);
+                        end_line(f, p, POLICY_KEY_FILE_DISCARD);
                 }
         }
         if (p->backends & BACKEND_ZSWAP) {

@@ -24,7 +24,8 @@ static void help(void) {
                "  check       find the known pitfalls (exit 1 on an error)\n"
                "  allowance   the swap LimitedSwap gives a container on this node\n"
                "  metrics     the node's swap in the Prometheus text format\n"
-               "  bench       measure zram and the swap file's drive here, recommend a policy\n\n"
+               "  bench       measure zram and the swap file's drive here, recommend a policy\n"
+               "  writeback   write idle zram pages back (the timer's run; --force: now)\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only (-: standard input)\n"
                "      --policy-file-as PATH=FILE\n"
@@ -35,7 +36,8 @@ static void help(void) {
                "  -q, --quiet         only the result and what is wrong\n"
                "  -v, --verbose       first the policy (FILE:LINE of each value) and the host facts\n"
                "      --boot          (apply) run at boot: never restart the kubelet\n"
-               "      --force         (apply, revert) swap off even when pages may not fit in memory\n"
+               "      --force         (apply, revert) swap off even when pages may not fit in memory;\n"
+               "                      (writeback) run now, whatever WritebackInterval= says\n"
                "      --purge         (revert) also delete the swap file\n"
                "      --dry-run       (apply, revert) show the plan, change nothing\n"
                "      --pods          (status, metrics) show each container's swap\n"
@@ -163,7 +165,7 @@ int verb_plan(const CliContext *c) {
 }
 
 /* Two applies never interleave: the second waits for the first. */
-static int take_lock(const CliContext *c, int *ret_fd) {
+int cli_take_lock(const CliContext *c, int *ret_fd) {
         _cleanup_free_ char *path = path_join_root(c->root, "/run/nodeswap.lock");
         if (!path)
                 return log_oom();
@@ -193,7 +195,7 @@ static int run_locked(const CliContext *c, bool revert) {
                 if (r != EXIT_OK)
                         return r;
         }
-        if (take_lock(c, &fd) < 0)
+        if (cli_take_lock(c, &fd) < 0)
                 return EXIT_FAIL;
         return run_plan(c, revert, true);
 }
@@ -240,6 +242,7 @@ static const struct {
         { "allowance", verb_allowance, VERB_OPT_REQUEST | VERB_OPT_LIMIT | VERB_OPT_QOS | VERB_OPT_CRITICAL },
         { "metrics", verb_metrics, VERB_OPT_PODS | VERB_OPT_OUTPUT },
         { "bench", verb_bench, VERB_OPT_DIR },
+        { "writeback", verb_writeback, VERB_OPT_FORCE },
 };
 
 int main(int argc, char *argv[]) {

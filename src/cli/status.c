@@ -22,6 +22,12 @@
  *                        pod's memory limit accounts for it
  *       mem_limit        bytes, 0 = none
  *       ratio            orig_data_size / compr_data_size, or null when empty
+ *       writeback        null without a backing device; else an object (bd_stat, bytes):
+ *         backing_dev      the device pages are written back to (/dev/loopN for a Writeback= file)
+ *         stored           bytes written back and still kept there (bd_count)
+ *         written          bytes written back since the device was set up (bd_writes)
+ *         read             bytes read back from it (bd_reads)
+ *         limit_left       bytes left of the day's WritebackLimit= budget, or null when uncapped
  *     storage        (kind "file" only) "nvme" | "ssd" | "virtual" | "rotational" | "mmc" | null
  *                    (known for the policy's [File] Path= only)
  *     storage_device (kind "file" only) e.g. "nvme0n1", or null
@@ -226,6 +232,16 @@ static json_object *json_swap(const Policy *p, const HostState *h, const SwapDev
                         json_object_object_add(zo, "mem_limit", json_object_new_uint64(z->mem_limit));
                         json_object_object_add(zo, "ratio", z->compr_data_size > 0 ?
                                                json_object_new_double(zram_ratio(z)) : NULL);
+                        json_object *wo = NULL;
+                        if (z->wb.backing_dev && (wo = json_object_new_object())) {
+                                json_object_object_add(wo, "backing_dev", json_object_new_string(z->wb.backing_dev));
+                                json_object_object_add(wo, "stored", json_object_new_uint64(z->bd_count));
+                                json_object_object_add(wo, "written", json_object_new_uint64(z->bd_writes));
+                                json_object_object_add(wo, "read", json_object_new_uint64(z->bd_reads));
+                                json_object_object_add(wo, "limit_left", z->wb.writeback_limit_enabled
+                                                       ? json_object_new_uint64(z->wb.writeback_limit) : NULL);
+                        }
+                        json_object_object_add(zo, "writeback", wo);
                 }
                 json_object_object_add(o, "zram", zo);
         }
@@ -518,6 +534,15 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                                z->mem_limit ? " of at most " : "",
                                z->mem_limit ? format_bytes(a, sizeof a, z->mem_limit) : "");
                         printf("      this RAM is charged to no cgroup: no pod's memory limit accounts for it\n");
+                        if (z->wb.backing_dev) {
+                                printf("      writeback to %s: %s written back, %s kept there, %s read back",
+                                       z->wb.backing_dev, format_bytes(a, sizeof a, z->bd_writes),
+                                       format_bytes(b, sizeof b, z->bd_count), format_bytes(c, sizeof c, z->bd_reads));
+                                if (z->wb.writeback_limit_enabled)
+                                        printf("; %s left of the day's limit",
+                                               format_bytes(a, sizeof a, z->wb.writeback_limit));
+                                putchar('\n');
+                        }
                 } else if (s->kind == SWAP_KIND_FILE) {
                         const SwapFileState *f = file_state_for(p, h, s);
                         const char *kind = f ? storage_kind_to_string(f->storage) : NULL;

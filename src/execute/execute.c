@@ -18,6 +18,8 @@
 #include "shared/clock.h"
 #include "shared/sd-dl.h"
 #include "execute/zswap.h"
+#include "execute/zram-writeback.h"
+#include "plan/zram-knobs.h"
 
 /* How long a start or stop job of a conflict unit may take: systemd's own default for a unit's
  * start and stop (DefaultTimeoutStartSec=, DefaultTimeoutStopSec=). */
@@ -230,20 +232,40 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
 
 static int do_zram_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        _cleanup_free_ char *chosen = NULL;
+        const Policy *p = e->p;
+        _cleanup_free_ char *chosen = NULL, *reason = NULL, *params = NULL;
+        _cleanup_(zram_backing_done) ZramBacking backing = ZRAM_BACKING_NULL;
         const char *algorithm = a->algorithm;
         int id = -1, r;
 
+        /* The backing device first: the kernel takes backing_dev only before disksize. */
+        bool loop_skipped = false;
+        if (p->zram.writeback) {
+                r = zram_backing_prepare(e->root, p->zram.writeback, policy_writeback_is_file(p), a->size,
+                                         &backing, &reason);
+                loop_skipped = r == -EOPNOTSUPP;
+                if (r < 0 && !loop_skipped) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                   strdup_printf("Failed to set up a zram device (%s): %s", a->want,
+                                                 reason ?: strerror(-r)));
+                        return r;
+                }
+        }
+        const char *par = zram_knobs_params_for(p, algorithm);
+        if (par && !(params = strdup_printf("algo=%s %s", algorithm, par)))
+                return -ENOMEM;
+        ZramSetupExtra extra = {
+                .recompress = p->zram.recompress,
+                .recompress_params = p->zram.recompress_params,
+                .backing_dev = backing.dev,
+                .params_of = p->zram.algorithm_params,
+        };
 
         /* With no zram device to read the kernel's offer from, plan() left the choice to the device. */
-        if (algorithm)
-                r = zram_provision(e->root, algorithm, NULL, a->mem_limit, a->size, a->priority,
-                                   e->h->page_size, &id);
-        else {
-                r = zram_provision_preferred(e->root, e->p->zram.algorithms, NULL, a->mem_limit, a->size,
-                                             a->priority, e->h->page_size, &id, &chosen);
+        r = zram_provision_ex(e->root, algorithm, p->zram.algorithms, params, &extra, a->mem_limit, a->size,
+                              a->priority, e->h->page_size, &id, &chosen);
+        if (!algorithm)
                 algorithm = chosen;
-        }
         if (r < 0) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to set up a zram device (%s): %s", a->want, strerror(-r)));
@@ -254,9 +276,13 @@ static int do_zram_create(Exec *e, size_t i) {
         state_add_zram_id(&e->state, id);
         save_runtime_state(e);
         swap_changed(e);
-        set_result(e, i, ACTION_STATUS_DONE,
-                   strdup_printf("/dev/zram%d, %s%s", id, algorithm, r > 0 ? ", swapon skipped under --root" : ""));
-        return 0;
+        int k = p->zram.writeback ? zram_writeback_started(e->root, id, &backing, p->zram.writeback_limit) : 0;
+        set_result_errno(e, i, k < 0 ? ACTION_STATUS_FAILED : ACTION_STATUS_DONE, k,
+                         strdup_printf("/dev/zram%d, %s%s%s%s%s%s", id, algorithm, backing.dev ? ", backing_dev " : "",
+                                       strempty(backing.dev), loop_skipped ? ", loop device skipped under --root" : "",
+                                       r > 0 ? ", swapon skipped under --root" : "",
+                                       k < 0 ? ", but its writeback limit or record could not be written" : ""));
+        return k < 0 ? k : 0;
 }
 
 static int do_file_create(Exec *e, size_t i) {
@@ -270,8 +296,8 @@ static int do_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority, e->p->file.storage,
-                            &reason);
+        r = swapfile_create_flags(e->root, a->target, a->size, e->h->page_size, a->priority,
+                                  swap_discard_flags(e->p->file.discard), e->p->file.storage, &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
                  * ours: the record made above goes again. */
@@ -491,7 +517,11 @@ static int do_action(Exec *e, size_t i) {
                 set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_SWAPON:
-                return swap_result(e, i, swap_on(root, a->target, a->priority), "swapon");
+                return swap_result(e, i,
+                                   swap_on_flags(root, a->target, a->priority,
+                                                 a->zram_id < 0 && streq_ptr(a->target, e->p->file.path)
+                                                         ? swap_discard_flags(e->p->file.discard) : 0),
+                                   "swapon");
         case ACTION_SWAPOFF:
                 return swap_result(e, i, swap_off(root, a->target), "swapoff");
         case ACTION_ZRAM_REMOVE:
@@ -504,6 +534,8 @@ static int do_action(Exec *e, size_t i) {
                 /* Right away too: a stale id would make a device someone else adds later "ours". */
                 state_remove_zram_id(&e->state, a->zram_id);
                 save_runtime_state(e);
+                /* Its loop device, if nodeswap attached one for writeback, goes with it. */
+                (void) zram_writeback_forget(root, a->zram_id);
                 set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_FILE_REMOVE:

@@ -44,6 +44,9 @@
  * -EINVAL bad arguments, other -errno from the system calls. */
 int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
                     int priority, unsigned allowed_storage, char **ret_reason);
+/* ... with discard flags for swapon ([File] Discard=, swap_on_flags()). */
+int swapfile_create_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
 
 /* Rewrite the swap header of the file at path for page_size, in place, keeping its size and
  * label "nodeswap" (a new UUID), for a file made under a kernel with another page size. The file

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The swap area writers: a swap header written in-process, swapon(2), swapoff(2), loop detach. */
 #include "execute/swapon.h"
+#include "policy/knobs.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -101,12 +102,17 @@ int swap_header_write_zeroed(int fd, uint64_t size, uint64_t page_size, const ch
 }
 
 int swap_on(const char *root, const char *path, int priority) {
-        if (!path || priority < 0 || priority > SWAP_PRIORITY_MAX)
+        return swap_on_flags(root, path, priority, 0);
+}
+
+int swap_on_flags(const char *root, const char *path, int priority, int discard_flags) {
+        if (!path || priority < 0 || priority > SWAP_PRIORITY_MAX ||
+            (discard_flags & ~(SWAP_FLAG_DISCARD | SWAP_FLAG_DISCARD_ONCE | SWAP_FLAG_DISCARD_PAGES)))
                 return -EINVAL;
         if (!root_is_host(root))
                 return -EOPNOTSUPP;
 
-        int flags = SWAP_FLAG_PREFER | ((priority << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+        int flags = SWAP_FLAG_PREFER | ((priority << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK) | discard_flags;
         if (swapon(path, flags) < 0)
                 return -errno;
         return 0;

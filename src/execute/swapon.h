@@ -19,6 +19,9 @@ int swap_header_write_zeroed(int fd, uint64_t size, uint64_t page_size, const ch
 /* swapon(2) with SWAP_FLAG_PREFER and priority (0..32767). Under a root other than the host's
  * it does nothing and returns -EOPNOTSUPP so callers report the step as skipped. */
 int swap_on(const char *root, const char *path, int priority);
+/* swap_on() with discard flags added (SWAP_FLAG_DISCARD with SWAP_FLAG_DISCARD_ONCE or
+ * SWAP_FLAG_DISCARD_PAGES, as swapon --discard=once|pages passes them; swap_discard_flags()). */
+int swap_on_flags(const char *root, const char *path, int priority, int discard_flags);
 /* swapoff(2). -EOPNOTSUPP under a foreign root as above. -EINVAL when path is not swap. */
 int swap_off(const char *root, const char *path);
 

@@ -213,8 +213,37 @@ int zram_kernel_offers(const char *root, char ***ret_offered) {
         return 0;
 }
 
-int zram_setup(const char *root, int id, const char *algorithm, const char *algorithm_params,
-               uint64_t mem_limit, uint64_t disksize) {
+/* recomp_algorithm "algo=NAME priority=N" and its parameters, then backing_dev: all of them are
+ * refused by the kernel once disksize is set. */
+static int zram_setup_extra(const char *root, int id, const ZramSetupExtra *extra) {
+        int r;
+        for (size_t i = 0; extra->recompress && extra->recompress[i]; i++) {
+                _cleanup_free_ char *v = strdup_printf("algo=%s priority=%zu", extra->recompress[i], i + 1);
+                if (!v)
+                        return -ENOMEM;
+                r = zram_attr_write(root, id, "recomp_algorithm", v, true);
+                if (r < 0)
+                        return r;
+                const char *par = extra->recompress_params ? extra->recompress_params[i] : NULL;
+                if (par && *par) {
+                        _cleanup_free_ char *pv = strdup_printf("priority=%zu %s", i + 1, par);
+                        if (!pv)
+                                return -ENOMEM;
+                        r = zram_attr_write(root, id, "algorithm_params", pv, true);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        if (extra->backing_dev) {
+                r = zram_attr_write(root, id, "backing_dev", extra->backing_dev, true);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int zram_setup_ex(const char *root, int id, const char *algorithm, const char *algorithm_params,
+                         const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize) {
         int r;
 
         if (id < 0 || !algorithm_name_valid(algorithm) || disksize == 0 ||
@@ -237,6 +266,12 @@ int zram_setup(const char *root, int id, const char *algorithm, const char *algo
                         return -errno;
         }
 
+        if (extra) {
+                r = zram_setup_extra(root, id, extra);
+                if (r < 0)
+                        return r;
+        }
+
         if (mem_limit > 0) {
                 r = zram_attr_write_u64(root, id, "mem_limit", mem_limit, true);
                 if (r < 0)
@@ -244,6 +279,11 @@ int zram_setup(const char *root, int id, const char *algorithm, const char *algo
         }
 
         return zram_attr_write_u64(root, id, "disksize", disksize, true);
+}
+
+int zram_setup(const char *root, int id, const char *algorithm, const char *algorithm_params,
+               uint64_t mem_limit, uint64_t disksize) {
+        return zram_setup_ex(root, id, algorithm, algorithm_params, NULL, mem_limit, disksize);
 }
 
 /* Write the header into the device and read it back. 1 when there is no device node in a
@@ -309,7 +349,8 @@ int zram_take_device(const char *root, int *ret_id) {
 }
 
 static int provision(const char *root, const char *algorithm, char *const *preference,
-                     const char *algorithm_params, uint64_t mem_limit, uint64_t disksize, int priority,
+                     const char *algorithm_params, const ZramSetupExtra *extra, uint64_t mem_limit,
+                     uint64_t disksize, int priority,
                      uint64_t page_size, int *ret_id, char **ret_algorithm) {
         int id, r;
 
@@ -342,7 +383,18 @@ static int provision(const char *root, const char *algorithm, char *const *prefe
                 algorithm = chosen;
         }
 
-        r = zram_setup(root, id, algorithm, algorithm_params, mem_limit, disksize);
+        _cleanup_free_ char *params_for = NULL;
+        if (extra && extra->params_of && !algorithm_params) {
+                /* Parameters chosen with the algorithm, from the device's own offer. */
+                for (size_t i = 0; preference && preference[i]; i++)
+                        if (streq(preference[i], algorithm) && extra->params_of[i] && *extra->params_of[i] &&
+                            !(params_for = strdup_printf("algo=%s %s", algorithm, extra->params_of[i]))) {
+                                zram_undo_setup(root, id, added);
+                                return -ENOMEM;
+                        }
+                algorithm_params = params_for;
+        }
+        r = zram_setup_ex(root, id, algorithm, algorithm_params, extra, mem_limit, disksize);
         if (r < 0) {
                 zram_undo_setup(root, id, added);
                 return r;
@@ -391,14 +443,14 @@ int zram_provision(const char *root, const char *algorithm, const char *algorith
                    int *ret_id) {
         if (!algorithm)
                 return -EINVAL;
-        return provision(root, algorithm, NULL, algorithm_params, mem_limit, disksize, priority, page_size, ret_id,
+        return provision(root, algorithm, NULL, algorithm_params, NULL, mem_limit, disksize, priority, page_size, ret_id,
                          NULL);
 }
 
 int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
                              uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                              int *ret_id, char **ret_algorithm) {
-        return provision(root, NULL, preference, algorithm_params, mem_limit, disksize, priority, page_size,
+        return provision(root, NULL, preference, algorithm_params, NULL, mem_limit, disksize, priority, page_size,
                          ret_id, ret_algorithm);
 }
 
@@ -442,4 +494,11 @@ int zram_teardown(const char *root, int id) {
         if (k < 0)
                 return k;
         return r;
+}
+
+int zram_provision_ex(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
+                      const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
+                      uint64_t page_size, int *ret_id, char **ret_algorithm) {
+        return provision(root, algorithm, preference, algorithm_params, extra, mem_limit, disksize, priority,
+                         page_size, ret_id, ret_algorithm);
 }

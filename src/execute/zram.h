@@ -56,6 +56,24 @@ int zram_provision(const char *root, const char *algorithm, const char *algorith
                    uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
                    int *ret_id);
 
+/* What a device gets beyond algorithm, parameters, mem_limit and disksize, written in this order
+ * before disksize, which the kernel needs (zram.rst): recomp_algorithm "algo=NAME priority=N" for
+ * each of recompress (N = 1, 2, 3) with its algorithm_params "priority=N ..." where
+ * recompress_params has them, then backing_dev. params_of, parallel to a preference list, gives
+ * the parameters ("level=3", "" none) of the algorithm chosen from it. */
+typedef struct ZramSetupExtra {
+        char *const *recompress;
+        char *const *recompress_params;
+        const char *backing_dev;
+        char *const *params_of;
+} ZramSetupExtra;
+
+/* zram_provision() (algorithm != NULL) or zram_provision_preferred() (algorithm NULL, preference
+ * given) with extra (may be NULL). */
+int zram_provision_ex(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
+                      const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
+                      uint64_t page_size, int *ret_id, char **ret_algorithm);
+
 /* swapoff (when the device is in /proc/swaps), then reset (EBUSY retried). The device stays, with
  * disksize 0. For a device nodeswap configured but did not create (one it found free). Returns 1
  * when a swapoff was needed but skipped under a foreign root, 0 otherwise; -ENODEV when the device

@@ -6,6 +6,9 @@
  *   - pulls nodeswap.service into the boot (NORMAL/sysinit.target.wants/nodeswap.service),
  *   - adds NORMAL/nodeswap.service.d/50-requires-mounts.conf for a swap file,
  *   - adds NORMAL/nodeswap.service.d/50-zram-module.conf for a zram backend,
+ *   - pulls nodeswap-writeback.timer into timers.target when zram writes back or recompresses
+ *     ([Zram] Writeback= or RecompressAlgorithm=, WritebackInterval= not 0), and adds the
+ *     mounts of a Writeback= file to 50-requires-mounts.conf,
  *   - masks every conflict unit when Backend= is set (EARLY/UNIT -> /dev/null; the early
  *     directory beats even /etc/systemd/system): [Conflicts] Units=, and what Raspberry Pi OS's
  *     rpi-swap-generator makes from /etc/rpi/swap.conf (its zram, writeback timer, loop device,
@@ -35,6 +38,7 @@
 
 #define PROGRAM "nodeswap-generator"
 #define SERVICE "nodeswap.service"
+#define WRITEBACK_TIMER "nodeswap-writeback.timer"
 #define WANTED_BY "sysinit.target"
 
 
@@ -158,23 +162,41 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
         if (r < 0)
                 ret = r;
 
-        if (p->backend_set && (p->backends & BACKEND_FILE) && p->file.path) {
-                _cleanup_free_ char *dir = NULL, *body = NULL;
-                r = mounts_for_value(p->file.path, &dir);
+        bool zram = p->backend_set && (p->backends & BACKEND_ZRAM);
+        const char *mounts[] = {
+                p->backend_set && (p->backends & BACKEND_FILE) ? p->file.path : NULL,
+                zram && policy_writeback_is_file(p) ? p->zram.writeback : NULL,
+        };
+        _cleanup_free_ char *body = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(mounts); i++) {
+                _cleanup_free_ char *dir = NULL;
+                if (!mounts[i])
+                        continue;
+                r = mounts_for_value(mounts[i], &dir);
                 if (r == -ENOMEM)
                         return log_oom();
                 if (r < 0) {
-                        log_error("[File] Path=%s: cannot be written as RequiresMountsFor=, not adding it.",
-                                  p->file.path);
+                        log_error("%s=%s: cannot be written as RequiresMountsFor=, not adding it.",
+                                  i == 0 ? "[File] Path" : "[Zram] Writeback", mounts[i]);
                         ret = r;
-                } else {
-                        body = strdup_printf("RequiresMountsFor=%s\n", dir);
-                        if (!body)
-                                return log_oom();
-                        r = write_dropin(normal, "50-requires-mounts.conf", body);
-                        if (r < 0)
-                                ret = r;
+                        continue;
                 }
+                char *b = strdup_printf("%sRequiresMountsFor=%s\n", strempty(body), dir);
+                if (!b)
+                        return log_oom();
+                free(body);
+                body = b;
+        }
+        if (body) {
+                r = write_dropin(normal, "50-requires-mounts.conf", body);
+                if (r < 0)
+                        ret = r;
+        }
+
+        if (zram && (p->zram.writeback || p->zram.recompress) && p->zram.writeback_interval > 0) {
+                r = make_symlink(normal, "timers.target.wants", WRITEBACK_TIMER, NODESWAP_UNITDIR "/" WRITEBACK_TIMER);
+                if (r < 0)
+                        ret = r;
         }
 
         if (p->backend_set && (p->backends & BACKEND_ZRAM)) {

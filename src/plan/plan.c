@@ -14,6 +14,7 @@
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "probe/zram.h"
+#include "plan/zram-knobs.h"
 
 static const char *const action_kind_table[_ACTION_KIND_MAX] = {
         [ACTION_MASK_UNIT] = "mask-unit",
@@ -212,6 +213,9 @@ static int plan_zram(Ctx *c) {
                 if (r < 0)
                         return r;
         }
+        int k = zram_knobs_check(p, h, algorithm, &plan->findings);
+        if (k != 0)
+                return k < 0 ? k : 0;
 
         /* One of our devices that already matches? */
         const SwapDevice *match = NULL;
@@ -221,7 +225,8 @@ static int plan_zram(Ctx *c) {
                         continue;
                 const ZramDevice *z = host_find_zram(h, s->zram_id);
                 if (!z || z->disksize != p->zram.size || s->priority != p->zram.priority ||
-                    z->mem_limit != p->zram.mem_limit || !algorithm || !streq_ptr(z->algorithm, algorithm))
+                    z->mem_limit != p->zram.mem_limit || !algorithm || !streq_ptr(z->algorithm, algorithm) ||
+                    !zram_knobs_match(p, h, z))
                         continue;
                 match = s;
                 c->keep[i] = KEEP_ON;
@@ -233,7 +238,7 @@ static int plan_zram(Ctx *c) {
         for (size_t i = 0; i < h->n_zrams; i++) {
                 const ZramDevice *z = &h->zrams[i];
                 if (!z->ours || z->swap_on || z->disksize != p->zram.size || z->mem_limit != p->zram.mem_limit ||
-                    !algorithm || !streq_ptr(z->algorithm, algorithm))
+                    !algorithm || !streq_ptr(z->algorithm, algorithm) || !zram_knobs_match(p, h, z))
                         continue;
                 _cleanup_free_ char *dev = strdup_printf("/dev/zram%d", z->id);
                 _cleanup_free_ char *want = strdup_printf("on, priority %d", p->zram.priority);
@@ -250,10 +255,11 @@ static int plan_zram(Ctx *c) {
                 return 0;
         }
 
-        _cleanup_free_ char *want = strdup_printf("%s, %s, priority %d%s%s", B(p->zram.size),
-                                                  algorithm ?: "first offered of the preference list",
+        _cleanup_free_ char *knobs = zram_knobs_describe(p, algorithm);
+        _cleanup_free_ char *want = knobs ? strdup_printf("%s, %s%s, priority %d%s%s", B(p->zram.size),
+                                                  algorithm ?: "first offered of the preference list", knobs,
                                                   p->zram.priority, p->zram.mem_limit ? ", mem_limit " : "",
-                                                  p->zram.mem_limit ? B(p->zram.mem_limit) : "");
+                                                  p->zram.mem_limit ? B(p->zram.mem_limit) : "") : NULL;
         if (!want)
                 return -ENOMEM;
         Action *a = plan_add(plan, ACTION_ZRAM_CREATE, "zram", NULL, want, why);

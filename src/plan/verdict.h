@@ -34,6 +34,10 @@
           "the kernel command line sets a zswap parameter otherwise than the policy: nodeswap leaves it")    \
         X(ZSWAP_WITH_ZRAM, "zswap-with-zram", WARNING,                                                       \
           "zswap is on in front of a zram swap device: pages are compressed twice")                          \
+        X(ZRAM_FEATURE_UNAVAILABLE, "zram-feature-unavailable", ERROR,                                       \
+          "the policy asks zram for algorithm parameters, recompression or writeback that this kernel lacks") \
+        X(ZRAM_WRITEBACK_TARGET, "zram-writeback-target", ERROR,                                             \
+          "[Zram] Writeback= names something zram cannot write back to")                                     \
         /* the swap file */                                                                                   \
         X(SWAPFILE_NO_FILESYSTEM, "swapfile-no-filesystem", ERROR, "no mounted file system holds the swap file") \
         X(SWAPFILE_FILESYSTEM, "swapfile-filesystem", ERROR, "the file system cannot hold a swap file")      \

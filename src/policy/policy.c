@@ -88,6 +88,10 @@ void policy_done(Policy *p) {
         free(p->zram.size_expr);
         strv_free(p->zram.algorithms);
         strv_free(p->zswap.compressors);
+        strv_free(p->zram.algorithm_params);
+        strv_free(p->zram.recompress);
+        strv_free(p->zram.recompress_params);
+        free(p->zram.writeback);
         free(p->file.path);
         free(p->file.size_expr);
         free(p->dropin);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "policy/knobs.h"
 #include "shared/util.h"
 #include "policy/size.h"
 
@@ -46,6 +47,11 @@ typedef enum PolicyKey {
         POLICY_KEY_ZRAM_ALGORITHM,
         POLICY_KEY_ZRAM_PRIORITY,
         POLICY_KEY_ZRAM_MEM_LIMIT,
+        POLICY_KEY_ZRAM_RECOMPRESS_ALGORITHM,
+        POLICY_KEY_ZRAM_WRITEBACK,
+        POLICY_KEY_ZRAM_WRITEBACK_IDLE_AFTER,
+        POLICY_KEY_ZRAM_WRITEBACK_INTERVAL,
+        POLICY_KEY_ZRAM_WRITEBACK_LIMIT,
         POLICY_KEY_FILE_PATH,
         POLICY_KEY_FILE_SIZE,
         POLICY_KEY_FILE_PRIORITY,
@@ -54,6 +60,7 @@ typedef enum PolicyKey {
         POLICY_KEY_ZSWAP_MAX_POOL_PERCENT,
         POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT,
         POLICY_KEY_ZSWAP_SHRINKER,
+        POLICY_KEY_FILE_DISCARD,
         POLICY_KEY_SYSCTL_SWAPPINESS,
         POLICY_KEY_SYSCTL_PAGE_CLUSTER,
         POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
@@ -82,6 +89,13 @@ typedef struct Policy {
                 int priority;           /* 0..32767 */
                 Origin priority_origin;
                 uint64_t mem_limit;     /* 0 = none */
+                char **algorithm_params; /* parallel to algorithms: "" or the kernel's form ("level=3") */
+                char **recompress;      /* RecompressAlgorithm=: priority 1, 2, 3 in order; NULL = none */
+                char **recompress_params; /* parallel to recompress, as algorithm_params */
+                char *writeback;        /* Writeback=: a block device (/dev/...) or a file; NULL = none */
+                uint64_t writeback_idle_after; /* seconds a page must be idle before it is written back */
+                uint64_t writeback_interval;   /* seconds between runs of the writeback timer; 0 = no timer */
+                uint64_t writeback_limit;      /* bytes written back per day at most, a multiple of 4 KiB; 0 = no cap */
         } zram;
 
         struct {
@@ -92,6 +106,7 @@ typedef struct Policy {
                 int priority;
                 Origin priority_origin;
                 unsigned storage;       /* StorageKind bits */
+                SwapDiscard discard;    /* Discard= */
         } file;
 
         /* [Zswap]: used only when backends has BACKEND_ZSWAP. -1: leave the kernel's value. */
@@ -173,6 +188,14 @@ int policy_load_text(const char *name, const char *text, size_t len, const Polic
 
 /* The name of names nearest to s (a typo, an abbreviation), or NULL when none is near. */
 const char *policy_suggest(const char *s, char *const *names);
+
+/* Writeback= names a block device when it is below /dev, a file nodeswap backs with a loop device
+ * otherwise. */
+static inline bool policy_writeback_is_file(const Policy *p) {
+        return p->zram.writeback && !startswith(p->zram.writeback, "/dev/");
+}
+/* The kernel counts writeback_limit in 4 KiB units whatever the page size (zram.rst). */
+#define ZRAM_WRITEBACK_UNIT 4096
 
 /* The largest policy file read. */
 #define POLICY_FILE_MAX (1024 * 1024)

@@ -9,6 +9,7 @@
  */
 
 #include "policy/schema.h"
+#include "policy/knobs.h"
 #include "shared/unit-name.h"
 #include "policy/suggest.h"
 #include "policy/values.h"
@@ -20,6 +21,9 @@
 #define DEFAULT_ZRAM_SIZE "min(ram / 2, 8G)"
 #define DEFAULT_ZRAM_ALGORITHMS "zstd lz4"
 #define DEFAULT_ZRAM_PRIORITY 100
+#define DEFAULT_WRITEBACK_IDLE_AFTER_SEC (24 * 3600)
+#define DEFAULT_WRITEBACK_INTERVAL_SEC (24 * 3600)
+#define RECOMPRESS_ALGORITHMS_MAX 3     /* the kernel has ZRAM_MAX_COMPS = 4 slots, the first is Algorithm= */
 #define DEFAULT_ZSWAP_COMPRESSORS "zstd lz4 lzo-rle lzo"
 #define DEFAULT_FILE_PATH "/var/lib/nodeswap/swapfile"
 #define DEFAULT_FILE_SIZE "ram"
@@ -65,18 +69,23 @@ int policy_init_defaults(Policy *p, const PolicyContext *ctx) {
         d.files = calloc(1, sizeof(char *));
         d.zram.size_expr = strdup(DEFAULT_ZRAM_SIZE);
         d.zram.algorithms = strv_split_ws(DEFAULT_ZRAM_ALGORITHMS);
+        d.zram.algorithm_params = strv_split_ws(DEFAULT_ZRAM_ALGORITHMS);
+        for (char **i = d.zram.algorithm_params; i && *i; i++)
+                (*i)[0] = 0;    /* no parameters for any of them */
         d.zswap.compressors = strv_split_ws(DEFAULT_ZSWAP_COMPRESSORS);
         d.file.path = strdup(DEFAULT_FILE_PATH);
         d.file.size_expr = strdup(DEFAULT_FILE_SIZE);
         d.dropin = strdup(DEFAULT_DROPIN);
         d.conflict_units = strv_split_ws(DEFAULT_CONFLICT_UNITS);
-        if (!d.files || !d.zram.size_expr || !d.zram.algorithms || !d.zswap.compressors || !d.file.path || !d.file.size_expr ||
+        if (!d.files || !d.zram.size_expr || !d.zram.algorithms || !d.zram.algorithm_params || !d.zswap.compressors || !d.file.path || !d.file.size_expr ||
             !d.dropin || !d.conflict_units) {
                 policy_done(&d);
                 return -ENOMEM;
         }
 
         d.zram.priority = DEFAULT_ZRAM_PRIORITY;
+        d.zram.writeback_idle_after = DEFAULT_WRITEBACK_IDLE_AFTER_SEC;
+        d.zram.writeback_interval = DEFAULT_WRITEBACK_INTERVAL_SEC;
         d.file.priority = DEFAULT_FILE_PRIORITY;
         d.file.storage = DEFAULT_STORAGE;
         d.zswap.max_pool_percent = -1;
@@ -204,21 +213,143 @@ static int parse_mem_limit(ParseState *st, const char *v, char **ret_msg) {
         return 0;
 }
 
-static int parse_algorithm(ParseState *st, const char *v, char **ret_msg) {
-        _cleanup_strv_free_ char **w = strv_split_ws(*v ? v : DEFAULT_ZRAM_ALGORITHMS);
+/* An absolute path (path_normalize()) not below any of dirs: what (a swap file, ...) would live on
+ * a memory-backed or pseudo file system there. */
+static int path_outside(const char *v, const char *const *dirs, size_t n_dirs, const char *what, char **ret,
+                        char **ret_msg) {
+        const char *reason = NULL;
+        char *path;
+
+        int r = path_normalize(v, &path, &reason);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return FAIL("%s", reason);
+        for (size_t i = 0; i < n_dirs; i++)
+                if (path_is_under(path, dirs[i])) {
+                        free(path);
+                        return FAIL("%s cannot live under %s (a memory-backed or pseudo file system)", what, dirs[i]);
+                }
+        *ret = path;
+        return 0;
+}
+
+static int parse_file_path(ParseState *st, const char *v, char **ret_msg) {
+        /* /var/run and /var/lock are symbolic links into /run on every systemd distribution. */
+        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run", "/var/run",
+                                                     "/var/lock" };
+        char *path;
+        int r = path_outside(*v ? v : DEFAULT_FILE_PATH, volatile_dirs, ELEMENTSOF(volatile_dirs), "a swap file",
+                             &path, ret_msg);
+        if (r < 0)
+                return r;
+        free(st->p->file.path);
+        st->p->file.path = path;
+        return 0;
+}
+
+/* A list of algorithms, each with optional parameters ("zstd(level=3) lz4"), into names and the
+ * parameters in the kernel's form ("" for none), replacing *names and *params; an empty v leaves
+ * them NULL. */
+static int parse_algorithm_list(const char *v, size_t max, char ***names, char ***params, char **ret_msg) {
+        _cleanup_strv_free_ char **w = strv_split_ws(v);
+        _cleanup_strv_free_ char **n = NULL, **par = NULL;
         if (!w)
                 return -ENOMEM;
+        if (strv_length(w) > max)
+                return FAIL("at most %zu algorithms", max);
         for (char **i = w; *i; i++) {
-                size_t l = strlen(*i);
-                if (l > 63 || strspn(*i, "abcdefghijklmnopqrstuvwxyz0123456789-") != l)
+                _cleanup_free_ char *name = NULL, *pv = NULL;
+                const char *reason = NULL;
+                int r = algorithm_spec_parse(*i, &name, &pv, &reason);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0 && !reason)
                         return FAIL("invalid algorithm name '%s' (lower-case letters, digits and '-')", *i);
-                for (char **j = w; j < i; j++)
-                        if (streq(*i, *j))
-                                return FAIL("algorithm '%s' is listed twice", *i);
+                if (r < 0)
+                        return FAIL("invalid parameters in '%s': %s", *i, reason);
+                if (strv_contains(n, name))
+                        return FAIL("algorithm '%s' is listed twice", name);
+                if (strv_extend(&n, name) < 0 || strv_extend(&par, strempty(pv)) < 0)
+                        return -ENOMEM;
         }
-        strv_free(st->p->zram.algorithms);
-        st->p->zram.algorithms = w;
-        w = NULL;
+        strv_free(*names);
+        strv_free(*params);
+        *names = TAKE_PTR(n);
+        *params = TAKE_PTR(par);
+        return 0;
+}
+
+static int parse_algorithm(ParseState *st, const char *v, char **ret_msg) {
+        return parse_algorithm_list(*v ? v : DEFAULT_ZRAM_ALGORITHMS, SIZE_MAX, &st->p->zram.algorithms,
+                                    &st->p->zram.algorithm_params, ret_msg);
+}
+
+/* RecompressAlgorithm=: empty = no recompression. */
+static int parse_recompress(ParseState *st, const char *v, char **ret_msg) {
+        return parse_algorithm_list(v, RECOMPRESS_ALGORITHMS_MAX, &st->p->zram.recompress,
+                                    &st->p->zram.recompress_params, ret_msg);
+}
+
+/* Writeback=: empty = none; a block device below /dev, or a file nodeswap backs with a loop
+ * device (not on a memory-backed or pseudo file system: written-back pages would stay in RAM). */
+static int parse_writeback(ParseState *st, const char *v, char **ret_msg) {
+        static const char *const volatile_dirs[] = { "/tmp", "/proc", "/sys", "/run", "/var/run", "/var/lock",
+                                                     "/dev/shm" };
+        char *path = NULL;
+
+        if (*v) {
+                int r = path_outside(v, volatile_dirs, ELEMENTSOF(volatile_dirs), "a writeback device or file", &path,
+                                     ret_msg);
+                if (r < 0)
+                        return r;
+        }
+        free(st->p->zram.writeback);
+        st->p->zram.writeback = path;
+        return 0;
+}
+
+static int parse_timespan_key(const char *v, uint64_t def, bool zero_ok, uint64_t *out, char **ret_msg) {
+        uint64_t n = def;
+        if (*v) {
+                int r = timespan_parse_sec(v, &n);
+                if (r == -ERANGE)
+                        return FAIL("time span out of range (at most ten years)");
+                if (r < 0)
+                        return FAIL("invalid time span (seconds, or a number with s, min, h, d or w: 30min, 12h, 1d)");
+                if (n == 0 && !zero_ok)
+                        return FAIL("must be longer than 0");
+        }
+        *out = n;
+        return 0;
+}
+
+static int parse_writeback_idle_after(ParseState *st, const char *v, char **ret_msg) {
+        return parse_timespan_key(v, DEFAULT_WRITEBACK_IDLE_AFTER_SEC, false, &st->p->zram.writeback_idle_after,
+                                  ret_msg);
+}
+
+static int parse_writeback_interval(ParseState *st, const char *v, char **ret_msg) {
+        return parse_timespan_key(v, DEFAULT_WRITEBACK_INTERVAL_SEC, true, &st->p->zram.writeback_interval, ret_msg);
+}
+
+/* WritebackLimit=: bytes per day, empty = no cap; rounded down to the kernel's 4 KiB unit. */
+static int parse_writeback_limit(ParseState *st, const char *v, char **ret_msg) {
+        const char *reason = NULL;
+        uint64_t n = 0;
+
+        int r = *v ? size_check_meant(v, ret_msg) : 0;
+        if (r < 0)
+                return r;
+        if (*v && size_eval(v, st->ctx->ram, ZRAM_WRITEBACK_UNIT, &n, &reason) < 0)
+                return FAIL("invalid size: %s", reason ?: "syntax error");
+        st->p->zram.writeback_limit = n;
+        return 0;
+}
+
+static int parse_discard(ParseState *st, const char *v, char **ret_msg) {
+        if (swap_discard_from_string(v, &st->p->file.discard) < 0)
+                return FAIL("must be once, pages or off (swapon's discard policies)");
         return 0;
 }
 
@@ -302,30 +433,6 @@ static int parse_zram_priority(ParseState *st, const char *v, char **ret_msg) {
 static int parse_file_priority(ParseState *st, const char *v, char **ret_msg) {
         return parse_priority_common(st, v, DEFAULT_FILE_PRIORITY, &st->p->file.priority,
                                      &st->p->file.priority_origin, ret_msg);
-}
-
-static int parse_file_path(ParseState *st, const char *v, char **ret_msg) {
-        /* /var/run and /var/lock are symbolic links into /run on every systemd distribution. */
-        static const char *const volatile_dirs[] = { "/tmp", "/dev", "/proc", "/sys", "/run", "/var/run",
-                                                     "/var/lock" };
-        const char *reason = NULL;
-        char *path;
-        int r;
-
-        r = path_normalize(*v ? v : DEFAULT_FILE_PATH, &path, &reason);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return FAIL("%s", reason);
-        for (size_t i = 0; i < ELEMENTSOF(volatile_dirs); i++)
-                if (path_is_under(path, volatile_dirs[i])) {
-                        free(path);
-                        return FAIL("a swap file cannot live under %s (a memory-backed or pseudo "
-                                    "file system)", volatile_dirs[i]);
-                }
-        free(st->p->file.path);
-        st->p->file.path = path;
-        return 0;
 }
 
 static int parse_storage(ParseState *st, const char *v, char **ret_msg) {
@@ -441,12 +548,18 @@ static const KeyDef zram_keys[] = {
         { "Algorithm", parse_algorithm, POLICY_KEY_ZRAM_ALGORITHM },
         { "Priority", parse_zram_priority, POLICY_KEY_ZRAM_PRIORITY },
         { "MemLimit", parse_mem_limit, POLICY_KEY_ZRAM_MEM_LIMIT },
+        { "RecompressAlgorithm", parse_recompress, POLICY_KEY_ZRAM_RECOMPRESS_ALGORITHM },
+        { "Writeback", parse_writeback, POLICY_KEY_ZRAM_WRITEBACK },
+        { "WritebackIdleAfter", parse_writeback_idle_after, POLICY_KEY_ZRAM_WRITEBACK_IDLE_AFTER },
+        { "WritebackInterval", parse_writeback_interval, POLICY_KEY_ZRAM_WRITEBACK_INTERVAL },
+        { "WritebackLimit", parse_writeback_limit, POLICY_KEY_ZRAM_WRITEBACK_LIMIT },
 };
 static const KeyDef file_keys[] = {
         { "Path", parse_file_path, POLICY_KEY_FILE_PATH },
         { "Size", parse_file_size, POLICY_KEY_FILE_SIZE },
         { "Priority", parse_file_priority, POLICY_KEY_FILE_PRIORITY },
         { "Storage", parse_storage, POLICY_KEY_FILE_STORAGE },
+        { "Discard", parse_discard, POLICY_KEY_FILE_DISCARD },
 };
 static const KeyDef zswap_keys[] = {
         { "Compressor", parse_compressor, POLICY_KEY_ZSWAP_COMPRESSOR },

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "probe/kubelet-config.h"
+#include "probe/loop.h"
+#include "probe/zram-writeback.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
 #include "probe/state.h"
@@ -54,6 +56,7 @@ typedef struct ZramDevice {
         /* the block layer's stat: bytes written to the device (pages swapped out to it) */
         bool has_stat;
         uint64_t written_bytes;
+        ZramWriteback wb;               /* backing device, writeback limit, recompression */
 } ZramDevice;
 
 /* A swap file at the policy's [File] Path=. */
@@ -119,6 +122,7 @@ typedef struct HostState {
         int page_cluster;
 
         SwapFileState file;     /* only meaningful when the policy names a file */
+        WritebackTarget writeback; /* [Zram] Writeback=, when the policy names one */
 
         char *dropin_path;
         char *dropin;           /* current contents, NULL when absent */

@@ -160,6 +160,7 @@ static int probe_swaps(const char *root, HostState *h) {
 /* --- zram --- */
 
 static void zram_device_done(ZramDevice *z) {
+        zram_writeback_done(&z->wb);
         strv_free(z->algorithms_offered);
         free(z->algorithm);
 }
@@ -185,6 +186,8 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
 
         snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
         z->has_algorithm_params = access(attr, F_OK) == 0;
+        if (zram_writeback_probe(dir, &z->wb) < 0)
+                return -ENOMEM;
 
         /* mem_limit itself is write-only; mm_stat's fourth field reports it, in bytes. */
         ZramMmStat mm;
@@ -574,6 +577,12 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
                         goto fail;
         }
 
+        if (policy->zram.writeback && (policy->backends & BACKEND_ZRAM)) {
+                r = writeback_target_probe(root, policy->zram.writeback, &h.writeback);
+                if (r < 0)
+                        goto fail;
+        }
+
         r = probe_recorded_files(root, policy, &h);
         if (r < 0)
                 goto fail;
@@ -633,6 +642,7 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_zrams; i++)
                 zram_device_done(&h->zrams[i]);
         free(h->zrams);
+        writeback_target_done(&h->writeback);
         free(h->file.label);
         free(h->file.fstype);
         free(h->file.fs_mount_point);

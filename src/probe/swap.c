@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/swap.h"
+#include "policy/knobs.h"
 #include "shared/mnt-blkid-util.h"
 #include "shared/page-size.h"
 

@@ -32,6 +32,12 @@ ex=$SRC/conf/examples
 
 { cat "$ex/pi5-nvme-zswap.conf"; echo '#--- dropin'; printf '[Zswap]\nCompressor=\nMaxPoolPercent=\nShrinker=no\n'; echo '#--- dropin'
   printf '[Swap]\nBackend=zram zswap file\n[Zswap]\nAcceptThresholdPercent=101\n'; } >"$out/policy/904-zswap-dropins.conf"
+# zram writeback and the knobs of issue 17: a drop-in turning writeback off again, parameters
+# and recompression, and the swap file's discard
+{ cat "$ex/pi5-nvme-zram-writeback.conf"; echo '#--- dropin'
+  printf '[Zram]\nWriteback=\nWritebackLimit=\nAlgorithm=zstd(level=-3,dict=/etc/zd) lz4(level=1)\nRecompressAlgorithm=zstd(level=19) deflate\n'
+  echo '#--- dropin'; printf '[Swap]\nBackend=zram file\n[File]\nDiscard=pages\nPriority=5\n[Zram]\nWritebackInterval=0\nWritebackIdleAfter=1h 30min\n'; } \
+	>"$out/policy/905-writeback-dropins.conf"
 
 n=0
 size() { printf "\\x$(printf '%02x' "$1")%s" "$2" >"$out/size/$(printf '%03d' $n)"; n=$((n + 1)); }

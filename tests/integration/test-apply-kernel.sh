@@ -209,5 +209,58 @@ check "revert --purge swaps b off" [ -z "$(swap_line "$mnt/swap/b")" ]
 check "revert --purge deletes b" [ ! -e "$mnt/swap/b" ]
 check "the state records no swap file" [ -z "$(grep '^swap_file=' /var/lib/nodeswap/state)" ]
 
+# --- issue 17: algorithm parameters and Discard= reach the kernel -----------------------------
+# algorithm_params is write-only and swapon(2)'s flags show nowhere, so strace watches the calls;
+# the kernel taking them (the write's full length, swapon returning 0) is the proof.
+if [ -n "${NODESWAP_TEST_WRAPPER:-}" ] || ! command -v strace >/dev/null; then
+	echo "SKIP: algorithm parameters and Discard= (strace missing, or under a test wrapper)"
+else
+	kp=$(policy knobs <<EOF
+[Swap]
+Backend=zram file
+[Zram]
+Size=64M
+Priority=100
+Algorithm=zstd(level=3) lz4(level=2)
+[File]
+Path=$mnt/swap/discard
+Size=32M
+Priority=10
+Discard=pages
+EOF
+)
+	if [ -e "$(ls -d /sys/block/zram* 2>/dev/null | head -n 1)/algorithm_params" ]; then
+		strace -f -qq -e trace=write,swapon -e signal=none -s 64 -o "$tmp/knobs.strace" \
+			"$NODESWAP" apply --json --config "$kp" >"$tmp/k1.json" 2>"$tmp/k1.err"
+		check "apply with lz4(level=2) and Discard=pages exits 0" [ $? = 0 ]
+		check "algorithm_params got 'algo=lz4 level=2' whole" grep -Eq 'write\([0-9]+, "algo=lz4 level=2", 16\) += 16$' "$tmp/knobs.strace"
+		check "the file was swapped on with SWAP_FLAG_DISCARD and SWAP_FLAG_DISCARD_PAGES" \
+			grep -Eq "swapon\(\"$mnt/swap/discard\", SWAP_FLAG_PREFER\|SWAP_FLAG_DISCARD\|SWAP_FLAG_DISCARD_PAGES\|10\) += 0$" "$tmp/knobs.strace"
+		check "the zram device is not swapped on with a discard flag" \
+			grep -Eq 'swapon\("/dev/zram[0-9]+", SWAP_FLAG_PREFER\|100\) += 0$' "$tmp/knobs.strace"
+		"$NODESWAP" revert --purge --json --config "$kp" >"$tmp/k2.json"
+		check "revert --purge after the knobs exits 0" [ $? = 0 ]
+		check "no nodeswap zram device left after the knobs" [ -z "$(our_zram)" ]
+	else
+		echo "SKIP: this kernel's zram has no algorithm_params"
+	fi
+	wp=$(policy writeback <<EOF
+[Swap]
+Backend=zram
+[Zram]
+Size=64M
+Writeback=$mnt/swap/wb
+EOF
+)
+	if [ ! -e "$(ls -d /sys/block/zram* 2>/dev/null | head -n 1)/backing_dev" ]; then
+		"$NODESWAP" plan --json --config "$wp" >"$tmp/w1.json" 2>"$tmp/w1.err"
+		check "without CONFIG_ZRAM_WRITEBACK, Writeback= is refused by plan (exit 1)" [ $? = 1 ]
+		check "... as zram-feature-unavailable" \
+			[ "$(json "$tmp/w1.json" '[f["id"] for f in d["findings"] if f["severity"] == "error"]')" = "['zram-feature-unavailable']" ]
+		"$NODESWAP" apply --json --config "$wp" >"$tmp/w2.json" 2>"$tmp/w2.err"
+		check "... and apply refuses it, making no file" [ $? = 1 -a ! -e "$mnt/swap/wb" ]
+	fi
+fi
+
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

@@ -80,6 +80,25 @@ run 0 status --json --root "$fx/matching" --config "$zramfile" && {
         has '"page_size": *4096,$'
         lacks '"pods"'
 }
+# a zram device that writes back (bd_stat counts 4 KiB units): bytes written back, kept and read,
+# and what is left of the day's WritebackLimit=; none of it without a backing device
+cp -a "$fx/matching" "$tmp/wb"
+z=$tmp/wb/sys/block/zram1
+printf '/dev/loop3\n' >"$z/backing_dev"
+printf '      10      2     300\n' >"$z/bd_stat"
+printf '1\n' >"$z/writeback_limit_enable"
+printf '256\n' >"$z/writeback_limit"
+run 0 status --root "$tmp/wb" --config "$zramfile" &&
+        has '^      writeback to /dev/loop3: 1.2 MiB written back, 40.0 KiB kept there, 8.0 KiB read back; 1.0 MiB left of the day.s limit$'
+run 0 status --json --root "$tmp/wb" --config "$zramfile" && {
+        has '"backing_dev": *"/dev/loop3"'
+        has '"written": *1228800'
+        has '"stored": *40960'
+        has '"read": *8192'
+        has '"limit_left": *1048576'
+}
+run 0 status --json --root "$fx/matching" --config "$zramfile" && has '"writeback": *null'
+run 0 status --root "$fx/matching" --config "$zramfile" && lacks 'writeback to'
 run 0 status --json --root "$fx/rpi-untouched" --config "$zramfile" && has '"page_size": *16384,$'
 run 0 status --root "$fx/rpi-untouched" --config "$zramfile" && {
         has '^  /dev/zram0 .* owner distro \(conflict\)'

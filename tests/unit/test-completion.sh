@@ -23,12 +23,13 @@ expect() {              # expect "WANTED" WORD...
 	local got; got=$(complete_line "$@")
 	if [ "$got" = "$want" ]; then echo "PASS: $* -> $got"; else echo "FAIL: $*: got '$got', want '$want'"; fails=$((fails + 1)); fi
 }
-expect "allowance apply bench check metrics plan revert status " nodeswap ""
+expect "allowance apply bench check metrics plan revert status writeback " nodeswap ""
 expect "revert " nodeswap re
 expect "--purge " nodeswap revert --pu
 expect "--pods " nodeswap status --po
 expect "--output " nodeswap metrics --pods --o
 expect "--dir " nodeswap bench --d
+expect "--force " nodeswap writeback --f
 expect "besteffort burstable guaranteed " nodeswap allowance --qos ""
 expect "--request " nodeswap --json allowance --req
 expect "apply " nodeswap --root /tmp ap

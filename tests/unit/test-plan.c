@@ -289,6 +289,100 @@ static void test_algorithm_not_offered(void **state) {
         done(&c);
 }
 
+static void put_file(const Case *c, const char *rel, const char *content, mode_t mode) {
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s%s", c->root, rel);
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, content, strlen(content)), (ssize_t) strlen(content));
+        assert_int_equal(fchmod(fd, mode), 0);
+        close(fd);
+}
+
+/* The zram knobs of issue 17 on a kernel that lacks them: each refused by name, nothing planned for
+ * zram. */
+static void test_zram_knobs_missing(void **state) {
+        Case c = {};
+        fixture_copy(&c, "matching");
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/sys/block/zram0/algorithm_params", c.root);
+        assert_int_equal(unlink(path), 0);
+        snprintf(path, sizeof path, "%s/sys/block/zram1/algorithm_params", c.root);
+        assert_int_equal(unlink(path), 0);
+        load(&c, NULL, MATCHING_POLICY "[Zram]\nAlgorithm=lz4(level=2)\nRecompressAlgorithm=lzo\nWriteback=/var/wb\n");
+        run(&c, NULL);
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no algorithm_params"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no recomp_algorithm"));
+        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no backing_dev"));
+        assert_true(findings_has(&c.plan.findings, VERDICT_ZRAM_FEATURE_UNAVAILABLE));
+        assert_int_equal(count(&c.plan, ACTION_ZRAM_CREATE), 0);
+        done(&c);
+}
+
+/* With CONFIG_ZRAM_WRITEBACK: a file to be made is planned with the device; a block device that is
+ * not one, or a file others may write, is refused; a device of ours already backed by the loop
+ * device on the policy's file matches and nothing changes. */
+static void test_zram_writeback_plan(void **state) {
+        Case c = {};
+        fixture_copy(&c, "matching");
+        for (int id = 0; id <= 1; id++) {
+                char rel[64];
+                snprintf(rel, sizeof rel, "/sys/block/zram%d/backing_dev", id);
+                put_file(&c, rel, id == 1 ? "/dev/loop3\n" : "none\n", 0644);
+                snprintf(rel, sizeof rel, "/sys/block/zram%d/writeback_limit", id);
+                put_file(&c, rel, "0\n", 0644);
+        }
+        load(&c, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackLimit=1G\n");
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        int create = find(&c.plan, ACTION_ZRAM_CREATE, NULL);
+        assert_true(create >= 0);       /* zram1's loop3 is not backed by the policy's file */
+        assert_non_null(strstr(c.plan.actions[create].want, "writeback to /var/lib/nodeswap/wb (on a loop device), at most 1.0 GiB a day"));
+        done(&c);
+
+        /* The file exists and loop3 is backed by it: zram1 matches. */
+        Case m = {};
+        fixture_copy(&m, "matching");
+        for (int id = 0; id <= 1; id++) {
+                char rel[64];
+                snprintf(rel, sizeof rel, "/sys/block/zram%d/backing_dev", id);
+                put_file(&m, rel, id == 1 ? "/dev/loop3\n" : "none\n", 0644);
+        }
+        char dir[PATH_MAX * 2];
+        snprintf(dir, sizeof dir, "%s/sys/block/loop3/loop", m.root);
+        char cmd[PATH_MAX * 5];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s' '%s/var/lib/nodeswap'", dir, m.root);
+        assert_int_equal(system(cmd), 0);
+        put_file(&m, "/sys/block/loop3/loop/backing_file", "/var/lib/nodeswap/wb\n", 0644);
+        put_file(&m, "/var/lib/nodeswap/wb", "0123456789abcdef0123456789abcdef", 0600);
+        assert_int_equal(truncate(strcat(strcpy(dir, m.root), "/var/lib/nodeswap/wb"), 8192), 0);
+        load(&m, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&m, NULL);
+        assert_int_equal(plan_errors(&m.plan), 0);
+        assert_int_equal(count(&m.plan, ACTION_ZRAM_CREATE), 0);
+        done(&m);
+
+        /* ... unless others may write it; and /dev/nothing is no block device. */
+        Case w = {};
+        fixture_copy(&w, "matching");
+        put_file(&w, "/sys/block/zram0/backing_dev", "none\n", 0644);
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/var/lib/nodeswap'", w.root);
+        assert_int_equal(system(cmd), 0);
+        put_file(&w, "/var/lib/nodeswap/wb", "x", 0666);
+        load(&w, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&w, NULL);
+        assert_true(findings_has(&w.plan.findings, VERDICT_ZRAM_WRITEBACK_TARGET));
+        assert_true(has_finding(&w.plan, SEVERITY_ERROR, "may be written by others than root"));
+        done(&w);
+        Case b = {};
+        fixture_copy(&b, "matching");
+        put_file(&b, "/sys/block/zram0/backing_dev", "none\n", 0644);
+        load(&b, NULL, MATCHING_POLICY "[Zram]\nWriteback=/dev/nothing\n");
+        run(&b, NULL);
+        assert_true(has_finding(&b.plan, SEVERITY_ERROR, "[Zram] Writeback=/dev/nothing: no such block device"));
+        done(&b);
+}
+
 /* revert: the distro's swap back first, nodeswap's devices off, sysctls restored, drop-in gone. */
 static void test_matching_revert(void **state) {
         Case c = {};
@@ -852,6 +946,8 @@ int main(void) {
                 cmocka_unit_test(test_matching_is_empty),
                 cmocka_unit_test(test_matching_zram_resize),
                 cmocka_unit_test(test_algorithm_not_offered),
+                cmocka_unit_test(test_zram_knobs_missing),
+                cmocka_unit_test(test_zram_writeback_plan),
                 cmocka_unit_test(test_matching_revert),
                 cmocka_unit_test(test_stale_file),
                 cmocka_unit_test(test_swapoff_fit_check),

@@ -181,6 +181,15 @@ static void assert_defaults(const Policy *p) {
         assert_string_equal(p->zram.algorithms[1], "lz4");
         assert_int_equal(p->zram.priority, 100);
         assert_true(p->zram.mem_limit == 0);
+        assert_int_equal(strv_length(p->zram.algorithm_params), 2);
+        assert_string_equal(p->zram.algorithm_params[0], "");
+        assert_string_equal(p->zram.algorithm_params[1], "");
+        assert_null(p->zram.recompress);
+        assert_null(p->zram.writeback);
+        assert_true(p->zram.writeback_idle_after == 86400);
+        assert_true(p->zram.writeback_interval == 86400);
+        assert_true(p->zram.writeback_limit == 0);
+        assert_int_equal(p->file.discard, SWAP_DISCARD_OFF);
         assert_string_equal(p->file.path, "/var/lib/nodeswap/swapfile");
         assert_true(p->file.size == ctx.ram);                   /* as much swap as RAM */
         assert_string_equal(p->file.size_expr, "ram");
@@ -382,6 +391,26 @@ static const ValidCase valid[] = {
         { "Zram", "Priority", "0100" },
         { "Zram", "MemLimit", "2G" },
         { "Zram", "MemLimit", "" },
+        { "Zram", "Algorithm", "zstd(level=3) lz4" },
+        { "Zram", "Algorithm", "zstd(level=-5,dict=/etc/nodeswap/zstd.dict)" },
+        { "Zram", "RecompressAlgorithm", "zstd(level=9)" },
+        { "Zram", "RecompressAlgorithm", "zstd lz4hc deflate" },
+        { "Zram", "RecompressAlgorithm", "" },
+        { "Zram", "Writeback", "/dev/nvme0n1p3" },
+        { "Zram", "Writeback", "/var/lib/nodeswap/zram-writeback" },
+        { "Zram", "Writeback", "" },
+        { "Zram", "WritebackIdleAfter", "1d" },
+        { "Zram", "WritebackIdleAfter", "1h 30min" },
+        { "Zram", "WritebackIdleAfter", "3600" },
+        { "Zram", "WritebackInterval", "12h" },
+        { "Zram", "WritebackInterval", "0" },
+        { "Zram", "WritebackInterval", "" },
+        { "Zram", "WritebackLimit", "1G" },
+        { "Zram", "WritebackLimit", "" },
+        { "File", "Discard", "once" },
+        { "File", "Discard", "pages" },
+        { "File", "Discard", "off" },
+        { "File", "Discard", "" },
         { "File", "Path", "/swapfile" },
         { "File", "Path", "/tmpfs-is-not-tmp/swapfile" },
         { "File", "Path", "/var/lib/nodeswap/swap.img" },
@@ -454,6 +483,29 @@ static const InvalidCase invalid[] = {
         { "Zram", "Priority", "4294967396", "priority out of range (0..32767)" },
         { "Zram", "MemLimit", "lots", "invalid size: unknown name (only ram, min() and max() may be used)" },
         { "Zram", "MemLimit", "0", "invalid size: the size is zero or negative" },
+        { "Zram", "Algorithm", "zstd(level=3", "invalid parameters in 'zstd(level=3': parameters are written name(key=value,...) with no space, e.g. zstd(level=3)" },
+        { "Zram", "Algorithm", "zstd(level=high)", "invalid parameters in 'zstd(level=high)': level= is an integer from -100 to 100" },
+        { "Zram", "Algorithm", "zstd(level=999)", "invalid parameters in 'zstd(level=999)': level= is an integer from -100 to 100" },
+        { "Zram", "Algorithm", "zstd(level=1,level=2)", "invalid parameters in 'zstd(level=1,level=2)': level= is given twice" },
+        { "Zram", "Algorithm", "zstd(speed=1)", "invalid parameters in 'zstd(speed=1)': unknown parameter (the kernel's algorithm_params takes level= and dict=)" },
+        { "Zram", "Algorithm", "zstd(dict=rel)", "invalid parameters in 'zstd(dict=rel)': dict= is an absolute path" },
+        { "Zram", "Algorithm", "zstd(level=3,)", "invalid parameters in 'zstd(level=3,)': a trailing ',' in the parameters" },
+        { "Zram", "Algorithm", "zstd(level=3) zstd", "algorithm 'zstd' is listed twice" },
+        { "Zram", "RecompressAlgorithm", "zstd lz4 lz4hc deflate", "at most 3 algorithms" },
+        { "Zram", "RecompressAlgorithm", "ZSTD", "invalid algorithm name 'ZSTD' (lower-case letters, digits and '-')" },
+        { "Zram", "Writeback", "nvme0n1p3", "must be an absolute path" },
+        { "Zram", "Writeback", "/tmp/wb", "a writeback device or file cannot live under /tmp (a memory-backed or pseudo file system)" },
+        { "Zram", "Writeback", "/dev/shm/wb", "a writeback device or file cannot live under /dev/shm (a memory-backed or pseudo file system)" },
+        { "Zram", "Writeback", "/var/lib/../wb", "must not contain a '..' component" },
+        { "Zram", "WritebackIdleAfter", "0", "must be longer than 0" },
+        { "Zram", "WritebackIdleAfter", "1 fortnight", "invalid time span (seconds, or a number with s, min, h, d or w: 30min, 12h, 1d)" },
+        { "Zram", "WritebackIdleAfter", "-1h", "invalid time span (seconds, or a number with s, min, h, d or w: 30min, 12h, 1d)" },
+        { "Zram", "WritebackInterval", "99999w", "time span out of range (at most ten years)" },
+        { "Zram", "WritebackInterval", "1.5h", "invalid time span (seconds, or a number with s, min, h, d or w: 30min, 12h, 1d)" },
+        { "Zram", "WritebackLimit", "1g", "invalid size: size suffixes are upper case: K, M, G, T" },
+        { "Zram", "WritebackLimit", "0", "invalid size: the size is zero or negative" },
+        { "File", "Discard", "yes", "must be once, pages or off (swapon's discard policies)" },
+        { "File", "Discard", "Once", "must be once, pages or off (swapon's discard policies)" },
 
         { "File", "Path", "var/lib/swapfile", "must be an absolute path" },
         { "File", "Path", "/var/lib/../swapfile", "must not contain a '..' component" },
@@ -533,6 +585,44 @@ static void test_invalid_values(void **state) {
                 assert_int_equal(load_text(text), -EINVAL);
                 assert_errors(want, NULL);
         }
+}
+
+/* The knobs of issue 17 as the rest of nodeswap sees them. */
+static void test_zram_knobs(void **state) {
+        assert_no_errors(load_text("[Zram]\n"
+                                   "Algorithm=zstd(level=3,dict=/etc/nodeswap/d) lz4\n"
+                                   "RecompressAlgorithm=zstd(level=19) deflate\n"
+                                   "Writeback=/var//lib/nodeswap/./wb\n"
+                                   "WritebackIdleAfter=1h30min\n"
+                                   "WritebackInterval=2d 1s\n"
+                                   "WritebackLimit=1G + 5K\n"
+                                   "[File]\n"
+                                   "Discard=pages\n"));
+        assert_string_equal(P.zram.algorithms[0], "zstd");
+        assert_string_equal(P.zram.algorithm_params[0], "level=3 dict=/etc/nodeswap/d");
+        assert_string_equal(P.zram.algorithms[1], "lz4");
+        assert_string_equal(P.zram.algorithm_params[1], "");
+        assert_int_equal(strv_length(P.zram.recompress), 2);
+        assert_string_equal(P.zram.recompress[0], "zstd");
+        assert_string_equal(P.zram.recompress_params[0], "level=19");
+        assert_string_equal(P.zram.recompress[1], "deflate");
+        assert_string_equal(P.zram.recompress_params[1], "");
+        assert_string_equal(P.zram.writeback, "/var/lib/nodeswap/wb");
+        assert_true(policy_writeback_is_file(&P));
+        assert_true(P.zram.writeback_idle_after == 5400);
+        assert_true(P.zram.writeback_interval == 2 * 86400 + 1);
+        assert_true(P.zram.writeback_limit == 1 * GiB + 4096);   /* rounded down to 4 KiB */
+        assert_int_equal(P.file.discard, SWAP_DISCARD_PAGES);
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_WRITEBACK].line, 4);
+
+        assert_no_errors(load_text("[Zram]\nWriteback=/dev/nvme0n1p3\nWritebackInterval=0\n"));
+        assert_false(policy_writeback_is_file(&P));
+        assert_true(P.zram.writeback_interval == 0);
+
+        char buf[64];
+        assert_string_equal(timespan_format_sec(buf, sizeof buf, 5400), "1h 30min");
+        assert_string_equal(timespan_format_sec(buf, sizeof buf, 86400), "1d");
+        assert_string_equal(timespan_format_sec(buf, sizeof buf, 0), "0");
 }
 
 static void test_empty_value_resets_to_default(void **state) {
@@ -1209,6 +1299,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test_setup_teardown(test_every_key, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_valid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_invalid_values, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_zram_knobs, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_empty_value_resets_to_default, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_later_assignment_wins, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_units_append_and_reset, setup, teardown),

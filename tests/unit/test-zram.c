@@ -313,6 +313,40 @@ static void test_setup_writes_in_the_kernels_order(void **state) {
         fixture_free(root);
 }
 
+/* Recompression and the backing device go before disksize too (the kernel refuses them after), and
+ * the parameters are those of the algorithm chosen from the device's own offer. */
+static void test_provision_extra_in_the_kernels_order(void **state) {
+        const FixtureDevice devices[] = { { .id = 0, .backing_dev = "none\n" }, FIXTURE_END };
+        char *root = fixture_new(devices, -1);
+        put(root, "/sys/block/zram0/recomp_algorithm", "");
+
+        char *preference[] = { (char *) "zstd", (char *) "lz4", NULL };
+        char *params_of[] = { (char *) "level=3", (char *) "level=2", NULL };
+        char *recompress[] = { (char *) "lzo", NULL };
+        char *recompress_params[] = { (char *) "level=9", NULL };
+        ZramSetupExtra extra = {
+                .recompress = recompress,
+                .recompress_params = recompress_params,
+                .backing_dev = "/dev/loop7",
+                .params_of = params_of,
+        };
+        _cleanup_free_ char *chosen = NULL;
+        int id = -1;
+        WriteRecorder w = recorder_start(root, 0);
+        assert_int_equal(zram_provision_ex(root, NULL, preference, NULL, &extra, 0, 64 * MiB, 100, 4096, &id, &chosen), 1);
+        _cleanup_free_ char *order = recorder_stop(&w);
+        assert_int_equal(id, 0);
+        assert_string_equal(chosen, "lz4");     /* the fixture offers lzo-rle lzo lz4 */
+        assert_string_equal(order, "comp_algorithm algorithm_params recomp_algorithm algorithm_params backing_dev disksize");
+        _cleanup_free_ char *rec = get(root, "/sys/block/zram0/recomp_algorithm"),
+                            *params = get(root, "/sys/block/zram0/algorithm_params"),
+                            *backing = get(root, "/sys/block/zram0/backing_dev");
+        assert_string_equal(rec, "algo=lzo priority=1");
+        assert_string_equal(params, "priority=1 level=9");     /* the last of the two writes */
+        assert_string_equal(backing, "/dev/loop7");
+        fixture_free(root);
+}
+
 static void test_setup_leaves_out_what_is_not_asked_or_not_there(void **state) {
         const FixtureDevice devices[] = { { .id = 0 }, FIXTURE_END };
         char *root = fixture_new(devices, 9);
@@ -642,6 +676,7 @@ int main(void) {
                 cmocka_unit_test(test_parse_comp_algorithm),
                 cmocka_unit_test(test_find_free),
                 cmocka_unit_test(test_setup_writes_in_the_kernels_order),
+                cmocka_unit_test(test_provision_extra_in_the_kernels_order),
                 cmocka_unit_test(test_setup_leaves_out_what_is_not_asked_or_not_there),
                 cmocka_unit_test(test_setup_refuses_bad_arguments),
                 cmocka_unit_test(test_provision_under_a_fixture_root),

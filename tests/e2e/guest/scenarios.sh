@@ -6,7 +6,7 @@
 #   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
 #                          and g3 for scenario g; ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,e,ansible,g, and g-prepare (the
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,w,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
@@ -629,6 +629,126 @@ scenario_m() {
         rm -rf "$dir"
 }
 
+# Scenario w: zram writeback to a file nodeswap backs with its own loop device (issue 17). The
+# Debian 12 kernel has CONFIG_ZRAM_WRITEBACK, which the build machine's kernel lacks.
+WB_FILE=/var/lib/nodeswap/zram-writeback
+WB_HOG=e2e-wb-hog
+wb_dev() { local d; for d in $(zram_swaps); do [[ $(cat "/sys/block/${d#/dev/}/backing_dev" 2>/dev/null) == /dev/loop* ]] && echo "${d#/dev/}"; done | head -n 1; }
+wb_bd() { awk -v f="$2" '{ print $f }' "/sys/block/$1/bd_stat" 2>/dev/null; }    # wb_bd zramN FIELD (1 count, 2 reads, 3 writes; 4 KiB units)
+wb_orig() { awk '{ print $1 }' "/sys/block/$1/mm_stat" 2>/dev/null; }
+scenario_w() {
+        mkdir -p /etc/nodeswap
+        # a kernel without algorithm_params (6.12) or recomp_algorithm (6.2) refuses them by name
+        local z0 knob attr
+        z0=$(ls -d /sys/block/zram* 2>/dev/null | head -n 1)
+        for knob in "Algorithm=zstd(level=3)" "RecompressAlgorithm=zstd"; do
+                attr=algorithm_params; [[ $knob == Recompress* ]] && attr=recomp_algorithm
+                printf '[Swap]\nBackend=zram\n[Zram]\nSize=256M\n%s\n' "$knob" >"$RUN/knob.conf"
+                ns plan --json --config "$RUN/knob.conf"
+                if [[ -e $z0/$attr ]]; then
+                        info "$knob: this kernel has $attr" "plan rc=$NS_RC"
+                else
+                        expect "$knob refused: this kernel has no $attr" \
+                                "$NS_RC $(json '[f["id"] for f in j["findings"] if f["severity"] == "error"]')" \
+                                '1 ["zram-feature-unavailable"]'
+                fi
+        done
+
+        rm -f "$WB_FILE"
+        printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=256M' 'Priority=100' \
+                "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' '' \
+                '[Sysctl]' 'Swappiness=100' >"$POLICY"
+        chmod 0644 "$POLICY"
+        ns apply --json
+        ns_expect_rc "apply with Writeback= a file exits 0" 0
+        local z loop
+        z=$(wb_dev)
+        check "nodeswap's zram device writes back to a loop device" "$(swaps_summary); $(grep -H . /sys/block/zram*/backing_dev 2>&1 | tr '\n' ' ')" test -n "$z"
+        [[ -n $z ]] || return
+        loop=$(cat "/sys/block/$z/backing_dev")
+        expect "the loop device is backed by $WB_FILE" "$(losetup -n -O BACK-FILE "$loop" 2>&1 | sed 's/ *$//')" "$WB_FILE"
+        expect "the loop device clears itself (autoclear)" "$(losetup -n -O AUTOCLEAR "$loop" 2>&1 | tr -d ' ')" 1
+        expect "$WB_FILE made 0600, as large as the device" "$(stat -c '%a %s' "$WB_FILE")" "600 $((256 * 1024 * 1024))"
+        expect "writeback_limit_enable" "$(cat "/sys/block/$z/writeback_limit_enable")" 1
+        expect "writeback_limit: 8M in 4 KiB units" "$(cat "/sys/block/$z/writeback_limit")" 2048
+        check "the loop device is recorded" "$(tr '\n' ' ' </run/nodeswap-state/writeback 2>&1)" \
+                grep -qx "loop=$loop" /run/nodeswap-state/writeback
+        ns apply --json
+        expect "a second apply changes nothing" "$NS_RC $(json 'j["changed"]')" "0 false"
+
+        systemctl daemon-reload
+        check "the generator pulls in nodeswap-writeback.timer" "$(ls -l /run/systemd/generator/timers.target.wants 2>&1)" \
+                test -L /run/systemd/generator/timers.target.wants/nodeswap-writeback.timer
+        systemctl start nodeswap-writeback.timer
+        expect "nodeswap-writeback.timer starts" "$(prop nodeswap-writeback.timer ActiveState)" active
+
+        # pages into zram: a process in a cgroup of 48 MiB holding 160 MiB of distinct pages; it
+        # checks them again once they have been written back and read back
+        rm -f /run/e2e-wb-verify /run/e2e-wb-hog.sum /run/e2e-wb-hog.check
+        systemd-run --unit "$WB_HOG" -p MemoryMax=48M -p MemorySwapMax=infinity python3 -c '
+import hashlib, os, time
+def digest(pages):
+    h = hashlib.sha256()
+    for p in pages:
+        h.update(p)
+    return h.hexdigest()
+pages = [os.urandom(64) * 64 for _ in range(160 * 256)]
+open("/run/e2e-wb-hog.sum", "w").write(digest(pages))
+while not os.path.exists("/run/e2e-wb-verify"):
+    time.sleep(0.5)
+open("/run/e2e-wb-hog.check", "w").write(digest(pages))
+time.sleep(600)' >/dev/null 2>&1
+        wait_for 180 test -s /run/e2e-wb-hog.sum
+        wait_for 60 test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
+        check "pages went to zram" "orig_data_size $(wb_orig "$z"); $(swaps_summary)" test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
+        local w0 w1
+        w0=$(wb_bd "$z" 3)
+        expect "nothing written back before the run" "$w0" 0
+        sleep 2
+        ns writeback --force --json
+        ns_expect_rc "nodeswap writeback --force exits 0" 0
+        if [[ $(json 'j["devices"][0]["waiting_for_idle"]') == true ]]; then
+                info "this kernel marks idle pages by 'all' only: a second run writes them back"
+                sleep 2
+                ns writeback --force --json
+                ns_expect_rc "the second writeback run exits 0" 0
+        else
+                info "idle pages marked by age" "$(json 'j["devices"][0]')"
+        fi
+        w1=$(wb_bd "$z" 3)
+        check "bd_stat shows pages written back" "bd_stat $(cat "/sys/block/$z/bd_stat"); $(json 'j["devices"]')" test "${w1:-0}" -gt 0
+        check "the limit holds: at most 8M written back" "bd_writes ${w1} x 4 KiB" test "${w1:-0}" -le 2048
+        expect "the day's budget is used up" "$(cat "/sys/block/$z/writeback_limit") $(json 'j["devices"][-1]["limit_reached"]')" "0 true"
+        ns writeback --json
+        expect "a run before WritebackInterval= has passed does nothing" "$NS_RC $(json 'j["devices"][0]["due"]')" "0 false"
+        expect "and writes nothing" "$(wb_bd "$z" 3)" "$w1"
+        systemctl start nodeswap-writeback.service
+        expect "nodeswap-writeback.service (what the timer runs) succeeds" "$(prop nodeswap-writeback.service Result)" success
+        ns status --json
+        expect "status shows the bytes written back" \
+                "$(json '[d["zram"]["writeback"]["written"] for d in j["swaps"] if d.get("zram") and d["zram"].get("writeback")]')" \
+                "[$((w1 * 4096))]"
+        touch /run/e2e-wb-verify
+        wait_for 120 test -s /run/e2e-wb-hog.check
+        expect "the process reads its pages back intact" "$(cat /run/e2e-wb-hog.check 2>&1)" "$(cat /run/e2e-wb-hog.sum)"
+        check "pages were read back from the loop device" "bd_stat $(cat "/sys/block/$z/bd_stat")" test "$(wb_bd "$z" 2)" -gt 0
+        systemctl stop "$WB_HOG" >/dev/null 2>&1
+        rm -f /run/e2e-wb-verify /run/e2e-wb-hog.sum /run/e2e-wb-hog.check
+
+        ns revert --json
+        ns_expect_rc "revert exits 0" 0
+        check "revert: the zram device is gone" "$(ls /sys/block | tr '\n' ' ')" test ! -e "/sys/block/$z"
+        wait_for 10 test -z "$(losetup -n -O NAME -j "$WB_FILE" 2>/dev/null)"
+        expect "revert: no loop device on $WB_FILE" "$(losetup -n -O NAME -j "$WB_FILE" 2>&1)" ""
+        check "revert: the writeback record is gone" "" test ! -e /run/nodeswap-state/writeback
+        systemctl daemon-reload
+        check "after revert the generator no longer pulls in the timer" "" \
+                test ! -e /run/systemd/generator/timers.target.wants/nodeswap-writeback.timer
+        systemctl stop nodeswap-writeback.timer >/dev/null 2>&1
+        rm -f "$WB_FILE" "$POLICY"
+        no_failed_units "after the writeback scenario"
+}
+
 scenario_e_prepare() {
         write_policy zram
         ns apply --json
@@ -854,7 +974,7 @@ have_nodeswap() { command -v nodeswap >/dev/null; }
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k m; do
+        for s in smoke h a b c d f k m w; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke ]] && ! have_nodeswap; then
