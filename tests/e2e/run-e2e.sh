@@ -187,13 +187,14 @@ install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
 install -m 0644 "$G/nodeswap-e2e.service" "$ROOT/etc/systemd/system/"
-# scenario charge: its working set, a static binary (the VM has no compiler; static, so that the
-# host's C library need not match the VM's). Without a compiler the scenario says SKIP.
+# scenario charge: its working set, tests/bench/memhog.c as a static binary (the VM has no
+# compiler; static, so that the host's C library need not match the VM's). Without a compiler the
+# scenario says SKIP.
 if want charge; then
-        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/charge-hog" "$G/charge-hog.c" >"$TMP/cc.log" 2>&1; then
-                install -m 0755 "$TMP/charge-hog" "$ROOT/usr/local/lib/nodeswap-e2e/charge-hog"
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/memhog" "$HERE/../bench/memhog.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/memhog" "$ROOT/usr/local/lib/nodeswap-e2e/memhog"
         else
-                log "cannot build charge-hog ($(tail -n 1 "$TMP/cc.log")); scenario charge will skip"
+                log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenario charge will skip"
         fi
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part

@@ -786,8 +786,8 @@ scenario_g_boot3() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# charge: who pays for compressed swap. One process (charge-hog, built by the harness) fills
-# CH_HOG_MIB MiB of compressible memory in a cgroup of its own whose memory.max is CH_MAX_MIB,
+# charge: who pays for compressed swap. One process (tests/bench/memhog.c in its compressible
+# mode, built by the harness) fills CH_HOG_MIB MiB of compressible memory in a cgroup of its own whose memory.max is CH_MAX_MIB,
 # four times: without a limit (the baseline: what filling the memory costs without any swap),
 # on a zram swap device (zswap off), on zswap in front of a swap file, and on the swap file
 # alone. Everything is set up with the kernel's own interfaces (sysfs, mkswap, swapon), not with
@@ -800,7 +800,7 @@ scenario_g_boot3() {
 # host can write the README's table (E2E_CHARGE_DIR, tests/bench/charge-report.py).
 
 CH_CG=/sys/fs/cgroup/nodeswap-e2e-charge
-CH_HOG=/usr/local/lib/nodeswap-e2e/charge-hog
+CH_HOG=/usr/local/lib/nodeswap-e2e/memhog
 CH_DIR=$STATE/charge
 CH_FILE=/var/lib/nodeswap-e2e/charge.swap
 CH_MAX_MIB=64 CH_HOG_MIB=128 CH_SWAP_MIB=256 CH_PRIO=32767
@@ -907,7 +907,7 @@ ch_run() {  # ch_run BACKEND
         if [[ $b == none ]]; then echo max >"$CH_CG/memory.max"; else echo "${CH_MAX_MIB}M" >"$CH_CG/memory.max"; fi
         ch_sample "$b.0"
         t0=$(date +%s.%N)
-        ( echo "$BASHPID" >"$CH_CG/cgroup.procs" && exec "$CH_HOG" "$CH_HOG_MIB" "$CH_DIR/ready" "$CH_DIR/result" ) \
+        ( echo "$BASHPID" >"$CH_CG/cgroup.procs" && exec "$CH_HOG" "$CH_HOG_MIB" "$CH_DIR/ready" "$CH_DIR/result" compressible ) \
                 </dev/null >"$CH_DIR/hog.out" 2>&1 &
         CH_HOG_PID=$!
         wait_for 600 eval "[[ -e $CH_DIR/ready ]] || ! kill -0 $CH_HOG_PID 2>/dev/null"
@@ -971,7 +971,7 @@ ch_run() {  # ch_run BACKEND
 }
 
 scenario_charge() {
-        if [[ ! -x $CH_HOG ]]; then line SKIP "charge-hog not installed (the harness builds it with the host's C compiler)"; return; fi
+        if [[ ! -x $CH_HOG ]]; then line SKIP "memhog not installed (the harness builds it with the host's C compiler)"; return; fi
         check "the memory controller is enabled for the root's children" "$(cat /sys/fs/cgroup/cgroup.subtree_control)" \
                 grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || return
         check "the kernel has zswap" "$(ls "$CH_ZSWAP" 2>&1 | tr '\n' ' ')" test -w "$CH_ZSWAP/enabled" || return
