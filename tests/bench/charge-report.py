@@ -112,9 +112,9 @@ def main():
     w("")
     w("| backend | swapped out | hog CPU, system | above `none`, per GiB swapped out (each round) | "
       "reclaim: memory.max events, pages scanned / stolen | whole VM system+irq+softirq | "
-      "RAM held for the swapped pages | compression | drive writes (above `none`) | per GiB "
+      "RAM held for the swapped pages | GiB of RAM per GiB swapped out | compression | drive writes (above `none`) | per GiB "
       "swapped out | who pays for the RAM |")
-    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     payer = {
         "zram": "nobody: the node (outside every cgroup, invisible to the kubelet)",
         "zswap": "the pod: its cgroup's memory.current",
@@ -141,7 +141,7 @@ def main():
         each = ", ".join(f"{v / 1000:.1f}" for v in per_gib.get(b, []))
         w(f"| {b} | {mib(r['swapped_out_pages'] * 4096)} MiB | {sys_ms:.0f} ms | {per(above)} s ({each}) | "
           f"{r['max_events']:.0f}, {r['pgscan']:.0f} / {r['pgsteal']:.0f} | {r['vm_system_ms']:.0f} ms | "
-          f"{mib(ram)} MiB | {ratio} | {mib(disk)} MiB | "
+          f"{mib(ram)} MiB | {(ram / (r['swapped_out_pages'] * 4096) if gib else 0):.2f} | {ratio} | {mib(disk)} MiB | "
           f"{(disk / MIB / gib if gib else 0):.0f} MiB | {payer[b]} |")
     w("")
     w(f"`none`: hog system {base['hog_system_us'] / 1000:.0f} ms, user {base['hog_user_us'] / 1000:.0f} ms, "
