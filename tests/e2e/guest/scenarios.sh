@@ -917,7 +917,9 @@ ch_run() {  # ch_run BACKEND
                 ch_teardown
                 return 1
         fi
-        sleep 2         # writes to the swap device in flight
+        # swap writes still in flight count once they are done
+        wait_for 60 test "$(ch_kv /proc/vmstat nr_writeback)" = 0
+        sleep 1
         ch_sample "$b.1"
         local c=$CH_CG
         CH[$b.current]=$(ch_num "$c/memory.current")
