@@ -75,8 +75,11 @@ def main():
       f"{meta['kernel']}, {meta['ncpu']} vCPUs ({meta['cpu']}), {int(meta['mem_kb']) // 1024} MiB, "
       f"{host.get('qemu', 'qemu')} with TCG (software emulation, no KVM) on a host with "
       f"{host.get('ncpu', '?')} CPUs ({host.get('cpu', '?')}), load average {host.get('load_before', '?')} "
-      f"when the VM started. Emulated CPU time is many times slower than real hardware and "
-      f"shared with other load: compare the backends with each other, not with a real machine.")
+      f"when the VM started{', tree ' + host['tree'] if host.get('tree') else ''}. Emulated CPU time is many times "
+      f"a real machine's, and a guest's CPU time includes the time its vCPU thread waited for the "
+      f"loaded host, so it moves between rounds (the per-round column shows by how much): compare "
+      f"the backends with each other, not with a real machine, and trust the RAM and write "
+      f"columns more than the CPU ones.")
     w("")
     w(f"One process fills {base['hog_mib']} MiB of compressible anonymous memory (a quarter of "
       f"every 4 KiB block random, the rest a repeated pattern) in a cgroup of its own with "
@@ -84,8 +87,8 @@ def main():
       f"zram and zswap both compress with {meta['alg']}; zswap's pool allocator is "
       f"{meta['zpool']}, like zram's. The swap file is on the VM's root ext4 ({meta['disk']}). "
       f"`none` is the same process without a limit and without swapping: the cost of filling the "
-      f"memory, subtracted below. Every backend was measured {min(rounds.values())} time(s) in the "
-      f"same boot; the tables show the median of each number.")
+      f"memory, subtracted below. Every backend was measured {min(rounds.values())} "
+      f"{'time' if min(rounds.values()) == 1 else 'times'} in the same boot; the tables show the median of each number.")
     w("")
     w("## Where the swapped memory is charged")
     w("")

@@ -440,9 +440,10 @@ want ansible && [[ -n $IMG_ANSIBLE ]] && boot ansible ansible 1500 "$IMG_ANSIBLE
 if [[ -n ${E2E_CHARGE_DIR:-} && -s $TMP/charge.jsonl ]]; then
         mkdir -p "$E2E_CHARGE_DIR"
         {
-                printf '{"host":{"cpu":"%s","ncpu":%s,"qemu":"%s","accel":"tcg","load_before":"%s","e2e_standin":"%s"}}\n' \
+                tree=$(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown)
+                printf '{"host":{"cpu":"%s","ncpu":%s,"qemu":"%s","accel":"tcg","load_before":"%s","e2e_standin":"%s","tree":"%s"}}\n' \
                         "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
-                        "$(qemu-system-x86_64 --version | head -n 1)" "$LOAD_BEFORE" "$STANDIN"
+                        "$(qemu-system-x86_64 --version | head -n 1)" "$LOAD_BEFORE" "$STANDIN" "$tree"
                 cat "$TMP/charge.jsonl"
         } >"$E2E_CHARGE_DIR/backends.json"
         if python3 "$HERE/../bench/charge-report.py" "$E2E_CHARGE_DIR/backends.json" >"$E2E_CHARGE_DIR/backends.md.tmp"; then
