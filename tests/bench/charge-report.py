@@ -35,9 +35,59 @@ def median_run(recs):
     return out
 
 
+def summary(runs, per_gib):
+    """The README's table: one column a backend, the numbers an operator compares."""
+    def pool(r):
+        z = num(r["zswap_current"])
+        return (num(r["stat_zswap"]) or 0) if z is None else z
+
+    def held(b, r):
+        return {"zram": r["zram_mem_used_total"], "zswap": pool(r), "file": 0}[b]
+
+    def out_bytes(r):
+        return r["swapped_out_pages"] * 4096
+
+    def cpu(b):
+        v = sorted(per_gib.get(b, []))
+        if not v:
+            return "-"
+        return f"{statistics.median(v):.0f} s ({v[0]:.0f}–{v[-1]:.0f})"
+
+    base = runs["none"]
+    cols = ("zram", "zswap", "file")
+    rows = [
+        ("the cgroup's memory.current (memory.max "
+         f"{runs['zram']['memory_max_mib']} MiB)",
+         lambda b, r: f"{mib(r['memory_current'])} MiB"
+         + (f", of it {mib(pool(r))} MiB pool" if b == "zswap" else "")),
+        ("the process's own resident pages (memory.stat anon)", lambda b, r: f"{mib(r['anon'])} MiB"),
+        ("swapped out (pswpout + zswpout)", lambda b, r: f"{mib(out_bytes(r))} MiB"),
+        ("compressed RAM outside every cgroup (zram mm_stat mem_used_total)",
+         lambda b, r: f"{mib(r['zram_mem_used_total'])} MiB"),
+        ("RAM the process holds in all", lambda b, r: f"{mib(r['memory_current'] + r['zram_mem_used_total'])} MiB"),
+        ("RAM per GiB swapped out", lambda b, r: f"{held(b, r) / out_bytes(r):.2f} GiB" if out_bytes(r) else "-"),
+        ("drive writes per GiB swapped out",
+         lambda b, r: f"{max(0, r['disk_written'] - base['disk_written']) / out_bytes(r):.2f} GiB"
+         if out_bytes(r) else "-"),
+        ("CPU per GiB swapped out: the process's system time above the no-swap baseline "
+         "(median, range of the rounds; emulated, relative)", lambda b, r: cpu(b)),
+        ("who pays for the RAM", lambda b, r: {"zram": "nobody: the node", "zswap": "the pod (memory.current)",
+                                                 "file": "no RAM: the drive"}[b]),
+    ]
+    out = ["| | zram | zswap + file | file |", "|---|---:|---:|---:|"]
+    for name, f in rows:
+        out.append(f"| {name} | " + " | ".join(f(b, runs[b]) for b in cols) + " |")
+    return out
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: charge-report.py BACKENDS_JSON")
+    args = sys.argv[1:]
+    only_summary = args[:1] == ["--summary"]
+    if only_summary:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit("usage: charge-report.py [--summary] BACKENDS_JSON")
+    sys.argv[1:] = args
     host, meta, runs = {}, {}, {}
     with open(sys.argv[1]) as f:
         for n, line in enumerate(f, 1):
@@ -58,15 +108,18 @@ def main():
         sys.exit(f"{sys.argv[1]}: incomplete: missing {', '.join(missing) or 'the meta record'}")
 
     rounds = {b: len(v) for b, v in runs.items()}
-    per_gib = {}        # backend: [hog system ms above none's, per GiB swapped out], one per round
+    per_gib = {}        # backend: [hog system s above none's, per GiB swapped out], one per round
     for b in ("zram", "zswap", "file"):
         for r in runs[b]:
             base_r = next((x for x in runs["none"] if x.get("round") == r.get("round")), runs["none"][0])
             gib = r["swapped_out_pages"] * 4096 / (1 << 30)
             if gib:
-                per_gib.setdefault(b, []).append((r["hog_system_us"] - base_r["hog_system_us"]) / 1000 / gib)
+                per_gib.setdefault(b, []).append((r["hog_system_us"] - base_r["hog_system_us"]) / 1e6 / gib)
     runs = {b: median_run(v) for b, v in runs.items()}
     base = runs["none"]
+    if only_summary:
+        print("\n".join(summary(runs, per_gib)))
+        return
     out = []
     w = out.append
     w(f"# Swap backends compared: who pays, CPU, RAM, drive writes ({meta['date']})")
@@ -89,6 +142,10 @@ def main():
       f"`none` is the same process without a limit and without swapping: the cost of filling the "
       f"memory, subtracted below. Every backend was measured {min(rounds.values())} "
       f"{'time' if min(rounds.values()) == 1 else 'times'} in the same boot; the tables show the median of each number.")
+    w("")
+    w("## Summary")
+    w("")
+    out.extend(summary(runs, per_gib))
     w("")
     w("## Where the swapped memory is charged")
     w("")
@@ -113,7 +170,7 @@ def main():
     w("")
     w("## Cost per GiB swapped out")
     w("")
-    w("| backend | swapped out | hog CPU, system | above `none`, per GiB swapped out (each round) | "
+    w("| backend | swapped out | hog CPU, system | above `none`, per GiB swapped out: median (each round) | "
       "reclaim: memory.max events, pages scanned / stolen | whole VM system+irq+softirq | "
       "RAM held for the swapped pages | GiB of RAM per GiB swapped out | compression | drive writes (above `none`) | per GiB "
       "swapped out | who pays for the RAM |")
@@ -127,7 +184,6 @@ def main():
         r = runs[b]
         gib = r["swapped_out_pages"] * 4096 / (1 << 30)
         sys_ms = r["hog_system_us"] / 1000
-        above = (r["hog_system_us"] - base["hog_system_us"]) / 1000
         disk = max(0, r["disk_written"] - base["disk_written"])
         if b == "zram":
             ram = r["zram_mem_used_total"]
@@ -140,9 +196,8 @@ def main():
             ratio = f"{zd / ram:.2f}:1" if zd and ram else "-"
         else:
             ram, ratio = 0, "none"
-        per = (lambda v: f"{v / 1000 / gib:.1f}" if gib else "-")
-        each = ", ".join(f"{v / 1000:.1f}" for v in per_gib.get(b, []))
-        w(f"| {b} | {mib(r['swapped_out_pages'] * 4096)} MiB | {sys_ms:.0f} ms | {per(above)} s ({each}) | "
+        each = ", ".join(f"{v:.1f}" for v in per_gib.get(b, []))
+        w(f"| {b} | {mib(r['swapped_out_pages'] * 4096)} MiB | {sys_ms:.0f} ms | {statistics.median(per_gib[b]) if per_gib.get(b) else 0:.1f} s ({each}) | "
           f"{r['max_events']:.0f}, {r['pgscan']:.0f} / {r['pgsteal']:.0f} | {r['vm_system_ms']:.0f} ms | "
           f"{mib(ram)} MiB | {(ram / (r['swapped_out_pages'] * 4096) if gib else 0):.2f} | {ratio} | {mib(disk)} MiB | "
           f"{(disk / MIB / gib if gib else 0):.0f} MiB | {payer[b]} |")
