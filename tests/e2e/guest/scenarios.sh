@@ -806,7 +806,7 @@ CH_FILE=/var/lib/nodeswap-e2e/charge.swap
 CH_MAX_MIB=64 CH_HOG_MIB=128 CH_SWAP_MIB=256 CH_PRIO=32767
 CH_ZSWAP=/sys/module/zswap/parameters
 CH_ALG=zstd CH_ZPOOL=zsmalloc
-CH_ZRAM_ID= CH_SWAP_DEV= CH_HOG_PID= CH_ROUND=1 CH_P=
+CH_ZRAM_ID='' CH_SWAP_DEV='' CH_HOG_PID='' CH_ROUND=1 CH_P=''
 declare -A CH_SAVED=() CH=()
 
 ch_kv() { awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }' "$1" 2>/dev/null; }  # ch_kv FILE KEY
@@ -840,7 +840,7 @@ ch_zswap_restore() {
 }
 
 ch_setup() {  # ch_setup BACKEND: the swap under test; 0 when it is ready
-        CH_ZRAM_ID= CH_SWAP_DEV=
+        CH_ZRAM_ID='' CH_SWAP_DEV=''
         case $1 in
         none) return 0 ;;
         zram)
@@ -881,7 +881,7 @@ ch_teardown() {
         fi
         rm -f "$CH_FILE"
         ch_zswap_restore
-        CH_ZRAM_ID= CH_SWAP_DEV=
+        CH_ZRAM_ID='' CH_SWAP_DEV=''
 }
 
 ch_sample() {  # ch_sample PREFIX: counters into CH[PREFIX.*]
@@ -942,11 +942,11 @@ ch_run() {  # ch_run BACKEND
         CH[$b.pgscan]=$(ch_kv "$c/memory.stat" pgscan)
         CH[$b.pgsteal]=$(ch_kv "$c/memory.stat" pgsteal)
         CH[$b.oom_kill]=$(ch_kv "$c/memory.events" oom_kill)
-        CH[$b.out_pages]=$(( CH[$b.1.pswpout] - CH[$b.0.pswpout] + CH[$b.1.zswpout] - CH[$b.0.zswpout] ))
-        CH[$b.pswpout_pages]=$(( CH[$b.1.pswpout] - CH[$b.0.pswpout] ))
-        CH[$b.disk_bytes]=$(( CH[$b.1.disk] - CH[$b.0.disk] ))
-        CH[$b.vm_sys_ms]=$(( (CH[$b.1.ticks] - CH[$b.0.ticks]) * 1000 / $(getconf CLK_TCK) ))
-        CH[$b.other_swap_kb]=$(( CH[$b.1.other_swap_kb] - CH[$b.0.other_swap_kb] ))
+        CH[$b.out_pages]=$(( ${CH[$b.1.pswpout]} - ${CH[$b.0.pswpout]} + ${CH[$b.1.zswpout]} - ${CH[$b.0.zswpout]} ))
+        CH[$b.pswpout_pages]=$(( ${CH[$b.1.pswpout]} - ${CH[$b.0.pswpout]} ))
+        CH[$b.disk_bytes]=$(( ${CH[$b.1.disk]} - ${CH[$b.0.disk]} ))
+        CH[$b.vm_sys_ms]=$(( (${CH[$b.1.ticks]} - ${CH[$b.0.ticks]}) * 1000 / $(getconf CLK_TCK) ))
+        CH[$b.other_swap_kb]=$(( ${CH[$b.1.other_swap_kb]} - ${CH[$b.0.other_swap_kb]} ))
 
         # read everything back: the data survived (and the hog's pages come back through the backend)
         kill -USR1 "$CH_HOG_PID"
@@ -959,7 +959,7 @@ ch_run() {  # ch_run BACKEND
         expect "$CH_P$b: no OOM kill in the cgroup" "${CH[$b.oom_kill]:-0}" 0
         check "$CH_P$b: the node's other swap areas got none of it" "used changed by ${CH[$b.other_swap_kb]} KiB" \
                 test "${CH[$b.other_swap_kb]}" -le 1024 -a "${CH[$b.other_swap_kb]}" -ge -1024
-        info "$CH_P$b: numbers" "memory.current $(ch_mib "${CH[$b.current]}") MiB (max $([[ $b == none ]] && echo max || echo "$CH_MAX_MIB")), anon $(ch_mib "${CH[$b.anon]}") MiB, memory.swap.current $(ch_mib "${CH[$b.swap_current]}") MiB, memory.zswap.current ${CH[$b.zswap_current]}, memory.stat zswap ${CH[$b.stat_zswap]} zswapped ${CH[$b.stat_zswapped]}, meminfo Zswap ${CH[$b.meminfo_zswap_kb]} kB Zswapped ${CH[$b.meminfo_zswapped_kb]} kB, zswap pool_total_size ${CH[$b.pool_total]}, zram mm_stat orig ${CH[$b.mm_orig]} compr ${CH[$b.mm_compr]} mem_used_total ${CH[$b.mm_used]}, swapped out $(( CH[$b.out_pages] * 4 )) KiB (pswpout ${CH[$b.pswpout_pages]} pages, zswpout $(( CH[$b.1.zswpout] - CH[$b.0.zswpout] ))), $CH_DISK written $(ch_mib "${CH[$b.disk_bytes]}") MiB, hog user ${CH[$b.user_us]} us system ${CH[$b.sys_us]} us, VM system+irq+softirq ${CH[$b.vm_sys_ms]} ms, fill ${CH[$b.fill_s]} s, memory.events max ${CH[$b.max_events]}, pgscan ${CH[$b.pgscan]} pgsteal ${CH[$b.pgsteal]}"
+        info "$CH_P$b: numbers" "memory.current $(ch_mib "${CH[$b.current]}") MiB (max $([[ $b == none ]] && echo max || echo "$CH_MAX_MIB")), anon $(ch_mib "${CH[$b.anon]}") MiB, memory.swap.current $(ch_mib "${CH[$b.swap_current]}") MiB, memory.zswap.current ${CH[$b.zswap_current]}, memory.stat zswap ${CH[$b.stat_zswap]} zswapped ${CH[$b.stat_zswapped]}, meminfo Zswap ${CH[$b.meminfo_zswap_kb]} kB Zswapped ${CH[$b.meminfo_zswapped_kb]} kB, zswap pool_total_size ${CH[$b.pool_total]}, zram mm_stat orig ${CH[$b.mm_orig]} compr ${CH[$b.mm_compr]} mem_used_total ${CH[$b.mm_used]}, swapped out $(( ${CH[$b.out_pages]} * 4 )) KiB (pswpout ${CH[$b.pswpout_pages]} pages, zswpout $(( ${CH[$b.1.zswpout]} - ${CH[$b.0.zswpout]} ))), $CH_DISK written $(ch_mib "${CH[$b.disk_bytes]}") MiB, hog user ${CH[$b.user_us]} us system ${CH[$b.sys_us]} us, VM system+irq+softirq ${CH[$b.vm_sys_ms]} ms, fill ${CH[$b.fill_s]} s, memory.events max ${CH[$b.max_events]}, pgscan ${CH[$b.pgscan]} pgsteal ${CH[$b.pgsteal]}"
         printf -v z '{"backend":"%s","memory_max_mib":%s,"hog_mib":%s,"memory_current":%s,"anon":%s,"swap_current":%s,"zswap_current":"%s","stat_zswap":"%s","stat_zswapped":"%s","meminfo_zswap_kb":"%s","pool_total_size":"%s","zram_orig":%s,"zram_compr":%s,"zram_mem_used_total":%s,"swapped_out_pages":%s,"pswpout_pages":%s,"disk_written":%s,"hog_user_us":%s,"hog_system_us":%s,"vm_system_ms":%s,"fill_s":%s,"max_events":%s,"pgscan":%s,"pgsteal":%s,"round":%s,"result":"%s"}' \
                 "$b" "$([[ $b == none ]] && echo null || echo "$CH_MAX_MIB")" "$CH_HOG_MIB" "${CH[$b.current]}" "${CH[$b.anon]}" \
                 "${CH[$b.swap_current]}" "${CH[$b.zswap_current]}" "${CH[$b.stat_zswap]}" "${CH[$b.stat_zswapped]}" \
@@ -1022,7 +1022,7 @@ ch_assert() {
                         test "${CH[zram.current]}" -le "$max"
                 check "${CH_P}zram: the compressed pages are outside the cgroup (memory.current + mem_used_total > memory.max)" \
                         "$(ch_mib "${CH[zram.current]}") + $(ch_mib "${CH[zram.mm_used]}") MiB > $CH_MAX_MIB MiB" \
-                        test $(( CH[zram.current] + CH[zram.mm_used] )) -gt "$max"
+                        test $(( ${CH[zram.current]} + ${CH[zram.mm_used]} )) -gt "$max"
                 check "${CH_P}zram: the cgroup has no zswap" "memory.stat zswap ${CH[zram.stat_zswap]}" \
                         test "${CH[zram.stat_zswap]}" = 0 -o "${CH[zram.stat_zswap]}" = none
                 check "${CH_P}zram: the swapped pages count as the cgroup's swap (memory.swap.current > 0)" \
@@ -1037,19 +1037,19 @@ ch_assert() {
                         test "${CH[zswap.current]}" -le "$max"
                 check "${CH_P}zswap: the pool is inside memory.current (anon + zswap <= memory.current)" \
                         "$(ch_mib "${CH[zswap.anon]}") + $(ch_mib "$zs") MiB <= $(ch_mib "${CH[zswap.current]}") MiB" \
-                        test $(( CH[zswap.anon] + zs )) -le "${CH[zswap.current]}"
+                        test $(( ${CH[zswap.anon]} + zs )) -le "${CH[zswap.current]}"
                 if [[ -z ${CH[zram.failed]:-} ]]; then
                         check "${CH_P}zswap: the pool displaces the hog's own pages (anon on zram - anon on zswap >= pool / 2)" \
                                 "$(ch_mib "${CH[zram.anon]}") - $(ch_mib "${CH[zswap.anon]}") MiB >= $(ch_mib $(( zs / 2 ))) MiB" \
-                                test $(( CH[zram.anon] - CH[zswap.anon] )) -ge $(( zs / 2 ))
+                                test $(( ${CH[zram.anon]} - ${CH[zswap.anon]} )) -ge $(( zs / 2 ))
                 fi
         fi
         if [[ -z ${CH[file.failed]:-} ]]; then
                 check "${CH_P}file: pages went to the swap file (pswpout > 0)" "${CH[file.pswpout_pages]} pages" \
                         test "${CH[file.pswpout_pages]}" -gt 0
                 check "${CH_P}file: the disk took at least the swapped-out bytes" \
-                        "$(ch_mib "${CH[file.disk_bytes]}") MiB written >= $(ch_mib $(( CH[file.pswpout_pages] * 4096 ))) MiB" \
-                        test "${CH[file.disk_bytes]}" -ge $(( CH[file.pswpout_pages] * 4096 ))
+                        "$(ch_mib "${CH[file.disk_bytes]}") MiB written >= $(ch_mib $(( ${CH[file.pswpout_pages]} * 4096 ))) MiB" \
+                        test "${CH[file.disk_bytes]}" -ge $(( ${CH[file.pswpout_pages]} * 4096 ))
                 check "${CH_P}file: memory.current <= memory.max" "$(ch_mib "${CH[file.current]}") MiB" \
                         test "${CH[file.current]}" -le "$max"
         fi
