@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* memhog MIB READY_FILE RESULT_FILE: a process whose memory must survive a swap backend switch.
- * Fills MIB MiB of anonymous memory with a pseudo-random sequence (incompressible: zram keeps
- * every page at full size, the worst case for the switch), writes "ready" to READY_FILE, and
- * waits for SIGUSR1. Then it reads all of its memory back and compares every word with the
- * sequence regenerated from the seed, writes "ok WORDS" or "corrupt WORDS_WRONG" to RESULT_FILE
- * and exits 0 or 3. Run inside a memory cgroup whose limit is below MIB, most of it sits in swap
- * while it waits. */
+/* memhog MIB READY_FILE RESULT_FILE [random|compressible]: a process whose memory must survive
+ * swapping. Fills MIB MiB of anonymous memory, writes "ready" to READY_FILE, and waits for
+ * SIGUSR1. Then it reads all of its memory back and compares every word with what it wrote,
+ * writes "ok WORDS" or "corrupt WORDS_WRONG" to RESULT_FILE and exits 0 or 3. Run inside a memory
+ * cgroup whose limit is below MIB, most of it sits in swap while it waits.
+ *
+ * random (the default; the backend switch benchmark): a pseudo-random sequence, incompressible:
+ * zram keeps every page at full size, the worst case for the switch.
+ * compressible (e2e scenario charge): in every 4 KiB block, the first quarter random and the rest
+ * a 128-byte pattern that depends on the block's number. zstd compresses such a block about 3:1,
+ * near what zram reports for real workloads; no block is the same byte repeated (zram and zswap
+ * store those without compressing) and no two blocks are equal. Random data would hide zswap's
+ * pool: zswap rejects a page that does not compress below a page, and it goes straight to the
+ * swap device. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdint.h>
@@ -29,6 +36,20 @@ static uint64_t next(uint64_t *s) {     /* xorshift64* */
         return *s * 0x2545F4914F6CDD1DULL;
 }
 
+#define BLOCK_WORDS (4096 / sizeof(uint64_t))
+#define RANDOM_WORDS (BLOCK_WORDS / 4)
+#define PATTERN_WORDS 16
+
+static int compressible;
+
+/* The word at index i; s is the random sequence's state, advanced on the random words only. */
+static uint64_t word(size_t i, uint64_t *s) {
+        size_t block = i / BLOCK_WORDS, w = i % BLOCK_WORDS;
+        if (!compressible || w < RANDOM_WORDS)
+                return next(s);
+        return (uint64_t) block * 0x100000001ULL + (w % PATTERN_WORDS) * 0x0101010101010101ULL;
+}
+
 static int write_file(const char *path, const char *text) {
         char tmp[4096];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -42,8 +63,10 @@ static int write_file(const char *path, const char *text) {
 }
 
 int main(int argc, char **argv) {
-        if (argc != 4) {
-                fprintf(stderr, "usage: memhog MIB READY_FILE RESULT_FILE\n");
+        if (argc == 5 && strcmp(argv[4], "compressible") == 0)
+                compressible = 1;
+        else if (argc != 4 && !(argc == 5 && strcmp(argv[4], "random") == 0)) {
+                fprintf(stderr, "usage: memhog MIB READY_FILE RESULT_FILE [random|compressible]\n");
                 return 2;
         }
         size_t words = (size_t) strtoul(argv[1], NULL, 10) * 1024 * 1024 / sizeof(uint64_t);
@@ -60,7 +83,7 @@ int main(int argc, char **argv) {
         }
         uint64_t s = 0x9E3779B97F4A7C15ULL;
         for (size_t i = 0; i < words; i++)
-                m[i] = next(&s);
+                m[i] = word(i, &s);
         if (write_file(argv[2], "ready\n") < 0) {
                 perror(argv[2]);
                 return 1;
@@ -71,7 +94,7 @@ int main(int argc, char **argv) {
         size_t wrong = 0;
         s = 0x9E3779B97F4A7C15ULL;
         for (size_t i = 0; i < words; i++)
-                if (m[i] != next(&s))
+                if (m[i] != word(i, &s))
                         wrong++;
         char msg[64];
         snprintf(msg, sizeof msg, "%s %zu\n", wrong ? "corrupt" : "ok", wrong ? wrong : words);

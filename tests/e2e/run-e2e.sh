@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,w,e,ansible,g (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,m,w,charge,e,ansible,g (default: all)
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
 #        E2E_DEB        the amd64 nodeswap .deb the ansible scenario installs (default: built
@@ -17,6 +17,10 @@
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
 #                       for smoke alone, 900 for the first boot with product scenarios, 200 for
 #                       each reboot of scenarios e and g, 1500 for the ansible boot)
+#        E2E_CHARGE_ROUNDS  how many times scenario charge measures each backend (default 1;
+#                       the README's table: 3)
+#        E2E_CHARGE_DIR scenario charge's numbers go to DIR/backends.json and, rendered by
+#                       tests/bench/charge-report.py, DIR/backends.md (tests/bench/results)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
@@ -25,7 +29,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,w,e,ansible,g
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,m,w,charge,e,ansible,g
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -33,6 +37,8 @@ STANDIN=${E2E_STANDIN:-rpi-swap}
         echo "unknown E2E_STANDIN '$STANDIN' (rpi-swap or zram-generator)" >&2; exit 2; }
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 900 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
+CHARGE_ROUNDS=${E2E_CHARGE_ROUNDS:-1}
+[[ $CHARGE_ROUNDS =~ ^[1-9]$ ]] || { echo "E2E_CHARGE_ROUNDS must be 1-9, not '$CHARGE_ROUNDS'" >&2; exit 2; }
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
 log() { echo "e2e: $*"; }
@@ -188,6 +194,16 @@ install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
 install -m 0644 "$G/nodeswap-e2e.service" "$ROOT/etc/systemd/system/"
+# scenario charge: its working set, tests/bench/memhog.c as a static binary (the VM has no
+# compiler; static, so that the host's C library need not match the VM's). Without a compiler the
+# scenario says SKIP.
+if want charge; then
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/memhog" "$HERE/../bench/memhog.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/memhog" "$ROOT/usr/local/lib/nodeswap-e2e/memhog"
+        else
+                log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenario charge will skip"
+        fi
+fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
 install -d -m 0755 "$ROOT/usr/local/lib/nodeswap-e2e/hostile"
 for f in "$HERE"/../policies/hostile/*.conf; do
@@ -237,7 +253,7 @@ if [[ -n $(tr ',' '\n' <<<"$SCENARIOS" | grep -vx ansible) ]]; then
         done
         if [[ -z $NODESWAP ]]; then
                 echo "SKIP product scenarios: nodeswap not installed"
-                SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -x -e smoke -e ansible || true; } | paste -sd, -)
+                SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -x -e smoke -e charge -e ansible || true; } | paste -sd, -)
                 [[ -n $SCENARIOS ]] || { echo "nothing left to run"; exit 77; }
         else
                 log "nodeswap installed as $NODESWAP"
@@ -282,7 +298,7 @@ boot() {
         # The root disk sits in the lower PCI slot, so it is vda. (root=LABEL= would wait for
         # the initramfs to see a by-label link, which it did not until its timeout.)
         local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
-        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP"
+        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS"
         log "boot $phase: scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
         timeout -k 10 "$timeout" qemu-system-x86_64 \
@@ -369,6 +385,9 @@ boot() {
                 fi
         done
 
+        # Scenario charge's numbers, one JSON object a line ("DATA charge {...}"): kept for the report.
+        sed -n 's/^DATA charge //p' <<<"$text" >>"$TMP/charge.jsonl"
+
         local l failed_here=0
         while IFS= read -r l; do
                 case $l in
@@ -392,6 +411,7 @@ if ! flock -n 8; then
         log "another e2e VM is running; waiting for /run/lock/nodeswap-e2e-vm.lock"
         flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
 fi
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)   # for scenario charge's report
 
 # Default timeouts: 900 s for the first boot with the product (450 s and 600 s were too tight
 # under load: 420 s for smoke,a,d alone and more than 600 s for all of boot 1 at load 6 to 9),
@@ -403,7 +423,13 @@ first=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx -e ansible -e g || true; } | pa
 plan=()         # "PHASE SCENARIOS TIMEOUT"
 if [[ -n $first ]] || want g; then
         [[ -z $first ]] && first=none
-        if [[ $first == smoke ]]; then plan+=("1 $first 300"); else plan+=("1 $first 900"); fi
+        t1=900
+        [[ $first == smoke ]] && t1=300
+        # scenario charge: about 150 s a round in a loaded TCG VM (four 128 MiB fills and reads)
+        want charge && t1=$(( t1 + 200 * CHARGE_ROUNDS ))
+        # scenario w: a 118 MiB fill, idle marking and writeback through a loop device
+        want w && t1=$(( t1 + 200 ))
+        plan+=("1 $first $t1")
         if want e && [[ -n $NODESWAP ]]; then
                 plan+=("2 e 200" "3 e 200")
         fi
@@ -417,6 +443,27 @@ for b in "${plan[@]}"; do
         boot "$ph" "$sc" "$to"
 done
 want ansible && [[ -n $IMG_ANSIBLE ]] && boot ansible ansible 1500 "$IMG_ANSIBLE"
+
+# Scenario charge's numbers into E2E_CHARGE_DIR: the VM's records and what the host knows (the
+# VM is emulated: its times are relative).
+if [[ -n ${E2E_CHARGE_DIR:-} && -s $TMP/charge.jsonl ]]; then
+        mkdir -p "$E2E_CHARGE_DIR"
+        {
+                tree=$(git -C "$HERE" describe --always --dirty 2>/dev/null || echo unknown)
+                printf '{"host":{"cpu":"%s","ncpu":%s,"qemu":"%s","accel":"tcg","load_before":"%s","e2e_standin":"%s","tree":"%s"}}\n' \
+                        "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" "$(nproc)" \
+                        "$(qemu-system-x86_64 --version | head -n 1)" "$LOAD_BEFORE" "$STANDIN" "$tree"
+                cat "$TMP/charge.jsonl"
+        } >"$E2E_CHARGE_DIR/backends.json"
+        if python3 "$HERE/../bench/charge-report.py" "$E2E_CHARGE_DIR/backends.json" >"$E2E_CHARGE_DIR/backends.md.tmp"; then
+                mv "$E2E_CHARGE_DIR/backends.md.tmp" "$E2E_CHARGE_DIR/backends.md"
+                log "scenario charge's numbers: $E2E_CHARGE_DIR/backends.json, backends.md"
+        else
+                rm -f "$E2E_CHARGE_DIR/backends.md.tmp"
+                echo "FAIL charge: charge-report.py could not render $E2E_CHARGE_DIR/backends.json"
+                FAILED=$((FAILED + 1)); FAILURES+=("charge: report")
+        fi
+fi
 
 t_end=$(date +%s)
 log "times: root $(( t_root - t_start )) s (cached: ~0), image $(( t_image - t_root )) s, total $(( t_end - t_start )) s"

@@ -9,6 +9,7 @@
 #   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,w,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
+#   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
 # END line, so the host can tell a finished run from a crashed or hung one. LOG lines carry
@@ -35,12 +36,13 @@ RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
 rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
-phase=1 scenarios=smoke keep=0
+phase=1 scenarios=smoke keep=0 charge_rounds=1
 for w in $(cat /proc/cmdline); do
         case $w in
         e2e.phase=*) phase=${w#*=} ;;
         e2e.scenarios=*) scenarios=${w#*=} ;;
         e2e.keep=*) keep=${w#*=} ;;
+        e2e.charge_rounds=*) charge_rounds=${w#*=} ;;
         esac
 done
 BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
@@ -904,6 +906,279 @@ scenario_g_boot3() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# charge: who pays for compressed swap. One process (tests/bench/memhog.c in its compressible
+# mode, built by the harness) fills CH_HOG_MIB MiB of compressible memory in a cgroup of its own whose memory.max is CH_MAX_MIB,
+# four times: without a limit (the baseline: what filling the memory costs without any swap),
+# on a zram swap device (zswap off), on zswap in front of a swap file, and on the swap file
+# alone. Everything is set up with the kernel's own interfaces (sysfs, mkswap, swapon), not with
+# nodeswap, so the facts hold for any tool. The test's swap area has priority 32767, above every
+# other area of the node, so all of the hog's pages go to it; the others stay untouched (checked).
+# Checked: with zswap, the pool is above zero and inside the cgroup's memory.current (anon +
+# zswap <= memory.current <= memory.max); with zram, mm_stat's memory is above zero and the
+# cgroup shows none of it (memory.current <= memory.max < anon + mem_used_total).
+# Every run prints its numbers (INFO lines) and one "DATA charge {json}" line, from which the
+# host can write the README's table (E2E_CHARGE_DIR, tests/bench/charge-report.py).
+
+CH_CG=/sys/fs/cgroup/nodeswap-e2e-charge
+CH_HOG=/usr/local/lib/nodeswap-e2e/memhog
+CH_DIR=$STATE/charge
+CH_FILE=/var/lib/nodeswap-e2e/charge.swap
+CH_MAX_MIB=64 CH_HOG_MIB=128 CH_SWAP_MIB=256 CH_PRIO=32767
+CH_ZSWAP=/sys/module/zswap/parameters
+CH_ALG=zstd CH_ZPOOL=zsmalloc
+CH_ZRAM_ID='' CH_SWAP_DEV='' CH_HOG_PID='' CH_ROUND=1 CH_P=''
+declare -A CH_SAVED=() CH=()
+
+ch_kv() { awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }' "$1" 2>/dev/null; }  # ch_kv FILE KEY
+ch_num() { local v; v=$(cat "$1" 2>/dev/null); echo "${v:-0}"; }
+ch_mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+# the block device under / (the swap file's writes land there)
+ch_disk() {
+        local src
+        src=$(findmnt -no SOURCE / 2>/dev/null)
+        src=$(basename "$(readlink -f "$src")")
+        [[ -e /sys/block/$src ]] && { echo "$src"; return; }
+        basename "$(readlink -f "/sys/class/block/$src/..")"
+}
+ch_disk_written() { awk '{ print $7 * 512 }' "/sys/block/$CH_DISK/stat"; }   # bytes written to the disk
+ch_cpu_sys_ticks() { awk '$1 == "cpu" { print $4 + $7 + $8 }' /proc/stat; }   # system + irq + softirq
+ch_other_swap_used() { awk -v d="$CH_SWAP_DEV" 'NR > 1 && $1 != d { s += $4 } END { print s + 0 }' /proc/swaps; }
+
+ch_zswap_set() {  # ch_zswap_set PARAM VALUE
+        echo "$2" >"$CH_ZSWAP/$1" 2>/dev/null && [[ $(cat "$CH_ZSWAP/$1") == "$2" ]]
+}
+ch_zswap_save() {
+        local p
+        for p in enabled compressor zpool; do CH_SAVED[$p]=$(cat "$CH_ZSWAP/$p"); done
+}
+ch_zswap_restore() {
+        [[ -n ${CH_SAVED[enabled]:-} ]] || return 0
+        echo N >"$CH_ZSWAP/enabled"
+        echo "${CH_SAVED[compressor]}" >"$CH_ZSWAP/compressor"
+        echo "${CH_SAVED[zpool]}" >"$CH_ZSWAP/zpool"
+        echo "${CH_SAVED[enabled]}" >"$CH_ZSWAP/enabled"
+}
+
+ch_setup() {  # ch_setup BACKEND: the swap under test; 0 when it is ready
+        CH_ZRAM_ID='' CH_SWAP_DEV=''
+        case $1 in
+        none) return 0 ;;
+        zram)
+                ch_zswap_set enabled N || return 1
+                CH_ZRAM_ID=$(cat /sys/class/zram-control/hot_add) || return 1
+                local z=/sys/block/zram$CH_ZRAM_ID
+                echo "$CH_ALG" >"$z/comp_algorithm" && echo "${CH_SWAP_MIB}M" >"$z/disksize" || return 1
+                CH_SWAP_DEV=/dev/zram$CH_ZRAM_ID
+                wait_for 10 test -b "$CH_SWAP_DEV" || return 1
+                ;;
+        zswap|file)
+                rm -f "$CH_FILE"
+                fallocate -l "${CH_SWAP_MIB}M" "$CH_FILE" && chmod 0600 "$CH_FILE" || return 1
+                CH_SWAP_DEV=$CH_FILE
+                if [[ $1 == zswap ]]; then
+                        ch_zswap_set enabled N && ch_zswap_set compressor "$CH_ALG" &&
+                                ch_zswap_set zpool "$CH_ZPOOL" && ch_zswap_set enabled Y || return 1
+                else
+                        ch_zswap_set enabled N || return 1
+                fi
+                ;;
+        esac
+        mkswap "$CH_SWAP_DEV" >/dev/null 2>&1 && swapon -p "$CH_PRIO" "$CH_SWAP_DEV"
+}
+ch_teardown() {
+        if [[ -n $CH_HOG_PID ]]; then
+                kill -KILL "$CH_HOG_PID" 2>/dev/null
+                wait "$CH_HOG_PID" 2>/dev/null
+                CH_HOG_PID=
+        fi
+        [[ -d $CH_CG ]] && wait_for 10 rmdir "$CH_CG" 2>/dev/null
+        if [[ -n $CH_SWAP_DEV ]]; then
+                swap_on "$CH_SWAP_DEV" && swapoff "$CH_SWAP_DEV"
+        fi
+        if [[ -n $CH_ZRAM_ID ]]; then
+                echo 1 >"/sys/block/zram$CH_ZRAM_ID/reset" 2>/dev/null
+                echo "$CH_ZRAM_ID" >/sys/class/zram-control/hot_remove 2>/dev/null
+        fi
+        rm -f "$CH_FILE"
+        ch_zswap_restore
+        CH_ZRAM_ID='' CH_SWAP_DEV=''
+}
+
+ch_sample() {  # ch_sample PREFIX: counters into CH[PREFIX.*]
+        local p=$1
+        sync
+        CH[$p.pswpout]=$(ch_kv /proc/vmstat pswpout)
+        CH[$p.zswpout]=$(ch_kv /proc/vmstat zswpout); CH[$p.zswpout]=${CH[$p.zswpout]:-0}
+        CH[$p.disk]=$(ch_disk_written)
+        CH[$p.ticks]=$(ch_cpu_sys_ticks)
+        CH[$p.other_swap_kb]=$(ch_other_swap_used)
+}
+
+ch_run() {  # ch_run BACKEND
+        local b=$1 t0 rc=0 z=
+        ch_teardown
+        rm -rf "$CH_DIR"; mkdir -p "$CH_DIR"
+        if ! ch_setup "$b"; then
+                fail "$CH_P$b: set up the swap under test" "$(swaps_summary); zswap $(cat "$CH_ZSWAP/enabled") $(cat "$CH_ZSWAP/compressor") $(cat "$CH_ZSWAP/zpool")"
+                ch_teardown
+                return 1
+        fi
+        mkdir "$CH_CG" || { fail "$CH_P$b: mkdir $CH_CG"; ch_teardown; return 1; }
+        if [[ $b == none ]]; then echo max >"$CH_CG/memory.max"; else echo "${CH_MAX_MIB}M" >"$CH_CG/memory.max"; fi
+        ch_sample "$b.0"
+        t0=$(date +%s.%N)
+        ( echo "$BASHPID" >"$CH_CG/cgroup.procs" && exec "$CH_HOG" "$CH_HOG_MIB" "$CH_DIR/ready" "$CH_DIR/result" compressible ) \
+                </dev/null >"$CH_DIR/hog.out" 2>&1 &
+        CH_HOG_PID=$!
+        wait_for 600 eval "[[ -e $CH_DIR/ready ]] || ! kill -0 $CH_HOG_PID 2>/dev/null"
+        CH[$b.fill_s]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+        if [[ ! -e $CH_DIR/ready ]]; then
+                fail "$CH_P$b: the hog filled its $CH_HOG_MIB MiB" "not ready after ${CH[$b.fill_s]} s; $(cat "$CH_DIR/hog.out"); events: $(tr '\n' ' ' <"$CH_CG/memory.events")"
+                ch_teardown
+                return 1
+        fi
+        # swap writes still in flight count once they are done
+        wait_for 60 test "$(ch_kv /proc/vmstat nr_writeback)" = 0
+        sleep 1
+        ch_sample "$b.1"
+        local c=$CH_CG
+        CH[$b.current]=$(ch_num "$c/memory.current")
+        CH[$b.swap_current]=$(ch_num "$c/memory.swap.current")
+        CH[$b.zswap_current]=$(cat "$c/memory.zswap.current" 2>/dev/null || echo none)
+        CH[$b.anon]=$(ch_kv "$c/memory.stat" anon)
+        CH[$b.stat_zswap]=$(ch_kv "$c/memory.stat" zswap); CH[$b.stat_zswap]=${CH[$b.stat_zswap]:-none}
+        CH[$b.stat_zswapped]=$(ch_kv "$c/memory.stat" zswapped); CH[$b.stat_zswapped]=${CH[$b.stat_zswapped]:-none}
+        CH[$b.user_us]=$(ch_kv "$c/cpu.stat" user_usec)
+        CH[$b.sys_us]=$(ch_kv "$c/cpu.stat" system_usec)
+        CH[$b.meminfo_zswap_kb]=$(ch_kv /proc/meminfo Zswap); CH[$b.meminfo_zswap_kb]=${CH[$b.meminfo_zswap_kb]:-none}
+        CH[$b.meminfo_zswapped_kb]=$(ch_kv /proc/meminfo Zswapped); CH[$b.meminfo_zswapped_kb]=${CH[$b.meminfo_zswapped_kb]:-none}
+        CH[$b.pool_total]=$(cat /sys/kernel/debug/zswap/pool_total_size 2>/dev/null || echo none)
+        CH[$b.mm_orig]=0 CH[$b.mm_compr]=0 CH[$b.mm_used]=0
+        if [[ -n $CH_ZRAM_ID ]]; then
+                read -r "CH[$b.mm_orig]" "CH[$b.mm_compr]" "CH[$b.mm_used]" _ <"/sys/block/zram$CH_ZRAM_ID/mm_stat"
+        fi
+        CH[$b.events]=$(tr '\n' ' ' <"$c/memory.events")
+        CH[$b.max_events]=$(ch_kv "$c/memory.events" max)
+        CH[$b.pgscan]=$(ch_kv "$c/memory.stat" pgscan)
+        CH[$b.pgsteal]=$(ch_kv "$c/memory.stat" pgsteal)
+        CH[$b.oom_kill]=$(ch_kv "$c/memory.events" oom_kill)
+        CH[$b.out_pages]=$(( ${CH[$b.1.pswpout]} - ${CH[$b.0.pswpout]} + ${CH[$b.1.zswpout]} - ${CH[$b.0.zswpout]} ))
+        CH[$b.pswpout_pages]=$(( ${CH[$b.1.pswpout]} - ${CH[$b.0.pswpout]} ))
+        CH[$b.disk_bytes]=$(( ${CH[$b.1.disk]} - ${CH[$b.0.disk]} ))
+        CH[$b.vm_sys_ms]=$(( (${CH[$b.1.ticks]} - ${CH[$b.0.ticks]}) * 1000 / $(getconf CLK_TCK) ))
+        CH[$b.other_swap_kb]=$(( ${CH[$b.1.other_swap_kb]} - ${CH[$b.0.other_swap_kb]} ))
+
+        # read everything back: the data survived (and the hog's pages come back through the backend)
+        kill -USR1 "$CH_HOG_PID"
+        wait "$CH_HOG_PID"; rc=$?
+        CH_HOG_PID=
+        CH[$b.result]=$(cat "$CH_DIR/result" 2>/dev/null || echo "none (rc=$rc)")
+        ch_teardown
+        expect "$CH_P$b: the hog read back all of its memory intact" "${CH[$b.result]%% *}" ok \
+                "${CH[$b.result]}; rc=$rc; memory.events: ${CH[$b.events]}"
+        expect "$CH_P$b: no OOM kill in the cgroup" "${CH[$b.oom_kill]:-0}" 0
+        check "$CH_P$b: the node's other swap areas got none of it" "used changed by ${CH[$b.other_swap_kb]} KiB" \
+                test "${CH[$b.other_swap_kb]}" -le 1024 -a "${CH[$b.other_swap_kb]}" -ge -1024
+        info "$CH_P$b: numbers" "memory.current $(ch_mib "${CH[$b.current]}") MiB (max $([[ $b == none ]] && echo max || echo "$CH_MAX_MIB")), anon $(ch_mib "${CH[$b.anon]}") MiB, memory.swap.current $(ch_mib "${CH[$b.swap_current]}") MiB, memory.zswap.current ${CH[$b.zswap_current]}, memory.stat zswap ${CH[$b.stat_zswap]} zswapped ${CH[$b.stat_zswapped]}, meminfo Zswap ${CH[$b.meminfo_zswap_kb]} kB Zswapped ${CH[$b.meminfo_zswapped_kb]} kB, zswap pool_total_size ${CH[$b.pool_total]}, zram mm_stat orig ${CH[$b.mm_orig]} compr ${CH[$b.mm_compr]} mem_used_total ${CH[$b.mm_used]}, swapped out $(( ${CH[$b.out_pages]} * 4 )) KiB (pswpout ${CH[$b.pswpout_pages]} pages, zswpout $(( ${CH[$b.1.zswpout]} - ${CH[$b.0.zswpout]} ))), $CH_DISK written $(ch_mib "${CH[$b.disk_bytes]}") MiB, hog user ${CH[$b.user_us]} us system ${CH[$b.sys_us]} us, VM system+irq+softirq ${CH[$b.vm_sys_ms]} ms, fill ${CH[$b.fill_s]} s, memory.events max ${CH[$b.max_events]}, pgscan ${CH[$b.pgscan]} pgsteal ${CH[$b.pgsteal]}"
+        printf -v z '{"backend":"%s","memory_max_mib":%s,"hog_mib":%s,"memory_current":%s,"anon":%s,"swap_current":%s,"zswap_current":"%s","stat_zswap":"%s","stat_zswapped":"%s","meminfo_zswap_kb":"%s","pool_total_size":"%s","zram_orig":%s,"zram_compr":%s,"zram_mem_used_total":%s,"swapped_out_pages":%s,"pswpout_pages":%s,"disk_written":%s,"hog_user_us":%s,"hog_system_us":%s,"vm_system_ms":%s,"fill_s":%s,"max_events":%s,"pgscan":%s,"pgsteal":%s,"round":%s,"result":"%s"}' \
+                "$b" "$([[ $b == none ]] && echo null || echo "$CH_MAX_MIB")" "$CH_HOG_MIB" "${CH[$b.current]}" "${CH[$b.anon]}" \
+                "${CH[$b.swap_current]}" "${CH[$b.zswap_current]}" "${CH[$b.stat_zswap]}" "${CH[$b.stat_zswapped]}" \
+                "${CH[$b.meminfo_zswap_kb]}" "${CH[$b.pool_total]}" "${CH[$b.mm_orig]}" "${CH[$b.mm_compr]}" "${CH[$b.mm_used]}" \
+                "${CH[$b.out_pages]}" "${CH[$b.pswpout_pages]}" "${CH[$b.disk_bytes]}" "${CH[$b.user_us]}" "${CH[$b.sys_us]}" \
+                "${CH[$b.vm_sys_ms]}" "${CH[$b.fill_s]}" "${CH[$b.max_events]:-0}" "${CH[$b.pgscan]:-0}" \
+                "${CH[$b.pgsteal]:-0}" "$CH_ROUND" "${CH[$b.result]}"
+        echo "DATA charge $z" >>"$RESULTS"
+        flush
+        return 0
+}
+
+scenario_charge() {
+        if [[ ! -x $CH_HOG ]]; then line SKIP "memhog not installed (the harness builds it with the host's C compiler)"; return; fi
+        check "the memory controller is enabled for the root's children" "$(cat /sys/fs/cgroup/cgroup.subtree_control)" \
+                grep -qw memory /sys/fs/cgroup/cgroup.subtree_control || return
+        check "the kernel has zswap" "$(ls "$CH_ZSWAP" 2>&1 | tr '\n' ' ')" test -w "$CH_ZSWAP/enabled" || return
+        check "no cgroup left from an earlier run" "$CH_CG" test ! -e "$CH_CG" || return
+        CH_DISK=$(ch_disk)
+        ch_zswap_save
+        local kver mcur=memory.zswap.current swaps0
+        swaps0=$(swaps)
+        kver=$(uname -r)
+        if [[ -e /sys/fs/cgroup/system.slice/$mcur ]]; then
+                pass "kernel $kver has memory.zswap.current"
+        else
+                info "kernel $kver has no memory.zswap.current: memory.stat's zswap field is used"
+        fi
+        info "setup" "kernel $kver; hog $CH_HOG_MIB MiB in a cgroup with memory.max ${CH_MAX_MIB}M; swap ${CH_SWAP_MIB} MiB at priority $CH_PRIO; zram and zswap compress with $CH_ALG, zswap's pool is $CH_ZPOOL (the kernel's default: ${CH_SAVED[compressor]}/${CH_SAVED[zpool]}, enabled=${CH_SAVED[enabled]}); swap file on $CH_DISK; node swaps: $(swaps_summary)"
+        printf 'DATA charge {"meta":1,"kernel":"%s","date":"%s","cpu":"%s","ncpu":%s,"mem_kb":%s,"alg":"%s","zpool":"%s","disk":"%s"}\n' \
+                "$kver" "$(date -u +%Y-%m-%dT%H:%MZ)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)" \
+                "$(nproc)" "$(ch_kv /proc/meminfo MemTotal)" "$CH_ALG" "$CH_ZPOOL" "$CH_DISK" >>"$RESULTS"
+
+        local b t0=$SECONDS
+        [[ $charge_rounds =~ ^[1-9][0-9]?$ ]] || charge_rounds=1
+        for (( CH_ROUND = 1; CH_ROUND <= charge_rounds; CH_ROUND++ )); do
+                CH_P=
+                (( charge_rounds > 1 )) && CH_P="round $CH_ROUND: "
+                for b in none zram zswap file; do unset "CH[$b.failed]"; ch_run "$b" || CH[$b.failed]=1; done
+                ch_assert
+        done
+        expect "zswap's parameters restored" "$(cat "$CH_ZSWAP/enabled") $(cat "$CH_ZSWAP/compressor") $(cat "$CH_ZSWAP/zpool")" \
+                "${CH_SAVED[enabled]} ${CH_SAVED[compressor]} ${CH_SAVED[zpool]}"
+        check "the node's swaps are as before (the test's areas gone)" "$(swaps_summary)" \
+                test "$(swaps)" = "$swaps0"
+        info "took" "$(( SECONDS - t0 )) s for $charge_rounds round(s)"
+}
+
+# the facts, from one round's numbers
+ch_assert() {
+        local max=$(( CH_MAX_MIB << 20 ))
+        if [[ -z ${CH[none.failed]:-} ]]; then
+                expect "${CH_P}none: nothing swapped out without a limit" "${CH[none.out_pages]}" 0
+                check "${CH_P}none: the cgroup holds the whole working set" "memory.current $(ch_mib "${CH[none.current]}") MiB" \
+                        test "${CH[none.current]}" -ge $(( CH_HOG_MIB << 20 ))
+        fi
+        if [[ -z ${CH[zram.failed]:-} ]]; then
+                check "${CH_P}zram: mm_stat mem_used_total > 0" "${CH[zram.mm_used]} bytes" test "${CH[zram.mm_used]}" -gt 0
+                check "${CH_P}zram: memory.current <= memory.max" "$(ch_mib "${CH[zram.current]}") MiB <= $CH_MAX_MIB MiB" \
+                        test "${CH[zram.current]}" -le "$max"
+                # anon is part of memory.current: were zram's memory charged too, memory.current
+                # would be at least anon + mem_used_total, and that is above memory.max
+                check "${CH_P}zram: the compressed pages are outside the cgroup (anon + mem_used_total > memory.max >= memory.current)" \
+                        "$(ch_mib "${CH[zram.anon]}") + $(ch_mib "${CH[zram.mm_used]}") MiB > $CH_MAX_MIB MiB" \
+                        test $(( ${CH[zram.anon]} + ${CH[zram.mm_used]} )) -gt "$max"
+                check "${CH_P}zram: the cgroup has no zswap" "memory.stat zswap ${CH[zram.stat_zswap]}" \
+                        test "${CH[zram.stat_zswap]}" = 0 -o "${CH[zram.stat_zswap]}" = none
+                check "${CH_P}zram: the swapped pages count as the cgroup's swap (memory.swap.current > 0)" \
+                        "$(ch_mib "${CH[zram.swap_current]}") MiB" test "${CH[zram.swap_current]}" -gt 0
+        fi
+        if [[ -z ${CH[zswap.failed]:-} ]]; then
+                local zs=${CH[zswap.zswap_current]}
+                [[ $zs == none ]] && zs=${CH[zswap.stat_zswap]}
+                check "${CH_P}zswap: the cgroup's zswap pool > 0 (memory.zswap.current, or memory.stat zswap)" "$zs bytes" \
+                        test "${zs:-0}" != none -a "${zs:-0}" -gt 0
+                check "${CH_P}zswap: memory.current <= memory.max" "$(ch_mib "${CH[zswap.current]}") MiB <= $CH_MAX_MIB MiB" \
+                        test "${CH[zswap.current]}" -le "$max"
+                # were the pool not charged, memory.current would be anon and little more
+                check "${CH_P}zswap: the pool is inside memory.current (anon + zswap <= memory.current)" \
+                        "$(ch_mib "${CH[zswap.anon]}") + $(ch_mib "$zs") MiB <= $(ch_mib "${CH[zswap.current]}") MiB" \
+                        test $(( ${CH[zswap.anon]} + zs )) -le "${CH[zswap.current]}"
+                if [[ -z ${CH[zram.failed]:-} ]]; then
+                        check "${CH_P}zswap: the pool displaces the hog's own pages (anon on zram - anon on zswap >= pool / 2)" \
+                                "$(ch_mib "${CH[zram.anon]}") - $(ch_mib "${CH[zswap.anon]}") MiB >= $(ch_mib $(( zs / 2 ))) MiB" \
+                                test $(( ${CH[zram.anon]} - ${CH[zswap.anon]} )) -ge $(( zs / 2 ))
+                fi
+        fi
+        if [[ -z ${CH[file.failed]:-} ]]; then
+                check "${CH_P}file: pages went to the swap file (pswpout > 0)" "${CH[file.pswpout_pages]} pages" \
+                        test "${CH[file.pswpout_pages]}" -gt 0
+                check "${CH_P}file: the disk took at least the swapped-out bytes" \
+                        "$(ch_mib "${CH[file.disk_bytes]}") MiB written >= $(ch_mib $(( ${CH[file.pswpout_pages]} * 4096 ))) MiB" \
+                        test "${CH[file.disk_bytes]}" -ge $(( ${CH[file.pswpout_pages]} * 4096 ))
+                check "${CH_P}file: memory.current <= memory.max" "$(ch_mib "${CH[file.current]}") MiB" \
+                        test "${CH[file.current]}" -le "$max"
+        fi
+}
+
+# ---------------------------------------------------------------------------------------------
 
 journal_excerpt() {
         journalctl -b --no-pager -o short-monotonic \
@@ -974,10 +1249,10 @@ have_nodeswap() { command -v nodeswap >/dev/null; }
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k m w; do
+        for s in smoke h a b c d f k m w charge; do
                 want "$s" || continue
                 CUR=$s
-                if [[ $s != smoke ]] && ! have_nodeswap; then
+                if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
                         line SKIP "nodeswap not installed"
                         continue
                 fi
