@@ -262,7 +262,7 @@ static int do_zram_create(Exec *e, size_t i) {
         };
 
         /* With no zram device to read the kernel's offer from, plan() left the choice to the device. */
-        r = zram_provision_ex(e->root, algorithm, p->zram.algorithms, params, &extra, a->mem_limit, a->size,
+        r = zram_provision(e->root, algorithm, p->zram.algorithms, params, &extra, a->mem_limit, a->size,
                               a->priority, e->h->page_size, &id, &chosen);
         if (!algorithm)
                 algorithm = chosen;

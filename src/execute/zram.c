@@ -438,22 +438,6 @@ undo:
         return r;
 }
 
-int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
-                   uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                   int *ret_id) {
-        if (!algorithm)
-                return -EINVAL;
-        return provision(root, algorithm, NULL, algorithm_params, NULL, mem_limit, disksize, priority, page_size, ret_id,
-                         NULL);
-}
-
-int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
-                             uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                             int *ret_id, char **ret_algorithm) {
-        return provision(root, NULL, preference, algorithm_params, NULL, mem_limit, disksize, priority, page_size,
-                         ret_id, ret_algorithm);
-}
-
 int zram_reset(const char *root, int id) {
         bool skipped = false;
         int r;
@@ -496,9 +480,9 @@ int zram_teardown(const char *root, int id) {
         return r;
 }
 
-int zram_provision_ex(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
-                      const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
-                      uint64_t page_size, int *ret_id, char **ret_algorithm) {
+int zram_provision(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
+                   const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
+                   uint64_t page_size, int *ret_id, char **ret_algorithm) {
         return provision(root, algorithm, preference, algorithm_params, extra, mem_limit, disksize, priority,
                          page_size, ret_id, ret_algorithm);
 }

@@ -31,30 +31,10 @@ int zram_find_free(const char *root, int *ret_id);
 int zram_setup(const char *root, int id, const char *algorithm, const char *algorithm_params,
                uint64_t mem_limit, uint64_t disksize);
 
-/* Provision a zram swap device: zram_take_device(), zram_setup(), open /dev/zram<id> exclusively,
- * write a swap header for page_size labelled SWAP_LABEL, check it with swap_header_probe(), and
- * swap it on at priority (0..32767). On any failure everything done is undone (swapoff, reset, and
- * hot_remove when the device was hot_add'ed) and the first error is returned; a device that
- * someone else initialised meanwhile is never reset.
- *
- * Returns 0 with *ret_id set when the device is swapped on. Under a root other than "/" it
- * returns 1 with *ret_id set: the sysfs attributes were written into the fixture, the header was
- * written into <root>/dev/zram<id> when that file exists (a regular file in a fixture; skipped
- * when absent), and swapon was skipped. -EINVAL on bad arguments, before anything is touched. */
 /* The device a new nodeswap swap area goes on: a new one from /sys/class/zram-control/hot_add (1),
  * so nodeswap never takes a device it did not create and can always hot_remove what it made; on a
  * kernel without zram-control, a free existing device (0, from zram_find_free()). */
 int zram_take_device(const char *root, int *ret_id);
-
-/* zram_provision() with the algorithm chosen on the device itself: the first of preference that
- * its comp_algorithm offers (-ENOENT when none is). The choice is returned in *ret_algorithm. */
-int zram_provision_preferred(const char *root, char *const *preference, const char *algorithm_params,
-                             uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                             int *ret_id, char **ret_algorithm);
-
-int zram_provision(const char *root, const char *algorithm, const char *algorithm_params,
-                   uint64_t mem_limit, uint64_t disksize, int priority, uint64_t page_size,
-                   int *ret_id);
 
 /* What a device gets beyond algorithm, parameters, mem_limit and disksize, written in this order
  * before disksize, which the kernel needs (zram.rst): recomp_algorithm "algo=NAME priority=N" for
@@ -68,11 +48,23 @@ typedef struct ZramSetupExtra {
         char *const *params_of;
 } ZramSetupExtra;
 
-/* zram_provision() (algorithm != NULL) or zram_provision_preferred() (algorithm NULL, preference
- * given) with extra (may be NULL). */
-int zram_provision_ex(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
-                      const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
-                      uint64_t page_size, int *ret_id, char **ret_algorithm);
+/* Provision a zram swap device: zram_take_device(), zram_setup(), open /dev/zram<id> exclusively,
+ * write a swap header for page_size labelled SWAP_LABEL, check it with swap_header_probe(), and
+ * swap it on at priority (0..32767). On any failure everything done is undone (swapoff, reset, and
+ * hot_remove when the device was hot_add'ed) and the first error is returned; a device that
+ * someone else initialised meanwhile is never reset.
+ *
+ * Returns 0 with *ret_id set when the device is swapped on. Under a root other than "/" it
+ * returns 1 with *ret_id set: the sysfs attributes were written into the fixture, the header was
+ * written into <root>/dev/zram<id> when that file exists (a regular file in a fixture; skipped
+ * when absent), and swapon was skipped. -EINVAL on bad arguments, before anything is touched.
+ *
+ * algorithm: the one to use; or NULL and preference: the first of preference that the device's
+ * comp_algorithm offers (-ENOENT when none is), returned in *ret_algorithm (may be NULL). extra
+ * may be NULL. */
+int zram_provision(const char *root, const char *algorithm, char *const *preference, const char *algorithm_params,
+                   const ZramSetupExtra *extra, uint64_t mem_limit, uint64_t disksize, int priority,
+                   uint64_t page_size, int *ret_id, char **ret_algorithm);
 
 /* swapoff (when the device is in /proc/swaps), then reset (EBUSY retried). The device stays, with
  * disksize 0. For a device nodeswap configured but did not create (one it found free). Returns 1

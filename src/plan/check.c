@@ -628,15 +628,3 @@ int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, P
         *ret = pl;
         return 0;
 }
-
-int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n) {
-        Plan pl = {};
-        int r = verdict_plan(p, h, NULL, &pl);
-        if (r < 0)
-                return r;
-        *ret = pl.findings.f;
-        *ret_n = pl.findings.n;
-        pl.findings = (Findings) {};
-        plan_done(&pl);
-        return 0;
-}

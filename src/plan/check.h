@@ -17,9 +17,6 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
  * all use it, so they agree. Revert plans get no rules (they only go back). */
 int verdict_plan(const Policy *p, const HostState *h, const PlanOptions *opts, Plan *ret);
 
-/* verdict_plan()'s findings only, for check. *ret_n may be 0. */
-int check_run(const Policy *p, const HostState *h, Finding **ret, size_t *ret_n);
-
 /* The swapBehavior the rules look at: the policy's when it sets one (apply will write it),
  * else the kubelet's effective one (every file it reads, merged). */
 SwapBehavior check_swap_behavior(const Policy *p, const HostState *h);

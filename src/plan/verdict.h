@@ -131,7 +131,7 @@ typedef struct Findings {
 } Findings;
 
 void findings_done(Findings *fs);
-/* Frees an array of n findings (check_run()'s). */
+/* Frees an array of n findings. */
 void findings_free(Finding *f, size_t n);
 size_t findings_count(const Findings *fs, Severity s);
 bool findings_has(const Findings *fs, Verdict v);

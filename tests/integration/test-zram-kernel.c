@@ -213,7 +213,7 @@ static void test_provision_make_before_break_teardown(void **state) {
                 skip();
 
         /* the first device, as the policy's [Zram] would ask for it */
-        assert_int_equal(zram_provision("/", algorithm, NULL, 0, 64 * MiB, 100, page_size, &first), 0);
+        assert_int_equal(zram_provision("/", algorithm, NULL, NULL, NULL, 0, 64 * MiB, 100, page_size, &first, NULL), 0);
         touch(first);
         /* with zram-control, always a device of its own (hot_add'ed), never one found free */
         if (access("/sys/class/zram-control", F_OK) == 0)
@@ -225,7 +225,7 @@ static void test_provision_make_before_break_teardown(void **state) {
         int ids_before[MAX_IDS], ids_after[MAX_IDS], failed = -42;
         size_t nb, na;
         assert_int_equal(list_zram_ids(ids_before, MAX_IDS, &nb), 0);
-        int r = zram_provision("/", "no-such-algorithm", NULL, 0, 64 * MiB, 50, page_size, &failed);
+        int r = zram_provision("/", "no-such-algorithm", NULL, NULL, NULL, 0, 64 * MiB, 50, page_size, &failed, NULL);
         if (r >= 0)
                 touch(failed);
         assert_int_equal(r, -EINVAL);
@@ -235,7 +235,7 @@ static void test_provision_make_before_break_teardown(void **state) {
         assert_swap_device(first, 100);
 
         /* a second one while the first is on: make before break */
-        assert_int_equal(zram_provision("/", algorithm, NULL, 0, 64 * MiB, 10, page_size, &second), 0);
+        assert_int_equal(zram_provision("/", algorithm, NULL, NULL, NULL, 0, 64 * MiB, 10, page_size, &second, NULL), 0);
         touch(second);
         /* with zram-control, always a device of its own (hot_add'ed), never one found free */
         if (access("/sys/class/zram-control", F_OK) == 0)
@@ -297,7 +297,7 @@ static void test_failures_leave_the_host_as_it_was(void **state) {
                 }
 
                 assert_int_equal(list_zram_ids(ids_before, MAX_IDS, &nb), 0);
-                int r = zram_provision("/", f->algorithm ?: algorithm, f->params, 0, f->disksize, 100, page_size, &id);
+                int r = zram_provision("/", f->algorithm ?: algorithm, NULL, f->params, NULL, 0, f->disksize, 100, page_size, &id, NULL);
                 print_message("%s: %s\n", f->name, strerror(-r));
                 if (r >= 0)
                         touch(id);
@@ -357,7 +357,7 @@ static void test_reset_waits_briefly_for_a_holder(void **state) {
         if (!algorithm)
                 skip();
 
-        assert_int_equal(zram_provision("/", algorithm, NULL, 0, 64 * MiB, 5, page_size, &id), 0);
+        assert_int_equal(zram_provision("/", algorithm, NULL, NULL, NULL, 0, 64 * MiB, 5, page_size, &id, NULL), 0);
         touch(id);
         char dev[32];
         snprintf(dev, sizeof(dev), "/dev/zram%d", id);

@@ -333,7 +333,7 @@ static void test_provision_extra_in_the_kernels_order(void **state) {
         _cleanup_free_ char *chosen = NULL;
         int id = -1;
         WriteRecorder w = recorder_start(root, 0);
-        assert_int_equal(zram_provision_ex(root, NULL, preference, NULL, &extra, 0, 64 * MiB, 100, 4096, &id, &chosen), 1);
+        assert_int_equal(zram_provision(root, NULL, preference, NULL, &extra, 0, 64 * MiB, 100, 4096, &id, &chosen), 1);
         _cleanup_free_ char *order = recorder_stop(&w);
         assert_int_equal(id, 0);
         assert_string_equal(chosen, "lz4");     /* the fixture offers lzo-rle lzo lz4 */
@@ -406,7 +406,7 @@ static void test_provision_under_a_fixture_root(void **state) {
         }
 
         int id = -1;
-        assert_int_equal(zram_provision(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id), 1);
+        assert_int_equal(zram_provision(root, "lz4", NULL, NULL, NULL, 0, 64 * MiB, 100, 4096, &id, NULL), 1);
         assert_int_equal(id, 9);                /* hot_add's: the free zram1 is not taken */
 
         _cleanup_free_ char *alg = get(root, "/sys/block/zram9/comp_algorithm"),
@@ -435,7 +435,7 @@ static void test_provision_under_a_fixture_root(void **state) {
          * device node in the fixture the header is skipped too. */
         const FixtureDevice devices2[] = { { .id = 0 }, FIXTURE_END };
         char *root2 = fixture_new(devices2, -1);
-        assert_int_equal(zram_provision(root2, "lz4", "algo=lz4 level=1", 0, 64 * MiB, 100, 16384, &id), 1);
+        assert_int_equal(zram_provision(root2, "lz4", NULL, "algo=lz4 level=1", NULL, 0, 64 * MiB, 100, 16384, &id, NULL), 1);
         assert_int_equal(id, 0);
         fixture_free(root2);
         fixture_free(root);
@@ -476,7 +476,7 @@ static void test_provision_undoes_what_it_did(void **state) {
                 }
 
                 int id = -42;
-                assert_int_equal(zram_provision(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, &id), c->want_r);
+                assert_int_equal(zram_provision(root, "lz4", NULL, NULL, NULL, 0, 64 * MiB, 100, 4096, &id, NULL), c->want_r);
                 assert_int_equal(id, -42);
 
                 char rel[64];
@@ -518,11 +518,11 @@ static void test_provision_refuses_bad_arguments_before_touching_anything(void *
         WriteRecorder w = recorder_start(root, 0);
         for (size_t i = 0; i < ELEMENTSOF(bad); i++) {
                 int id = -42;
-                assert_int_equal(zram_provision(root, bad[i].algorithm, NULL, 0, bad[i].disksize, bad[i].priority,
-                                                bad[i].page_size, &id), -EINVAL);
+                assert_int_equal(zram_provision(root, bad[i].algorithm, NULL, NULL, NULL, 0, bad[i].disksize, bad[i].priority,
+                                                bad[i].page_size, &id, NULL), -EINVAL);
                 assert_int_equal(id, -42);
         }
-        assert_int_equal(zram_provision(root, "lz4", NULL, 0, 64 * MiB, 100, 4096, NULL), -EINVAL);
+        assert_int_equal(zram_provision(root, "lz4", NULL, NULL, NULL, 0, 64 * MiB, 100, 4096, NULL, NULL), -EINVAL);
         _cleanup_free_ char *order = recorder_stop(&w);
         assert_string_equal(order, "");
         fixture_free(root);
