@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "probe/loop.h"
+#include "probe/zram.h"
 #include "shared/clock.h"
 
 #define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
@@ -336,8 +337,9 @@ int zram_writeback_run(const char *root, const Policy *p, int id, bool force, Wr
         }
 
         bool wb = p->zram.writeback != NULL;
-        if (wb)
-                (void) attr_read_u64_field(root, id, "bd_stat", 2, &before);
+        ZramBdStat bd;
+        if (wb && zram_read_bd_stat(root, id, &bd) >= 0)
+                before = bd.writes;
 
         /* The day's budget: the kernel counts writeback_limit down and stops at 0; nodeswap fills
          * it up again at the first run a day after the window began. */
@@ -347,7 +349,7 @@ int zram_writeback_run(const char *root, const Policy *p, int id, bool force, Wr
                 if (r < 0)
                         return fail(ret_reason, r, "Failed to set writeback_limit of /dev/zram%d: %m", id);
                 rec.window_usec = now;
-                rec.window_start_writes = before * ZRAM_WRITEBACK_UNIT;
+                rec.window_start_writes = before;
                 run.budget_reset = true;
         } else if (wb && p->zram.writeback_limit == 0) {
                 uint64_t enabled = 0;
@@ -382,8 +384,9 @@ int zram_writeback_run(const char *root, const Policy *p, int id, bool force, Wr
                         run.limit_reached = true;
                 else if (r < 0)
                         return fail(ret_reason, r, "Failed to write idle pages of /dev/zram%d back: %m", id);
-                (void) attr_read_u64_field(root, id, "bd_stat", 2, &after);
-                run.written = after > before ? (after - before) * ZRAM_WRITEBACK_UNIT : 0;
+                if (zram_read_bd_stat(root, id, &bd) >= 0)
+                        after = bd.writes;
+                run.written = after > before ? after - before : 0;
         }
         if (run.idle_by_age)
                 rec.marked_usec = 0;

@@ -103,15 +103,14 @@ static bool dir_is_empty_or_missing(const char *path) {
 
 /* A device is free when nothing at all says it is in use. Anything unreadable counts as in use. */
 static bool zram_is_free(const char *root, int id) {
-        _cleanup_free_ char *disksize = zram_attr_path(root, id, "disksize"),
-                            *initstate = zram_attr_path(root, id, "initstate"),
+        _cleanup_free_ char *initstate = zram_attr_path(root, id, "initstate"),
                             *holders = zram_attr_path(root, id, "holders"),
                             *backing = zram_attr_path(root, id, "backing_dev");
-        if (!disksize || !initstate || !holders || !backing)
+        if (!initstate || !holders || !backing)
                 return false;
 
         uint64_t size;
-        if (read_u64_file(disksize, &size) < 0 || size != 0)
+        if (zram_read_disksize(root, id, &size) < 0 || size != 0)
                 return false;
 
         int init, r = read_int_file(initstate, &init);

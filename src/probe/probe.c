@@ -167,16 +167,13 @@ static void zram_device_done(ZramDevice *z) {
 
 static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevice *z) {
         char rel[PATH_MAX];
-        _cleanup_free_ char *line = NULL;
         snprintf(rel, sizeof rel, "/sys/block/zram%d", id);
         _cleanup_free_ char *dir = root_path(root, rel);
         if (!dir)
                 return -ENOMEM;
-        char attr[PATH_MAX];
 
         z->id = id;
-        snprintf(attr, sizeof attr, "%s/disksize", dir);
-        if (read_u64_file(attr, &z->disksize) < 0)
+        if (zram_read_disksize(root, id, &z->disksize) < 0)
                 z->disksize = 0;
 
         /* Unreadable or malformed: the algorithm is unknown, the device is still listed. */
@@ -184,8 +181,7 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         if (r == -ENOMEM)
                 return r;
 
-        snprintf(attr, sizeof attr, "%s/algorithm_params", dir);
-        z->has_algorithm_params = access(attr, F_OK) == 0;
+        z->has_algorithm_params = zram_has_attr(root, id, "algorithm_params");
         if (zram_writeback_probe(dir, &z->wb) < 0)
                 return -ENOMEM;
 
@@ -201,27 +197,21 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
                 z->mem_limit = mm.mem_limit;
         }
 
-        snprintf(attr, sizeof attr, "%s/bd_stat", dir);
-        if (read_one_line(attr, &line) >= 0 &&
-            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64, &z->bd_count, &z->bd_reads, &z->bd_writes) == 3) {
-                z->has_bd_stat = true;
-                z->bd_count *= 4 * KiB;
-                z->bd_reads *= 4 * KiB;
-                z->bd_writes *= 4 * KiB;
-        } else
-                z->bd_count = z->bd_reads = z->bd_writes = 0;
+        ZramBdStat bd;
+        r = zram_read_bd_stat(root, id, &bd);
+        if (r == -ENOMEM)
+                return r;
+        z->has_bd_stat = r >= 0;
+        z->bd_count = z->has_bd_stat ? bd.count : 0;
+        z->bd_reads = z->has_bd_stat ? bd.reads : 0;
+        z->bd_writes = z->has_bd_stat ? bd.writes : 0;
 
-        /* Documentation/block/stat.rst: the 7th field is the sectors written, 512 bytes each. */
-        free(line);
-        line = NULL;
-        snprintf(attr, sizeof attr, "%s/stat", dir);
-        uint64_t f[7];
-        if (read_one_line(attr, &line) >= 0 &&
-            sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]) == 7) {
-                z->has_stat = true;
-                z->written_bytes = f[6] * 512;
-        }
+        r = zram_read_written_bytes(root, id, &z->written_bytes);
+        if (r == -ENOMEM)
+                return r;
+        z->has_stat = r >= 0;
+        if (!z->has_stat)
+                z->written_bytes = 0;
 
         for (size_t i = 0; i < h->n_swaps; i++)
                 if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id == id)

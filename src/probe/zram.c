@@ -214,3 +214,56 @@ int zram_read_mm_stat(const char *root, int id, ZramMmStat *ret) {
         };
         return 0;
 }
+
+int zram_read_disksize(const char *root, int id, uint64_t *ret) {
+        if (id < 0 || !ret)
+                return -EINVAL;
+        _cleanup_free_ char *p = zram_attr_path(root, id, "disksize");
+        if (!p)
+                return -ENOMEM;
+        return read_u64_file(p, ret);
+}
+
+int zram_read_bd_stat(const char *root, int id, ZramBdStat *ret) {
+        if (id < 0 || !ret)
+                return -EINVAL;
+        _cleanup_free_ char *p = zram_attr_path(root, id, "bd_stat"), *line = NULL;
+        if (!p)
+                return -ENOMEM;
+        int r = read_one_line(p, &line);
+        if (r < 0)
+                return r;
+        uint64_t c, rd, wr;
+        if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64, &c, &rd, &wr) != 3 ||
+            c > UINT64_MAX / ZRAM_BD_STAT_UNIT || rd > UINT64_MAX / ZRAM_BD_STAT_UNIT ||
+            wr > UINT64_MAX / ZRAM_BD_STAT_UNIT)
+                return -EINVAL;
+        *ret = (ZramBdStat) {
+                .count = c * ZRAM_BD_STAT_UNIT,
+                .reads = rd * ZRAM_BD_STAT_UNIT,
+                .writes = wr * ZRAM_BD_STAT_UNIT,
+        };
+        return 0;
+}
+
+int zram_read_written_bytes(const char *root, int id, uint64_t *ret) {
+        if (id < 0 || !ret)
+                return -EINVAL;
+        _cleanup_free_ char *p = zram_attr_path(root, id, "stat"), *line = NULL;
+        if (!p)
+                return -ENOMEM;
+        int r = read_one_line(p, &line);
+        if (r < 0)
+                return r;
+        uint64_t f[7];
+        if (sscanf(line, "%" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
+                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]) != 7 || f[6] > UINT64_MAX / 512)
+                return -EINVAL;
+        *ret = f[6] * 512;
+        return 0;
+}
+
+bool zram_has_attr(const char *root, int id, const char *attr) {
+        _cleanup_free_ char *p = zram_attr_path(root, id, attr);
+        return p && access(p, F_OK) == 0;
+}

@@ -52,3 +52,22 @@ typedef struct ZramMmStat {
         uint64_t huge_pages;
 } ZramMmStat;
 int zram_read_mm_stat(const char *root, int id, ZramMmStat *ret);
+
+/* The other attributes of /sys/block/zram<id> nodeswap decides on, each read here only.
+ * disksize in bytes (0: not initialised, free to use). */
+int zram_read_disksize(const char *root, int id, uint64_t *ret);
+/* bd_stat (a backing device is set, CONFIG_ZRAM_WRITEBACK), in bytes: the kernel counts 4 KiB
+ * units (ZRAM_BD_STAT_UNIT) whatever the page size. -ENOENT on kernels without writeback. */
+#define ZRAM_BD_STAT_UNIT 4096
+typedef struct ZramBdStat {
+        uint64_t count;                 /* written back and kept on the backing device */
+        uint64_t reads;                 /* read back from it */
+        uint64_t writes;                /* written to it since the device was set up */
+} ZramBdStat;
+int zram_read_bd_stat(const char *root, int id, ZramBdStat *ret);
+/* The block layer's stat (Documentation/block/stat.rst): bytes written to the device, i.e. the
+ * pages swapped out to it (its 7th field, in 512-byte sectors). */
+int zram_read_written_bytes(const char *root, int id, uint64_t *ret);
+/* Whether the device has the attribute (algorithm_params, recomp_algorithm, backing_dev ...):
+ * what this kernel's zram can do. */
+bool zram_has_attr(const char *root, int id, const char *attr);

@@ -625,6 +625,39 @@ static void test_read_mm_stat(void **state) {
         fixture_free(root);
 }
 
+/* disksize, bd_stat and the block layer's stat: the one reader of each (probe and execute use it). */
+static void test_read_attrs(void **state) {
+        const FixtureDevice devices[] = { { .id = 0 }, FIXTURE_END };
+        char *root = fixture_new(devices, 9);
+        ZramBdStat bd;
+        uint64_t v;
+
+        put(root, "/sys/block/zram0/disksize", "67108864\n");
+        assert_int_equal(zram_read_disksize(root, 0, &v), 0);
+        assert_int_equal(v, 64 * MiB);
+
+        /* 4 KiB units whatever the page size */
+        put(root, "/sys/block/zram0/bd_stat", "       3        1        5\n");
+        assert_int_equal(zram_read_bd_stat(root, 0, &bd), 0);
+        assert_int_equal(bd.count, 3 * 4096);
+        assert_int_equal(bd.reads, 1 * 4096);
+        assert_int_equal(bd.writes, 5 * 4096);
+        put(root, "/sys/block/zram0/bd_stat", "3 1\n");
+        assert_int_equal(zram_read_bd_stat(root, 0, &bd), -EINVAL);
+        assert_int_equal(zram_read_bd_stat(root, 4, &bd), -ENOENT);
+
+        /* the 7th field: sectors written, 512 bytes each */
+        put(root, "/sys/block/zram0/stat", "  10 0 80 1  20 0 160 2 0 3 3 0 0 0 0 0 0\n");
+        assert_int_equal(zram_read_written_bytes(root, 0, &v), 0);
+        assert_int_equal(v, 160 * 512);
+        put(root, "/sys/block/zram0/stat", "10 0 80\n");
+        assert_int_equal(zram_read_written_bytes(root, 0, &v), -EINVAL);
+
+        assert_true(zram_has_attr(root, 0, "disksize"));
+        assert_false(zram_has_attr(root, 0, "recomp_algorithm"));
+        fixture_free(root);
+}
+
 static void test_read_comp_algorithm(void **state) {
         const FixtureDevice devices[] = { { .id = 0 }, FIXTURE_END };
         char *root = fixture_new(devices, 9);
@@ -673,6 +706,7 @@ static void test_kernel_offers(void **state) {
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_pick_algorithm),
+                cmocka_unit_test(test_read_attrs),
                 cmocka_unit_test(test_parse_comp_algorithm),
                 cmocka_unit_test(test_find_free),
                 cmocka_unit_test(test_setup_writes_in_the_kernels_order),
