@@ -82,14 +82,12 @@ static int run_execute(const CliContext *c, const Policy *p, const HostState *h,
                 printf("Nothing to do: the node matches the policy.\n");
         int r = execute_plan(pl, p, h, &o, &res);
         if (r < 0) {
-                if (r == -ENOMEM)
-                        fprintf(stderr, "Out of memory.\n");
-                else
-                        fprintf(stderr, "Failed to read nodeswap's state below '%s': %s\n", c->root, strerror(-r));
+                /* Before the first action: nothing was changed. */
+                log_error_errno(r, "Failed to carry out the plan, nothing was changed: %m");
                 return EXIT_FAIL;
         }
         if (res.state_error < 0)
-                fprintf(stderr, "Failed to save nodeswap's state below '%s': %s\n", c->root, strerror(-res.state_error));
+                log_error_errno(res.state_error, "Failed to save nodeswap's state below '%s': %m", c->root);
 
         if (!c->json)
                 plan_print_findings(stderr, pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);

@@ -700,7 +700,7 @@ int verb_status(const CliContext *c) {
         }
         /* zswap as a whole (probe() reads only what the policy needs): the pool and debugfs too. */
         if (probe_zswap(c->root, &h) < 0) {
-                fprintf(stderr, "Out of memory.\n");
+                log_oom();
                 findings_done(&v.findings);
                 host_state_done(&h);
                 policy_done(&p);

@@ -81,7 +81,10 @@ int verb_writeback(const CliContext *c) {
                 int r = zram_writeback_run(c->root, &p, z->id, c->force, &w, &reason);
                 n++;
                 if (r < 0) {
-                        fprintf(stderr, "%s\n", reason ?: strerror(-r));
+                        if (reason)
+                                log_error("%s", reason);
+                        else
+                                log_error_errno(r, "Failed to run writeback on /dev/zram%d: %m", z->id);
                         ret = EXIT_FAIL;
                         continue;
                 }
