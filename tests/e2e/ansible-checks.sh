@@ -149,6 +149,7 @@ check "check mode exits 0" "$RC" 0
 check "--diff shows the policy change (Size=256M before, Size=384M after)" \
 	"$(task Policy '"Size=256M" in str([d.get("before") for d in r["diff"]]) and "Size=384M" in str([d.get("after") for d in r["diff"]])')" True
 plan='json.loads(r["stdout"])'
+info "the plan's errors: $(task 'Plan with the new policy in place' "[(f['id'], f['message']) for f in $plan['findings'] if f['severity'] == 'error']")"
 check "the plan reports changed" "$(task 'Plan with the new policy in place' "$plan[\"changed\"]")" True
 check "the plan resizes the swap file (the role's new Size=)" \
 	"$(task 'Plan with the new policy in place' "any(a['target'] == '/var/lib/nodeswap/swapfile' for a in $plan['actions'])")" True

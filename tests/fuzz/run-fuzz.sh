@@ -33,8 +33,9 @@ if ! "$CC" -fsanitize=fuzzer "$work/probe.c" -o "$work/probe" 2>"$work/probe.err
 fi
 
 # The library sources the two harnesses reach: the whole policy layer (schema, loading, the line
-# reader, size expressions ...: every src/policy/*.c, so a new file there is picked up) and util.
-LIBSRC=("$SRC"/src/policy/*.c "$SRC/src/shared/util.c")
+# reader, size expressions ...: every src/policy/*.c, so a new file there is picked up) and the
+# shared modules the policy uses (strings, the page-size test, unit names).
+LIBSRC=("$SRC"/src/policy/*.c "$SRC/src/shared/util.c" "$SRC/src/shared/page-size.c" "$SRC/src/shared/unit-name.c")
 # ... and the kubelet configuration reader (kubelet.c renders nodeswap's drop-in; the policy
 # names the behaviours).
 KUBELET_SRC=("$SRC/src/probe/kubelet-config.c" "$SRC/src/plan/kubelet.c" "${LIBSRC[@]}")
