@@ -67,6 +67,17 @@ play() {
 	info "ansible-playbook -e @$v.json $* -> rc=$RC changed=${CHANGED:-?} failed=${FAILED:-?} in $((SECONDS - t0)) s"
 	if [[ -z $CHANGED ]]; then
 		tail -n 20 "$OUT" "$WORK/play-$run.err" | sed 's/^/LOG /'
+	elif [[ ${FAILED:-0} != 0 ]]; then
+		# what failed, in the task's own words (a failure may be what the run is about)
+		python3 - "$OUT" <<'PY' 2>/dev/null | sed 's/^/LOG /'
+import json, sys
+doc = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{"tasks"')][-1]
+for t in doc["tasks"]:
+    if t["host"] == "e2e" and t["status"] in ("failed", "unreachable"):
+        r = t["result"]
+        print("%s: %s: %s %s" % (t["name"], t["status"], (r.get("msg") or "")[:300],
+                                  (r.get("stderr") or r.get("stdout") or "")[-600:]))
+PY
 	fi
 }
 stat_of() {     # stat_of KEY: the recap's KEY for the node
