@@ -12,25 +12,13 @@
 #include "probe/loop.h"
 #include "probe/zram.h"
 #include "shared/clock.h"
+#include "shared/reason.h"
 
 #define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
 #define WRITEBACK_WINDOW_USEC (24ULL * 3600 * USEC_PER_SEC)
 
-static int fail(char **ret_reason, int r, const char *fmt, ...) _printf_(3, 4);
-static int fail(char **ret_reason, int r, const char *fmt, ...) {
-        if (ret_reason) {
-                va_list ap;
-                char *s = NULL;
-                va_start(ap, fmt);
-                errno = -r;
-                if (vasprintf(&s, fmt, ap) < 0)
-                        s = NULL;
-                va_end(ap);
-                free(*ret_reason);
-                *ret_reason = s;
-        }
-        return r;
-}
+/* reason_set() with errno set to -r first, so that %m in fmt names the error. */
+#define fail(ret_reason, r, ...) (errno = -(r), reason_set((ret_reason), (r), __VA_ARGS__))
 
 void zram_backing_done(ZramBacking *b) {
         if (!b)
