@@ -9,6 +9,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <time.h>
 
 #include "plan/placement.h"
@@ -17,6 +18,7 @@
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "shared/path-util.h"
+#include "shared/clock.h"
 #include "shared/page-size.h"
 #include "shared/reason.h"
 
@@ -322,6 +324,36 @@ int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_si
         return 1;
 }
 
+/* How long a removal waits for the file system to report the blocks it freed. */
+#define RELEASE_WAIT_USEC (3 * USEC_PER_SEC)
+#define RELEASE_POLL_USEC (10 * USEC_PER_MSEC)
+
+static uint64_t fs_avail(int dirfd) {
+        struct statvfs sv;
+        if (fstatvfs(dirfd, &sv) < 0)
+                return 0;
+        return (uint64_t) sv.f_bavail * sv.f_frsize;
+}
+
+/* File systems free an unlinked file's blocks after unlink() returns: XFS inactivates inodes in a
+ * background worker (inodegc, since Linux 5.15), btrfs at its next transaction commit. The step
+ * after a removal is often the creation of a file in the room it left (a resize), whose room check
+ * reads statvfs(); so commit with syncfs() (which settles btrfs at once) and wait, bounded, until
+ * the free count shows most of the freed blocks (XFS's worker runs within milliseconds). The wait
+ * never fails the removal: at worst the creation's own room check reports what it sees. */
+static void wait_space_released(int dirfd, uint64_t avail_before, uint64_t freed) {
+        uint64_t want = avail_before + freed / 10 * 9;
+        /* dirfd is an O_PATH descriptor, which syncfs() refuses */
+        _cleanup_close_ int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0)
+                (void) syncfs(fd);
+        for (uint64_t deadline = now_monotonic_usec() + RELEASE_WAIT_USEC;;) {
+                if (fs_avail(dirfd) >= want || now_monotonic_usec() >= deadline)
+                        return;
+                (void) nanosleep(&(struct timespec) { .tv_nsec = RELEASE_POLL_USEC * 1000 }, NULL);
+        }
+}
+
 static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {
         _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
         _cleanup_free_ char *name = NULL;
@@ -369,9 +401,12 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
         name = strdup(strrchr(path, '/') + 1);
         if (!name)
                 return -ENOMEM;
+        uint64_t avail_before = fs_avail(dirfd);
         if (unlinkat(dirfd, name, 0) < 0)
                 return -errno;
         (void) fsync_directory(dirfd);
+        if (st.st_nlink == 1 && avail_before > 0)
+                wait_space_released(dirfd, avail_before, (uint64_t) st.st_blocks * 512);
         return 1;
 }
 

@@ -371,7 +371,7 @@ if [ -w "$CGROOT/cgroup.procs" ] && command -v perl >/dev/null; then
         used=$(swaps_line "$Y" | awk '{ print $4 }')
         check "busy: the process was pushed into the swap file (${used:-0} KiB used)" [ "${used:-0}" -gt 0 ]
         apply_file "$Y" 96M 32000; rc=$?
-        check "busy: apply resizing a file holding pages exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+        check "busy: apply resizing a file holding pages exits 0 ($(cat "$T/apply.err") $(results) $(json "$T/apply.json" '[a["message"] for a in d["actions"] if a["result"] == "failed"]'))" [ "$rc" = 0 ]
         check "busy: ... through the bridge ($(steps))" [ "$(steps)" = "$(bridged busy)" ]
         bsize=$(json "$T/apply.json" '[a["want"] for a in d["actions"]][0]')
         check "busy: ... a bridge sized for the pages in use ($bsize; ${used:-0} KiB used)" \
