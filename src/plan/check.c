@@ -43,7 +43,14 @@
  * swapfile-permissions-active
  *                          warning   ... and on: apply does not swap it off (that would not make it
  *                                    safer); chmod/chown fix it
- * swapfile-holes           warning   the file has holes (allocated < size; apply allocates them)
+ * swapfile-unsafe-path     error     a symlink or a directory not root's or writable by group or
+ *                                    others is on the path of the file (apply refuses to swap it on)
+ * swapfile-not-swap        error     the file carries no swap signature, or more than one, and is
+ *                                    off (apply refuses to overwrite it)
+ * swapfile-holes           warning   the file is off and has holes or shared, compressed or inline
+ *                                    extents, which the kernel refuses (apply makes it anew)
+ * swapfile-cow             warning   the file is off, on btrfs without No_COW or with compression,
+ *                                    which the kernel refuses (apply makes it anew)
  * kubelet-swap-stale       warning   the kubelet unit started before nodeswap's last swap change
  *                                    (unknown without systemd: no finding)
  * dropin-name              error     the kubelet drop-in's name does not end in .conf (ignored)
@@ -319,15 +326,34 @@ static int check_swapfile(const Policy *p, const HostState *h, Findings *fs) {
                         return r;
         }
 
-        if (f->allocated < f->size) {
-                char a[FORMAT_BYTES_MAX], s[FORMAT_BYTES_MAX];
+        if (f->path_problem) {
+                r = add_at(fs, VERDICT_SWAPFILE_UNSAFE_PATH, p, POLICY_KEY_FILE_PATH, p->file.path,
+                           strdup_printf("%s: others could replace the swap file", f->path_problem),
+                           strdup("make every directory above it root's and not writable by group or others, "
+                                  "without symlinks, or choose another [File] Path="));
+                if (r < 0)
+                        return r;
+        }
+        if (f->checked && !f->has_header && !f->swap_on) {
+                r = add_at(fs, VERDICT_SWAPFILE_NOT_SWAP, p, POLICY_KEY_FILE_PATH, p->file.path,
+                           strdup_printf("%s: apply refuses to use it as swap", strempty(f->header_problem)),
+                           strdup("remove it or choose another [File] Path=: nodeswap does not overwrite "
+                                  "other data"));
+                if (r < 0)
+                        return r;
+        }
+        /* (an active file passed the kernel's own checks) */
+        if (f->allocation_problem && !f->swap_on) {
                 r = add(fs, VERDICT_SWAPFILE_HOLES,
-                        strdup_printf("the swap file %s has holes (%s allocated of %s): the kernel "
-                                      "refuses it with EINVAL", p->file.path,
-                                      format_bytes(a, sizeof a, f->allocated),
-                                      format_bytes(s, sizeof s, f->size)),
-                        strdup("swap it off, delete it and run nodeswap apply, which allocates it "
-                               "with fallocate"));
+                        strdup_printf("%s: the kernel refuses it with EINVAL", f->allocation_problem),
+                        strdup("run nodeswap apply: it deletes the file and makes it anew with fallocate"));
+                if (r < 0)
+                        return r;
+        }
+        if (f->nocow_problem && !f->swap_on) {
+                r = add(fs, VERDICT_SWAPFILE_COW,
+                        strdup_printf("%s: the kernel refuses a copy-on-write swap file", f->nocow_problem),
+                        strdup("run nodeswap apply: it deletes the file and makes it anew with No_COW set"));
                 if (r < 0)
                         return r;
         }

@@ -515,6 +515,19 @@ static int plan_file(Ctx *c) {
                                  "%s: owned by uid %u with mode %04o; a swap file must be root's with mode 0600 "
                                  "(others could read swapped-out memory)",
                                  path, f->uid, f->mode);
+        if (!f->checked) {
+                if (f->path_problem)
+                        return plan_find(plan, VERDICT_SWAPFILE_UNSAFE_PATH, p, POLICY_KEY_FILE_PATH, path,
+                                         strdup("make every directory above it root's and not writable by group "
+                                                "or others, without symlinks, or choose another [File] Path="),
+                                         "%s; refusing to swap it on", f->path_problem);
+                return -EINVAL;         /* probe() judges every regular file it may open */
+        }
+        if (!f->has_header)
+                return plan_find(plan, VERDICT_SWAPFILE_NOT_SWAP, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("remove it or choose another [File] Path=: nodeswap does not overwrite "
+                                        "other data"),
+                                 "%s: refusing to use it as swap", strempty(f->header_problem));
         if (f->size != p->file.size) {
                 /* The old file goes first: the new one needs room only once it is gone. */
                 if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
@@ -526,23 +539,32 @@ static int plan_file(Ctx *c) {
                         return -ENOMEM;
                 return plan_file_create(c, NULL, "size changed");
         }
-        if (f->allocated < f->size)
-                if (plan_find(plan, VERDICT_SWAPFILE_HOLES, p, -1, NULL,
-                              strdup("nothing to do: apply allocates the holes before it swaps the file on"),
-                              "%s: has holes (%s allocated of %s); it will be allocated before swapon",
-                              path, B(f->allocated), B(f->size)) < 0)
+        /* A file the kernel would refuse for its blocks is made anew, as for a new size. */
+        const char *kernel_refuses = f->allocation_problem ?: f->nocow_problem;
+        if (kernel_refuses) {
+                if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
+                _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
+                _cleanup_free_ char *why = strdup_printf("the kernel would refuse it for swap: %s; made anew below",
+                                                         kernel_refuses);
+                if (!now || !why)
                         return -ENOMEM;
-        if (!f->has_header || f->header_page_size != h->page_size) {
-                _cleanup_free_ char *now = f->has_header ? strdup_printf("header for %" PRIu64 "-byte pages",
-                                                                         f->header_page_size)
-                                                         : strdup("no swap header");
+                if (!plan_add(plan, ACTION_FILE_REMOVE, path, now, NULL, why))
+                        return -ENOMEM;
+                return plan_file_create(c, NULL, f->allocation_problem ? "the old file had holes or shared extents"
+                                                                       : "the old file lacked the No_COW attribute");
+        }
+        if (f->header_problem) {
+                bool pages = f->header_page_size != h->page_size;
+                _cleanup_free_ char *now = pages ? strdup_printf("header for %" PRIu64 "-byte pages", f->header_page_size)
+                                                 : strdup_printf("header labelled '%s' for %s", strempty(f->label),
+                                                                 B(f->size));
                 _cleanup_free_ char *want = strdup_printf("header for %" PRIu64 "-byte pages", h->page_size);
-                if (!now || !want)
+                _cleanup_free_ char *why = strdup_printf("%s%s", f->header_problem,
+                                                         pages ? ": swapon would fail with EINVAL" : ": rewritten in place");
+                if (!now || !want || !why)
                         return -ENOMEM;
-                Action *a = plan_add(plan, ACTION_FILE_MKSWAP, path, now, want,
-                                     f->has_header ? "the header was made for another page size: swapon would fail "
-                                                     "with EINVAL"
-                                                   : "the file has no swap header");
+                Action *a = plan_add(plan, ACTION_FILE_MKSWAP, path, now, want, why);
                 if (!a)
                         return -ENOMEM;
                 a->size = f->size;

@@ -53,7 +53,16 @@
           "the active swap file may be read or written by others (apply does not swap it off)")              \
         X(SWAPFILE_PAGESIZE, "swapfile-pagesize", WARNING,                                                   \
           "the swap file's header was made for another page size (apply rewrites it)")                       \
-        X(SWAPFILE_HOLES, "swapfile-holes", WARNING, "the swap file has holes (apply allocates them)")       \
+        X(SWAPFILE_UNSAFE_PATH, "swapfile-unsafe-path", ERROR,                                               \
+          "a symlink, or a directory not root's or writable by others, is on the swap file's path")          \
+        X(SWAPFILE_NOT_SWAP, "swapfile-not-swap", ERROR,                                                     \
+          "the file at [File] Path= is no swap area (nodeswap does not overwrite other data)")               \
+        X(SWAPFILE_HOLES, "swapfile-holes", WARNING,                                                         \
+          "the swap file has holes or shared, compressed or inline extents, which the kernel refuses "        \
+          "(apply replaces it)")                                                                              \
+        X(SWAPFILE_COW, "swapfile-cow", WARNING,                                                             \
+          "the swap file is on btrfs without the No_COW attribute or with compression, which the kernel "     \
+          "refuses (apply replaces it)")                                                                      \
         X(SWAPFILE_RECORD_LEFT_ALONE, "swapfile-record-left-alone", WARNING,                                 \
           "a swap file nodeswap made is no longer one it may delete")                                        \
         /* swap areas */                                                                                      \

@@ -68,9 +68,21 @@ typedef struct SwapFileState {
         uint64_t allocated;     /* st_blocks * 512 */
         unsigned mode;          /* st_mode & 07777 */
         unsigned uid;
-        bool has_header;        /* a swap signature was found */
+        bool has_header;        /* one swap signature was found */
         uint64_t header_page_size; /* page size the header was made for (0 if none) */
         char *label;
+        /* What swapfile_probe() found wrong with the file as a swap area, each a sentence that
+         * names the path and the cause (NULL: nothing wrong). The three checks run only on a
+         * regular file opened through a safe path (checked): path_problem says why it was not. */
+        bool checked;
+        char *path_problem;     /* a symlink among the parents, or a parent not root's or writable
+                                 * by group or others (swapfile_open_existing()) */
+        char *allocation_problem; /* holes, shared, compressed or inline extents: the kernel
+                                   * refuses the file (swapfile_check_allocation()) */
+        char *nocow_problem;    /* on btrfs without No_COW or with compression: the kernel
+                                 * refuses it (swapfile_check_nocow()) */
+        char *header_problem;   /* no signature or more than one, made for another page size,
+                                 * another label, or not covering the file (swapfile_check_header()) */
         bool swap_on;
         int priority;           /* when swap_on */
         char *fstype;           /* file system under the path (or its nearest existing parent) */

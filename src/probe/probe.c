@@ -320,7 +320,7 @@ static CgroupMode probe_cgroup(struct libmnt_table *tb) {
 }
 
 static int probe_file(const char *root, const char *path, HostState *h) {
-        int r = swapfile_probe(root, path, &h->file);
+        int r = swapfile_probe(root, path, h->page_size, &h->file);
         if (r <= 0)
                 return r;       /* 0: this user may not look at it */
         const SwapDevice *sw = host_find_swap(h, path);
@@ -634,6 +634,10 @@ void host_state_done(HostState *h) {
         free(h->zrams);
         writeback_target_done(&h->writeback);
         free(h->file.label);
+        free(h->file.path_problem);
+        free(h->file.allocation_problem);
+        free(h->file.nocow_problem);
+        free(h->file.header_problem);
         free(h->file.fstype);
         free(h->file.fs_mount_point);
         free(h->file.storage_device);

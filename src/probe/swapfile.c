@@ -75,28 +75,34 @@ int swapfile_check_allocation(int fd, const char *shown, uint64_t size, char **r
         return 1;
 }
 
+/* The judgement of swapfile_check_header() on what swap_header_probe() returned (probe_r, info). */
+static int judge_header(int probe_r, const SwapHeaderInfo *info, const char *shown, uint64_t size, uint64_t page_size,
+                        char **ret_problem) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+
+        if (probe_r == -EUCLEAN)
+                return reason_set(ret_problem, 0, "%s carries more than one signature", shown);
+        if (probe_r < 0)
+                return probe_r;
+        if (probe_r == 0)
+                return reason_set(ret_problem, 0, "%s carries no swap signature", shown);
+        if (info->page_size != page_size)
+                return reason_set(ret_problem, 0, "%s: header made for %" PRIu64 "-byte pages, kernel uses %" PRIu64,
+                            shown, info->page_size, page_size);
+        if (!streq(info->label, SWAP_LABEL))
+                return reason_set(ret_problem, 0, "%s: swap label is '%s', not '" SWAP_LABEL "'", shown, info->label);
+        if (size < page_size || info->last_page != size / page_size - 1)
+                return reason_set(ret_problem, 0, "%s: the swap header covers %s, the file is %s", shown,
+                            fmt_bytes(a, (info->last_page + 1) * page_size), fmt_bytes(b, size));
+        return 1;
+}
+
 /* 1: fd carries a swap header for page_size, labelled nodeswap, covering size bytes;
  * 0: not (*ret_problem says why); -errno. */
 int swapfile_check_header(int fd, const char *shown, uint64_t size, uint64_t page_size, char **ret_problem) {
-        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
         SwapHeaderInfo info;
-
         int r = swap_header_probe(fd, &info);
-        if (r == -EUCLEAN)
-                return reason_set(ret_problem, 0, "%s carries more than one signature", shown);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                return reason_set(ret_problem, 0, "%s carries no swap signature", shown);
-        if (info.page_size != page_size)
-                return reason_set(ret_problem, 0, "%s: header made for %" PRIu64 "-byte pages, kernel uses %" PRIu64,
-                            shown, info.page_size, page_size);
-        if (!streq(info.label, SWAP_LABEL))
-                return reason_set(ret_problem, 0, "%s: swap label is '%s', not '" SWAP_LABEL "'", shown, info.label);
-        if (info.last_page != size / page_size - 1)
-                return reason_set(ret_problem, 0, "%s: the swap header covers %s, the file is %s", shown,
-                            fmt_bytes(a, (info.last_page + 1) * page_size), fmt_bytes(b, size));
-        return 1;
+        return judge_header(r, &info, shown, size, page_size, ret_problem);
 }
 
 /* 1: fd is not on btrfs, or carries the No_COW attribute there (the kernel refuses copy-on-write
@@ -178,62 +184,6 @@ refused:
         return 1;
 }
 
-int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t page_size, char **ret_problem) {
-        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
-        _cleanup_close_ int fd = -EBADF;
-        _cleanup_free_ char *problem = NULL;
-        struct stat st;
-        int r;
-
-        if (!path_is_normalized_file(path) || !page_size_valid(page_size))
-                return -EINVAL;
-
-        r = swapfile_open_existing(root, path, O_RDONLY, NULL, &fd, &st, &problem);
-        if (r < 0)
-                return r;
-        if (r > 0)
-                goto not_reusable;
-
-        if (st.st_uid != 0) {
-                reason_set(&problem, 0, "%s is owned by uid %u, not root", path, (unsigned) st.st_uid);
-                goto not_reusable;
-        }
-        if ((st.st_mode & 07777) != 0600) {
-                reason_set(&problem, 0, "%s has mode %04o, not 0600", path, (unsigned) (st.st_mode & 07777));
-                goto not_reusable;
-        }
-        if ((uint64_t) st.st_size != size) {
-                reason_set(&problem, 0, "%s is %s, want %s", path, fmt_bytes(a, (uint64_t) st.st_size), fmt_bytes(b, size));
-                goto not_reusable;
-        }
-        r = swapfile_check_allocation(fd, path, size, &problem);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                goto not_reusable;
-        r = swapfile_check_nocow(fd, path, &problem);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                goto not_reusable;
-        r = swapfile_check_header(fd, path, size, page_size, &problem);
-        if (r < 0)
-                return r;
-        if (r == 0)
-                goto not_reusable;
-        return 1;
-
-not_reusable:
-        if (!problem)
-                return -ENOMEM;
-        if (ret_problem) {
-                free(*ret_problem);
-                *ret_problem = problem;
-                problem = NULL;
-        }
-        return 0;
-}
-
 /* ---- /proc/swaps ------------------------------------------------------------------------------- */
 
 int swapfile_is_active(const char *root, const char *path, int *ret_priority, uint64_t *ret_used) {
@@ -277,7 +227,53 @@ int swapfile_read_header_nofollow(const char *full_path, const struct stat *st, 
         return swap_header_probe(fd, ret) > 0;
 }
 
-int swapfile_probe(const char *root, const char *path, SwapFileState *f) {
+/* Open the regular file at path through a safe path and read every fact plan() judges it by:
+ * its header, and the allocation, No_COW and header checks, each against the file's own size. */
+static int probe_checks(const char *root, const char *path, uint64_t page_size, SwapFileState *f) {
+        _cleanup_close_ int fd = -EBADF;
+        _cleanup_free_ char *problem = NULL;
+        struct stat st;
+        SwapHeaderInfo info = {};
+
+        int r = swapfile_open_existing(root, path, O_RDONLY, NULL, &fd, &st, &problem);
+        if (r == -EACCES || r == -EPERM) {
+                f->unreadable = true;   /* a non-root caller: the file is unknown, not wrong */
+                return 0;
+        }
+        if (r == -ENOENT)
+                return -EAGAIN;         /* gone since lstat(): replaced under our feet */
+        if (r < 0)
+                return r;
+        if (r > 0) {
+                f->path_problem = TAKE_PTR(problem);
+                return f->path_problem ? 0 : -ENOMEM;
+        }
+
+        int hr = swap_header_probe(fd, &info);
+        if (hr < 0 && hr != -EUCLEAN)
+                return hr;
+        if (hr > 0) {
+                f->has_header = true;
+                f->header_page_size = info.page_size;
+                if (info.label[0] && !(f->label = strdup(info.label)))
+                        return -ENOMEM;
+        }
+        if (page_size_valid(page_size)) {
+                r = judge_header(hr, &info, path, (uint64_t) st.st_size, page_size, &f->header_problem);
+                if (r < 0)
+                        return r;
+        }
+        r = swapfile_check_allocation(fd, path, (uint64_t) st.st_size, &f->allocation_problem);
+        if (r < 0)
+                return r;
+        r = swapfile_check_nocow(fd, path, &f->nocow_problem);
+        if (r < 0)
+                return r;
+        f->checked = true;
+        return 0;
+}
+
+int swapfile_probe(const char *root, const char *path, uint64_t page_size, SwapFileState *f) {
         _cleanup_free_ char *p = path_join_root(root, path);
         if (!p)
                 return -ENOMEM;
@@ -300,15 +296,10 @@ int swapfile_probe(const char *root, const char *path, SwapFileState *f) {
                 f->uid = st.st_uid;
         }
 
-        SwapHeaderInfo info;
-        int hr = f->is_regular ? swapfile_read_header_nofollow(p, &st, &info) : 0;
-        if (hr == -EACCES)
-                f->unreadable = true;   /* plan judges nothing of the file; check says so */
-        if (hr > 0) {
-                f->has_header = true;
-                f->header_page_size = info.page_size;
-                if (info.label[0] && !(f->label = strdup(info.label)))
-                        return -ENOMEM;
+        if (f->is_regular) {
+                int r = probe_checks(root, path, page_size, f);
+                if (r < 0)
+                        return r;
         }
 
         /* The file system and the disk under it, as the swap file writer sees them. */

@@ -38,15 +38,6 @@ int swapfile_check_nocow(int fd, const char *shown, char **ret_problem);
 int swapfile_open_existing(const char *root, const char *path, int flags, int *ret_dirfd, int *ret_fd,
                            struct stat *ret_st, char **ret_problem);
 
-/* Whether the existing file at path can be used as it is for a swap area of size bytes on a
- * kernel with page_size: no symlink on the path, parents owned by root and not writable by group
- * or others, a regular file owned by root with mode exactly 0600, of exactly size bytes, without
- * holes or shared/compressed extents, on btrfs with the No_COW attribute and without the
- * compression one, with a swap header made for page_size, labelled "nodeswap", covering the whole
- * file. Returns 1 reusable, 0 not (*ret_problem set to the first problem found), -ENOENT nothing
- * at path, other -errno. */
-int swapfile_verify(const char *root, const char *path, uint64_t size, uint64_t page_size, char **ret_problem);
-
 /* Whether path is listed in ROOT/proc/swaps. Returns 1 listed (with its priority and the bytes in
  * use, either pointer may be NULL), 0 not listed, -errno. */
 int swapfile_is_active(const char *root, const char *path, int *ret_priority, uint64_t *ret_used);
@@ -57,8 +48,14 @@ int swapfile_is_active(const char *root, const char *path, int *ret_priority, ui
  * user may not read it (the header is unknown, not absent). */
 int swapfile_read_header_nofollow(const char *full_path, const struct stat *st, SwapHeaderInfo *ret);
 
-/* What probe() knows of the swap file at path: lstat() (nothing followed), its swap header, and
- * the file system and disk under it (mounts_inspect_path(); left unset when no mount is found).
- * Not swap_on and priority: those come from /proc/swaps. Returns 1, 0 when this user may not
- * look at the path (f->unreadable set, nothing else known), -errno. */
-int swapfile_probe(const char *root, const char *path, SwapFileState *f);
+/* What probe() knows of the swap file at path, every fact plan() decides reuse or replacement by:
+ * lstat() (nothing followed); for a regular file, opened with swapfile_open_existing() (a symlink
+ * or an unsafe parent: f->path_problem), its swap header and the problems
+ * swapfile_check_header() (for page_size and the file's own size), swapfile_check_allocation()
+ * and swapfile_check_nocow() find (f->header_problem, ->allocation_problem, ->nocow_problem);
+ * and the file system and disk under it (mounts_inspect_path(); left unset when no mount is
+ * found). Not swap_on and priority: those come from /proc/swaps. Returns 1 (f->unreadable set when
+ * this user may not open the file: it is not judged), 0 when this user may not look at the path
+ * (f->unreadable set, nothing else known), -EAGAIN when the file was replaced while it was read,
+ * other -errno. */
+int swapfile_probe(const char *root, const char *path, uint64_t page_size, SwapFileState *f);

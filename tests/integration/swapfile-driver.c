@@ -2,7 +2,8 @@
 /* Test-only driver for the swap file modules (never installed): execute/swapfile.c,
  * probe/swapfile.c, probe/mounts.c with plan/placement.c; one command per call, for
  * test-swapfile-kernel.sh. Exit status: 0 success, 1 failure (the errno name and the reason on
- * stderr), 2 created but swapon skipped (foreign root), 3 verify: not reusable, 64 usage. */
+ * stderr), 2 created but swapon skipped (foreign root), 64 usage. Whether an existing file
+ * is reused is the product's decision: the test asks `nodeswap plan` (probe() and plan()). */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/stat.h>
@@ -17,7 +18,7 @@
 static int usage(void) {
         fprintf(stderr,
                 "usage: swapfile-driver create ROOT PATH SIZE PAGESIZE PRIORITY STORAGE\n"
-                "       swapfile-driver verify ROOT PATH SIZE PAGESIZE\n"
+                "       swapfile-driver probe ROOT PATH PAGESIZE  (what probe finds wrong with the file)\n"
                 "       swapfile-driver rewrite ROOT PATH PAGESIZE\n"
                 "       swapfile-driver remove ROOT PATH\n"
                 "       swapfile-driver inspect ROOT PATH\n"
@@ -89,17 +90,30 @@ int main(int argc, char **argv) {
                 printf("%s: created and on\n", argv[3]);
                 return 0;
         }
-        if (streq(cmd, "verify") && argc == 6) {
-                if (parse_u64(argv[4], &size) < 0 || parse_u64(argv[5], &page_size) < 0)
+        if (streq(cmd, "probe") && argc == 5) {
+                /* probe's reading of the file, which plan() judges: for an active file too,
+                 * which plan keeps as it is */
+                SwapFileState f = {};
+                if (parse_u64(argv[4], &page_size) < 0)
                         return usage();
-                r = swapfile_verify(argv[2], argv[3], size, page_size, &reason);
+                r = swapfile_probe(argv[2], argv[3], page_size, &f);
                 if (r < 0)
                         return failed(r, argv[3], NULL);
-                if (r == 0) {
-                        printf("not reusable: %s\n", reason);
-                        return 3;
-                }
-                printf("reusable\n");
+                const char *problems[] = { f.path_problem, f.header_problem, f.allocation_problem, f.nocow_problem };
+                bool any = false;
+                for (size_t i = 0; i < ELEMENTSOF(problems); i++)
+                        if (problems[i]) {
+                                printf("%s\n", problems[i]);
+                                any = true;
+                        }
+                if (!any)
+                        printf("%s\n", f.checked ? "none" : "not checked");
+                for (size_t i = 0; i < ELEMENTSOF(problems); i++)
+                        free((char *) problems[i]);
+                free(f.label);
+                free(f.fstype);
+                free(f.fs_mount_point);
+                free(f.storage_device);
                 return 0;
         }
         if (streq(cmd, "rewrite") && argc == 5) {

@@ -117,6 +117,27 @@ apply_file() {
         chmod 0644 "$T/policy.conf"
         "$NODESWAP" apply --json --config "$T/policy.conf" "$@" >"$T/apply.json" 2>"$T/apply.err"
 }
+# judge PATH SIZE [ROOT]: whether nodeswap reuses the existing file at PATH, as `nodeswap plan`
+# decides it (probe reads the file, plan judges it) for a policy with the swap file PATH of SIZE
+# (e.g. 16M) on virtual storage, at the priority it is on with (if it is): "reusable" when the plan
+# keeps it or only swaps it on; otherwise "not reusable: " and the plan's first error ("ID:
+# message"), or its first other action on PATH ("KIND: reason"). It changes nothing.
+judge() {
+        local path=$1 size=$2 root=${3:-/} prio
+        prio=$(prio_of "$path")
+        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
+                "$path" "$size" "${prio:-10}" >"$T/judge.conf"
+        chmod 0644 "$T/judge.conf"
+        "$NODESWAP" plan --json --root "$root" --config "$T/judge.conf" >"$T/judge.json" 2>"$T/judge.err"
+        python3 - "$T/judge.json" "$path" <<'EOF_PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+errors = ["%s: %s" % (f["id"], f["message"]) for f in d["findings"] if f["severity"] == "error"]
+other = ["%s: %s" % (a["kind"], a["reason"]) for a in d["actions"]
+         if a["target"] == sys.argv[2] and a["kind"] != "swapon"]
+print("not reusable: " + (errors + other)[0] if errors + other else "reusable")
+EOF_PY
+}
 # steps: the apply's actions as "kind name[:result]" (name: the file name only)
 steps() { json "$T/apply.json" '" ".join("%s %s" % (a["kind"], a["target"].rsplit("/", 1)[-1]) for a in d["actions"])'; }
 results() { json "$T/apply.json" '" ".join(a["result"] for a in d["actions"])'; }
@@ -143,8 +164,10 @@ check "ext4: /proc/swaps says file" [ "$(swaps_line "$F" | awk '{ print $2 }')" 
 check "ext4: no temporary file left" no_temp_files "$T/ext4/var/lib/nodeswap"
 command -v blkid >/dev/null &&
         check "ext4: blkid sees a swap area labelled nodeswap" [ "$(blkid -p -o value -s TYPE -s LABEL "$F" | xargs)" = "nodeswap swap" ]
-out=$("$DRIVER" verify / "$F" $((16 * MiB)) "$PAGE")
-check "ext4: verify of the active file says reusable ($out)" [ "$out" = reusable ]
+out=$(judge "$F" 16M)
+check "ext4: plan keeps the active file ($out)" [ "$out" = reusable ]
+out=$("$DRIVER" probe / "$F" "$PAGE")
+check "ext4: ... and probe finds nothing wrong with it ($out)" [ "$out" = none ]
 
 # The kernel facts swapfile.h relies on.
 check "kernel: an active swap file cannot be renamed" bash -c "! mv '$F' '$F.moved' 2>/dev/null"
@@ -155,42 +178,42 @@ check "kernel: swapoff through another name works" swapoff "$F.link"
 check "kernel: ... and the area is off" [ -z "$(swaps_line "$F")" ]
 rm -f "$F.link"
 
-# A second create / verify of a correct file writes nothing (the file is off now, so that no
+# A second create / plan of a correct file writes nothing (the file is off now, so that no
 # swapped-out page can write to the image either).
 sync
 before_sectors=$(sectors_written "$LOOP_ext4")
 before_times=$(stat -c '%X %Y %Z' "$F")
 out=$("$DRIVER" create / "$F" $((16 * MiB)) "$PAGE" 123 virtual 2>&1)
 check "ext4: a second create refuses to replace the file ($out)" like "$out" "EEXIST:*"
-out=$("$DRIVER" verify / "$F" $((16 * MiB)) "$PAGE")
-check "ext4: verify says reusable" [ "$out" = reusable ]
+out=$(judge "$F" 16M)
+check "ext4: plan reuses the file ($out)" [ "$out" = reusable ]
 sync
-check "ext4: nothing written to the image by verify/create" [ "$(sectors_written "$LOOP_ext4")" = "$before_sectors" ]
+check "ext4: nothing written to the image by plan/create" [ "$(sectors_written "$LOOP_ext4")" = "$before_sectors" ]
 check "ext4: atime, mtime and ctime unchanged" [ "$(stat -c '%X %Y %Z' "$F")" = "$before_times" ]
 
-# verify finds each problem.
+# plan finds each problem.
 cp --sparse=never -p "$F" "$T/ext4/var/lib/nodeswap/copy"
 chmod 0644 "$T/ext4/var/lib/nodeswap/copy"
-out=$("$DRIVER" verify / "$T/ext4/var/lib/nodeswap/copy" $((16 * MiB)) "$PAGE")
-check "verify: wrong mode found ($out)" like "$out" "*mode 0644*"
+out=$(judge "$T/ext4/var/lib/nodeswap/copy" 16M)
+check "plan: wrong mode found ($out)" like "$out" "not reusable: swapfile-permissions: *mode 0644*"
 rm -f "$T/ext4/var/lib/nodeswap/copy"
-out=$("$DRIVER" verify / "$F" $((32 * MiB)) "$PAGE")
-check "verify: wrong size found ($out)" like "$out" "not reusable: *want 32.0 MiB*"
+out=$(judge "$F" 32M)
+check "plan: wrong size found ($out)" like "$out" "not reusable: file-remove: size changed*"
 
 # ---- a header made for another page size: found, rewritten, then usable ----
 G=$T/ext4/var/lib/nodeswap/foreign
 fallocate -l $((16 * MiB)) "$G" && chmod 0600 "$G"
 "$DRIVER" header "$G" "$OTHER_PAGE"
-out=$("$DRIVER" verify / "$G" $((16 * MiB)) "$PAGE")
-check "page size: verify finds the foreign header ($out)" \
-        like "$out" "*header made for $OTHER_PAGE-byte pages, kernel uses $PAGE"
+out=$(judge "$G" 16M)
+check "page size: plan finds the foreign header ($out)" \
+        like "$out" "not reusable: file-mkswap: *header made for $OTHER_PAGE-byte pages, kernel uses $PAGE*"
 check "page size: swapon of the foreign header fails" bash -c "! swapon '$G' 2>/dev/null"
 out=$("$DRIVER" rewrite / "$G" "$PAGE")
 check "page size: rewrite says rewritten ($out)" [ "$out" = rewritten ]
 out=$("$DRIVER" rewrite / "$G" "$PAGE")
 check "page size: a second rewrite writes nothing ($out)" [ "$out" = unchanged ]
-out=$("$DRIVER" verify / "$G" $((16 * MiB)) "$PAGE")
-check "page size: verify after the rewrite says reusable ($out)" [ "$out" = reusable ]
+out=$(judge "$G" 16M)
+check "page size: plan reuses the file after the rewrite ($out)" [ "$out" = reusable ]
 check "page size: the kernel takes the rewritten file" swapon -p 5 "$G"
 out=$("$DRIVER" rewrite / "$G" "$PAGE" 2>&1)
 check "page size: rewrite refuses an active file ($out)" like "$out" "EBUSY:*"
@@ -198,6 +221,18 @@ swapoff "$G"
 out=$("$DRIVER" remove / "$G")
 check "remove: deletes an inactive swap file ($out)" [ "$out" = removed ] 
 check "remove: ... and it is gone" [ ! -e "$G" ]
+
+# ---- a file with holes, which the kernel refuses: plan replaces it, apply makes it anew ----
+H=$T/ext4/var/lib/nodeswap/holes
+truncate -s $((16 * MiB)) "$H" && chmod 0600 "$H" && "$DRIVER" header "$H" "$PAGE"
+out=$(judge "$H" 16M)
+check "holes: plan replaces the file, naming the holes ($out)" like "$out" "not reusable: file-remove: *$H has holes*"
+check "holes: ... which the kernel indeed refuses" bash -c "! swapon '$H' 2>/dev/null"
+apply_file "$H" 16M 20; rc=$?
+check "holes: apply exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "holes: ... deleted and made anew ($(steps))" [ "$(steps)" = "file-remove holes file-create holes" ]
+check "holes: ... on at priority 20, without holes" [ "$(prio_of "$H")" = 20 -a "$(allocated "$H")" -ge $((16 * MiB)) ]
+swapoff "$H" && rm -f "$H"
 
 # ---- symlinks and unsafe parents are refused, nothing is written through them ----
 echo precious >"$T/ext4/victim"
@@ -209,8 +244,8 @@ ln -s "$T/ext4/nowhere" "$T/ext4/var/lib/nodeswap/dangling"
 out=$("$DRIVER" create / "$T/ext4/var/lib/nodeswap/dangling" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
 check "dangling symlink at the path: refused ($out)" like "$out" "ELOOP:*"
 check "dangling symlink at the path: nothing created through it" [ ! -e "$T/ext4/nowhere" ]
-out=$("$DRIVER" verify / "$T/ext4/var/lib/nodeswap/planted" $((16 * MiB)) "$PAGE")
-check "symlink at the path: verify says not reusable ($out)" like "$out" "*is a symlink*"
+out=$(judge "$T/ext4/var/lib/nodeswap/planted" 16M)
+check "symlink at the path: plan refuses it ($out)" like "$out" "not reusable: swapfile-not-regular: *not a regular file*"
 mkdir -m 0700 "$T/ext4/real"
 ln -s "$T/ext4/real" "$T/ext4/linkdir"
 out=$("$DRIVER" create / "$T/ext4/linkdir/swapfile" $((16 * MiB)) "$PAGE" 10 virtual 2>&1)
@@ -269,15 +304,17 @@ check "xfs: create succeeds ($out)" [ $? = 0 ]
 check "xfs: 0600 root:root" [ "$(stat -c '%a %u %g' "$X")" = "600 0 0" ]
 check "xfs: no holes" [ "$(allocated "$X")" -ge $((32 * MiB)) ]
 check "xfs: swapped on at priority 7" [ "$(prio_of "$X")" = 7 ]
-out=$("$DRIVER" verify / "$X" $((32 * MiB)) "$PAGE")
-check "xfs: verify says reusable ($out)" [ "$out" = reusable ]
+out=$(judge "$X" 32M)
+check "xfs: plan keeps the active file ($out)" [ "$out" = reusable ]
+out=$("$DRIVER" probe / "$X" "$PAGE")
+check "xfs: ... and probe finds nothing wrong with it ($out)" [ "$out" = none ]
 
-# a reflinked copy shares its blocks: the kernel refuses it, so verify must too (written blocks:
+# a reflinked copy shares its blocks: the kernel refuses it, so plan replaces it (written blocks:
 # unwritten extents are not shared by a reflink)
 head -c $((16 * MiB)) /dev/zero >"$T/xfs/r1" && chmod 0600 "$T/xfs/r1" && "$DRIVER" header "$T/xfs/r1" "$PAGE"
 if cp --reflink=always -p "$T/xfs/r1" "$T/xfs/r2" 2>/dev/null; then
-        out=$("$DRIVER" verify / "$T/xfs/r2" $((16 * MiB)) "$PAGE")
-        check "xfs: verify finds shared blocks in a reflinked copy ($out)" like "$out" "*shares blocks with another file*"
+        out=$(judge "$T/xfs/r2" 16M)
+        check "xfs: plan replaces a reflinked copy for its shared blocks ($out)" like "$out" "not reusable: file-remove: *shares blocks with another file*"
         check "xfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/xfs/r2' 2>/dev/null"
 else
         echo "note: this xfs has no reflink: shared extents not tested"
@@ -294,8 +331,10 @@ check "xfs: ... at the new priority" [ "$(prio_of "$X")" = 8 ]
 check "xfs: no bridge or temporary file left, nothing else swapped on below $T/xfs" \
         [ "$(ls -A "$T/xfs")" = swapfile ] 
 check "xfs: only one swap area below $T/xfs" [ "$(grep -c "^$T/xfs/" /proc/swaps)" = 1 ]
-out=$("$DRIVER" verify / "$X" $((48 * MiB)) "$PAGE")
-check "xfs: the resized file verifies ($out)" [ "$out" = reusable ]
+out=$(judge "$X" 48M)
+check "xfs: plan keeps the resized file ($out)" [ "$out" = reusable ]
+out=$("$DRIVER" probe / "$X" "$PAGE")
+check "xfs: ... and probe finds nothing wrong with it ($out)" [ "$out" = none ]
 
 apply_file "$X" 48M 8
 check "xfs: a second apply changes nothing ($(steps))" [ "$(json "$T/apply.json" 'd["changed"]')" = False ]
@@ -398,22 +437,30 @@ check "btrfs: create succeeds ($out)" [ $? = 0 ]
 check "btrfs: the file has the No_COW attribute ($(lsattr "$B" 2>&1))" like "$(lsattr "$B" 2>/dev/null | awk '{ print $1 }')" "*C*"
 check "btrfs: 0600 root:root" [ "$(stat -c '%a %u %g' "$B")" = "600 0 0" ]
 check "btrfs: swapped on at priority 11" [ "$(prio_of "$B")" = 11 ]
-out=$("$DRIVER" verify / "$B" $((32 * MiB)) "$PAGE")
-check "btrfs: verify says reusable ($out)" [ "$out" = reusable ]
+out=$(judge "$B" 32M)
+check "btrfs: plan keeps the active file ($out)" [ "$out" = reusable ]
+out=$("$DRIVER" probe / "$B" "$PAGE")
+check "btrfs: ... and probe finds nothing wrong with it ($out)" [ "$out" = none ]
 apply_file "$B" 40M 12; rc=$?
 check "btrfs: apply resizing the active file exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
 check "btrfs: ... through the bridge ($(steps))" [ "$(steps)" = "$(bridged swapfile)" ]
 check "btrfs: ... on at the new size and priority" [ "$(size_kib_of "$B") $(prio_of "$B")" = "$((40 * 1024 - PAGE / 1024)) 12" ]
 check "btrfs: ... the new file has No_COW" like "$(lsattr "$B" 2>/dev/null | awk '{ print $1 }')" "*C*"
 check "btrfs: ... no bridge left" no_temp_files "$T/btrfs/swap"
-out=$("$DRIVER" verify / "$B" $((40 * MiB)) "$PAGE")
-check "btrfs: ... the resized file verifies ($out)" [ "$out" = reusable ]
 swapoff "$B"
+out=$(judge "$B" 40M)
+check "btrfs: ... plan reuses the resized file once it is off ($out)" [ "$out" = reusable ]
 touch "$T/btrfs/swap/cow" && chmod 0600 "$T/btrfs/swap/cow" && fallocate -l $((32 * MiB)) "$T/btrfs/swap/cow" &&
         "$DRIVER" header "$T/btrfs/swap/cow" "$PAGE"
-out=$("$DRIVER" verify / "$T/btrfs/swap/cow" $((32 * MiB)) "$PAGE")
-check "btrfs: verify finds a file without No_COW ($out)" like "$out" "*without the No_COW attribute*"
+out=$(judge "$T/btrfs/swap/cow" 32M)
+check "btrfs: plan replaces a file without No_COW ($out)" like "$out" "not reusable: file-remove: *without the No_COW attribute*"
 check "btrfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/btrfs/swap/cow' 2>/dev/null"
+apply_file "$T/btrfs/swap/cow" 32M 13; rc=$?
+check "btrfs: apply replaces the file without No_COW, exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+check "btrfs: ... deleted and made anew ($(steps))" [ "$(steps)" = "file-remove cow file-create cow" ]
+check "btrfs: ... on at priority 13" [ "$(prio_of "$T/btrfs/swap/cow")" = 13 ]
+check "btrfs: ... with No_COW" like "$(lsattr "$T/btrfs/swap/cow" 2>/dev/null | awk '{ print $1 }')" "*C*"
+swapoff "$T/btrfs/swap/cow" && rm -f "$T/btrfs/swap/cow"
 
 truncate -s 256M "$T/btrfsc.img"
 attach "$T/btrfsc.img"; LC=$ATTACHED
@@ -436,6 +483,7 @@ D=devices/pci0000:00/0000:00:05.0/virtio1/host0/target0:0:0/0:0:0:0/block/sda
 mkdir -p "$R/proc/self" "$R/sys/dev/block" "$R/sys/class/block" "$R/sys/$D/sda1" "$R/sys/$D/queue"
 chmod 0700 "$R"
 printf '1 0 8:1 / / rw,relatime - ext4 /dev/sda1 rw\n' >"$R/proc/self/mountinfo"
+cp /proc/meminfo "$R/proc/meminfo"      # for plan (judge)
 : >"$R/proc/swaps"
 echo 1 >"$R/sys/$D/sda1/partition"
 echo 1 >"$R/sys/$D/queue/rotational"
@@ -448,8 +496,8 @@ out=$("$DRIVER" create "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE" 10 
 check "foreign root: created, swapon skipped ($out)" [ $? = 2 ]
 check "foreign root: the file is there" [ "$(stat -c '%a %u' "$R/var/lib/nodeswap/swapfile")" = "600 0" ]
 check "foreign root: nothing swapped on" [ -z "$(swaps_line "$R/var/lib/nodeswap/swapfile")" ]
-out=$("$DRIVER" verify "$R" /var/lib/nodeswap/swapfile $((16 * MiB)) "$PAGE")
-check "foreign root: verify says reusable ($out)" [ "$out" = reusable ]
+out=$(judge /var/lib/nodeswap/swapfile 16M "$R")
+check "foreign root: plan reuses the file ($out)" [ "$out" = reusable ]
 
 # ---- the same resize with --force: the old file goes off and is deleted first, no bridge ----
 avail=$(df -B1 --output=avail "$T/ext4" | tail -n 1)

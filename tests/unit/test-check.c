@@ -86,7 +86,7 @@ static void healthy_node(void) {
                 .exists = true, .is_regular = true,
                 .size = 16 * GiB, .allocated = 16 * GiB,
                 .mode = 0600, .uid = 0,
-                .has_header = true, .header_page_size = 4096,
+                .has_header = true, .header_page_size = 4096, .checked = true,
                 .swap_on = true, .priority = 10,
                 .fstype = (char *) "ext4",
                 .storage = STORAGE_NVME, .storage_device = (char *) "nvme0n1",
@@ -201,7 +201,28 @@ static void file_mode_0644_off(void) {
         host.file.mode = 0644;
         host.file.swap_on = false;
 }
-static void file_holes(void) { host.file.allocated = 1 * GiB; }
+/* what probe's checks found (probe/swapfile.c): the kernel refuses such a file at swapon */
+static void file_holes(void) {
+        host.file.allocated = 1 * GiB;
+        host.file.allocation_problem = (char *) "/var/lib/nodeswap/swapfile has holes: only 1.0 GiB of 16.0 GiB allocated";
+        host.file.swap_on = false;
+}
+static void file_holes_active(void) {   /* the kernel took it: it cannot have had holes */
+        host.file.allocation_problem = (char *) "/var/lib/nodeswap/swapfile has a hole at offset 0";
+}
+static void file_cow(void) {
+        host.file.nocow_problem = (char *) "/var/lib/nodeswap/swapfile is on btrfs without the No_COW attribute (chattr +C)";
+        host.file.swap_on = false;
+}
+static void file_unsafe_path(void) {
+        host.file.path_problem = (char *) "/var/lib is writable by group or others (mode 0777); refusing a swap file below it";
+}
+static void file_not_swap(void) {
+        host.file.has_header = false;
+        host.file.header_page_size = 0;
+        host.file.header_problem = (char *) "/var/lib/nodeswap/swapfile carries no swap signature";
+        host.file.swap_on = false;
+}
 static void file_absent(void) {
         host.file.exists = false;
         host.file.mode = 0666;
@@ -306,6 +327,10 @@ static const Case rule_cases[] = {
         { "active file not root's",             file_not_root,                  "swapfile-permissions-active", SEVERITY_WARNING },
         { "file off, mode 0644",                file_mode_0644_off,             "swapfile-permissions", SEVERITY_ERROR },
         { "file with holes",                    file_holes,                     "swapfile-holes", SEVERITY_WARNING },
+        { "active file, holes seen",            file_holes_active,              NULL, 0 },
+        { "btrfs file without No_COW",          file_cow,                       "swapfile-cow", SEVERITY_WARNING },
+        { "unsafe parent",                      file_unsafe_path,               "swapfile-unsafe-path", SEVERITY_ERROR },
+        { "file off, no swap signature",        file_not_swap,                  "swapfile-not-swap", SEVERITY_ERROR },
         { "no file yet",                        file_absent,                    NULL, 0 },
 
         { "kubelet older than the swap",        kubelet_stale,                  "kubelet-swap-stale", SEVERITY_WARNING },

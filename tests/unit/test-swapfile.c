@@ -8,18 +8,23 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 
 #include "execute/swapfile.h"
 #include "plan/placement.h"
+#include "plan/plan.h"
 #include "probe/blockdev.h"
+#include "probe/meminfo.h"
 #include "probe/mounts.h"
+#include "probe/probe.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "execute/swapon.h"
 
 /* The swap file modules that read and write a tree: probe/blockdev.c, probe/mounts.c,
- * probe/swapfile.c and execute/swapfile.c, under fixture roots in a temporary directory.
+ * probe/swapfile.c and execute/swapfile.c, under fixture roots in a temporary directory; and
+ * whether an existing file is reused, as the product decides it: probe() and plan().
  * plan/placement.c, which is pure, has test-placement.c. */
 
 #define ALL_BUT_SLOW (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
@@ -197,7 +202,7 @@ static void test_inspect_fs(void **state) {
                 assert_int_equal(mounts_inspect_path(tmpdir, bad_paths[i], &fs), -EINVAL);
 }
 
-/* ---- create, verify, rewrite, remove under a fixture root (swapon skipped) ---- */
+/* ---- create, reuse, rewrite, remove under a fixture root (swapon skipped) ---- */
 
 /* The fixture root: / is ext4 on a virtio disk, so a swap file may be created there. */
 static void virtual_root(void) {
@@ -246,6 +251,58 @@ static int entries_in(const char *rel) {
 
 #define SZ (16 * MiB)
 
+/* Load a policy that wants a swap file of size bytes at path, on virtual storage. */
+static int load_policy(const char *path, uint64_t size, Policy *ret) {
+        PolicyContext ctx;
+        PolicyErrors errors = {};
+        assert_int_equal(probe_context(tmpdir, &ctx), 0);
+        _cleanup_free_ char *text = strdup_printf("[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%" PRIu64 "K\n"
+                                                  "Storage=virtual\n", path, size / KiB);
+        assert_non_null(text);
+        int r = policy_load_text("policy.conf", text, strlen(text), &ctx, ret, &errors);
+        policy_errors_clear(&errors);
+        return r;
+}
+
+/* What the product makes of the file at path: probe() and plan() under the fixture root, for a
+ * policy that wants a swap file of size bytes there, on a kernel with page_size, as `nodeswap
+ * plan` does. NULL when the plan swaps the file on as it is (it is reused); otherwise "ID: message"
+ * of the plan's first error, or "KIND: reason" of its first action on path other than swapon. */
+static char *judged(const char *path, uint64_t size, uint64_t page_size) {
+        write_file("/proc/meminfo", "MemTotal:        4096000 kB\nMemAvailable:    2048000 kB\n"
+                                    "SwapTotal:             0 kB\nSwapFree:              0 kB\n");
+        _cleanup_free_ char *smaps = strdup_printf("KernelPageSize:       %" PRIu64 " kB\n", page_size / KiB);
+        write_file("/proc/self/smaps", smaps);
+
+        Policy policy = {};
+        HostState h = {};
+        Plan pl = {};
+        assert_int_equal(load_policy(path, size, &policy), 0);
+        assert_int_equal(probe(tmpdir, &policy, &h), 0);
+        assert_int_equal(h.page_size, page_size);
+        assert_int_equal(plan(&policy, &h, &(PlanOptions) {}, &pl), 0);
+
+        char *out = NULL;
+        for (size_t i = 0; !out && i < pl.findings.n; i++)
+                if (pl.findings.f[i].severity == SEVERITY_ERROR)
+                        out = strdup_printf("%s: %s", pl.findings.f[i].id, pl.findings.f[i].message);
+        for (size_t i = 0; !out && i < pl.n_actions; i++)
+                if (streq_ptr(pl.actions[i].target, path) && pl.actions[i].kind != ACTION_SWAPON)
+                        out = strdup_printf("%s: %s", action_kind_to_string(pl.actions[i].kind),
+                                            strempty(pl.actions[i].reason));
+        plan_done(&pl);
+        host_state_done(&h);
+        policy_done(&policy);
+        return out;
+}
+
+/* judged() says path is reused. */
+static void assert_reused(const char *path, uint64_t size, uint64_t page_size) {
+        _cleanup_free_ char *why = judged(path, size, page_size);
+        if (why)
+                fail_msg("%s: not reused: %s", path, why);
+}
+
 static void skip_unless_root(void) {
         if (geteuid() != 0) {
                 print_message("needs root: swap files must be owned by root\n");
@@ -253,7 +310,7 @@ static void skip_unless_root(void) {
         }
 }
 
-static void test_create_then_verify(void **state) {
+static void test_create_then_reuse(void **state) {
         skip_unless_root();
         virtual_root();
         char *reason = NULL;
@@ -273,8 +330,7 @@ static void test_create_then_verify(void **state) {
         assert_int_equal(st.st_mode & 07777, 0700);
         assert_int_equal(entries_in("/var/lib/nodeswap"), 1);      /* no temporary file left */
 
-        assert_int_equal(swapfile_verify(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, &reason), 1);
-        assert_null(reason);
+        assert_reused("/var/lib/nodeswap/swapfile", SZ, 4096);
 
         /* a second create replaces nothing */
         assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
@@ -345,7 +401,7 @@ static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
         assert_int_equal(entries_in("/open"), 1);
 }
 
-static void test_verify_problems(void **state) {
+static void test_reuse_problems(void **state) {
         skip_unless_root();
         virtual_root();
         write_file("/s/.keep", "");
@@ -368,47 +424,46 @@ static void test_verify_problems(void **state) {
         assert_int_equal(chown(owned, 1000, 1000), 0);
         write_file("/s/dir/.keep", "");
 
+        /* what plan() does with each: NULL reuses it (a swapon) */
         static const struct {
                 const char *path;
                 uint64_t size, page_size;
-                int want;
                 const char *problem;
         } cases[] = {
-                { "/s/good",      SZ,     4096,  1, NULL },
-                { "/s/mode",      SZ,     4096,  0, "/s/mode has mode 0644, not 0600" },
-                { "/s/small",     SZ,     4096,  0, "/s/small is 8.0 MiB, want 16.0 MiB" },
-                { "/s/good",      SZ * 2, 4096,  0, "want 32.0 MiB" },
-                { "/s/pages4k",   SZ,     16384, 0, "header made for 4096-byte pages, kernel uses 16384" },
-                { "/s/pages16k",  SZ,     4096,  0, "header made for 16384-byte pages, kernel uses 4096" },
-                { "/s/pages16k",  SZ,     16384, 1, NULL },
-                { "/s/holes",     SZ,     4096,  0, "has holes" },
-                { "/s/plain",     SZ,     4096,  0, "has holes" },
-                { "/s/link",      SZ,     4096,  0, "/s/link is a symlink, not a regular file" },
-                { "/s/owned",     SZ,     4096,  0, "owned by uid 1000, not root" },
-                { "/s/dir",       SZ,     4096,  0, "not a regular file" },
+                { "/s/good",      SZ,     4096,  NULL },
+                { "/s/mode",      SZ,     4096,  "swapfile-permissions: /s/mode: owned by uid 0 with mode 0644" },
+                { "/s/small",     SZ,     4096,  "file-remove: size changed" },
+                { "/s/good",      SZ * 2, 4096,  "file-remove: size changed" },
+                { "/s/pages4k",   SZ,     16384, "file-mkswap: /s/pages4k: header made for 4096-byte pages, kernel uses 16384" },
+                { "/s/pages16k",  SZ,     4096,  "file-mkswap: /s/pages16k: header made for 16384-byte pages, kernel uses 4096" },
+                { "/s/pages16k",  SZ,     16384, NULL },
+                { "/s/holes",     SZ,     4096,  "file-remove: the kernel would refuse it for swap: /s/holes has holes" },
+                { "/s/plain",     SZ,     4096,  "swapfile-not-swap: /s/plain carries no swap signature" },
+                { "/s/link",      SZ,     4096,  "swapfile-not-regular: /s/link: exists and is not a regular file" },
+                { "/s/owned",     SZ,     4096,  "swapfile-permissions: /s/owned: owned by uid 1000" },
+                { "/s/dir",       SZ,     4096,  "swapfile-not-regular: /s/dir: exists and is not a regular file" },
+                { "/s/missing",   SZ,     4096,  "file-create: no swap file yet" },
+                { "/nodir/missing", SZ,   4096,  "file-create: no swap file yet" },
         };
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-                char *problem = NULL;
-                int r = swapfile_verify(tmpdir, cases[i].path, cases[i].size, cases[i].page_size, &problem);
-                if (r != cases[i].want)
-                        fail_msg("%s: got %d (%s), want %d", cases[i].path, r, strempty(problem), cases[i].want);
-                if (cases[i].problem && (!problem || !strstr(problem, cases[i].problem)))
-                        fail_msg("%s: problem '%s' lacks '%s'", cases[i].path, strempty(problem), cases[i].problem);
-                if (!cases[i].problem)
-                        assert_null(problem);
-                free(problem);
+                _cleanup_free_ char *problem = judged(cases[i].path, cases[i].size, cases[i].page_size);
+                if (!cases[i].problem && problem)
+                        fail_msg("%s: not reused: %s", cases[i].path, problem);
+                if (cases[i].problem && (!problem || !startswith(problem, cases[i].problem)))
+                        fail_msg("%s: got '%s', want '%s...'", cases[i].path, strempty(problem), cases[i].problem);
         }
 
-        assert_int_equal(swapfile_verify(tmpdir, "/s/missing", SZ, 4096, NULL), -ENOENT);
-        assert_int_equal(swapfile_verify(tmpdir, "/nodir/missing", SZ, 4096, NULL), -ENOENT);
-        assert_int_equal(swapfile_verify(tmpdir, "relative", SZ, 4096, NULL), -EINVAL);
+        /* a relative path is no policy */
+        Policy policy = {};
+        assert_int_equal(load_policy("relative", SZ, &policy), -EINVAL);
+        policy_done(&policy);
 
         /* a parent others may write to makes even a good file unusable */
         assert_int_equal(chmod(s, 0757), 0);
-        char *problem = NULL;
-        assert_int_equal(swapfile_verify(tmpdir, "/s/good", SZ, 4096, &problem), 0);
-        assert_non_null(strstr(problem, "/s is writable by group or others"));
-        free(problem);
+        _cleanup_free_ char *problem = judged("/s/good", SZ, 4096);
+        assert_non_null(problem);
+        if (!startswith(problem, "swapfile-unsafe-path: /s is writable by group or others"))
+                fail_msg("got '%s'", problem);
         assert_int_equal(chmod(s, 0700), 0);
 }
 
@@ -419,9 +474,11 @@ static void test_rewrite_header(void **state) {
         make_swap_file("/s/swapfile", SZ, 16384, 0600, false);
         write_file("/s/plain", "not swap");
 
-        assert_int_equal(swapfile_verify(tmpdir, "/s/swapfile", SZ, 4096, NULL), 0);
+        _cleanup_free_ char *before = judged("/s/swapfile", SZ, 4096);
+        assert_non_null(before);
+        assert_true(startswith(before, "file-mkswap: "));
         assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/swapfile", 4096), 1);
-        assert_int_equal(swapfile_verify(tmpdir, "/s/swapfile", SZ, 4096, NULL), 1);
+        assert_reused("/s/swapfile", SZ, 4096);
         assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/swapfile", 4096), 0);    /* nothing to do */
 
         assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/plain", 4096), -EMEDIUMTYPE);
@@ -469,7 +526,20 @@ static void test_resize_steps(void **state) {
         assert_int_equal(swapfile_create(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, 10, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
-        assert_int_equal(swapfile_verify(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, NULL), 1);
+        /* (no policy names a bridge: probe's reading of it, which plan() would judge) */
+        SwapFileState b = {};
+        assert_int_equal(swapfile_probe(tmpdir, bridge, 4096, &b), 1);
+        assert_true(b.checked && b.has_header && b.mode == 0600 && b.uid == 0);
+        assert_int_equal(b.size, swapfile_bridge_size(0, 4096));
+        assert_null(b.path_problem);
+        assert_null(b.allocation_problem);
+        assert_null(b.nocow_problem);
+        assert_null(b.header_problem);
+        assert_string_equal(b.label, SWAP_LABEL);
+        free(b.label);
+        free(b.fstype);
+        free(b.fs_mount_point);
+        free(b.storage_device);
         /* a second bridge at the same name is refused, as any file in the way */
         assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EEXIST);
         free(reason);
@@ -479,7 +549,7 @@ static void test_resize_steps(void **state) {
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
         assert_int_equal(swapfile_remove_labelled(tmpdir, bridge), 1);
-        assert_int_equal(swapfile_verify(tmpdir, "/swapfile", 2 * SZ, 4096, NULL), 1);
+        assert_reused("/swapfile", 2 * SZ, 4096);
         assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no bridge or temporary left */
 }
 
@@ -487,9 +557,9 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(test_storage_of_device, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_inspect_fs, setup_tmpdir, teardown_tmpdir),
-                cmocka_unit_test_setup_teardown(test_create_then_verify, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_create_then_reuse, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_create_refuses_symlinks_and_unsafe_parents, setup_tmpdir, teardown_tmpdir),
-                cmocka_unit_test_setup_teardown(test_verify_problems, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_reuse_problems, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_rewrite_header, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_remove, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_resize_steps, setup_tmpdir, teardown_tmpdir),
