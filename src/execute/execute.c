@@ -296,7 +296,7 @@ static int do_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        r = swapfile_create_flags(e->root, a->target, a->size, e->h->page_size, a->priority,
+        r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority,
                                   swap_discard_flags(e->p->file.discard), e->p->file.storage, &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not

@@ -231,7 +231,7 @@ static int create_at(int dirfd, const char *path, const char *name, uint64_t siz
         return 0;
 }
 
-int swapfile_create_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
+int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
                           int priority, int discard_flags, unsigned allowed_storage, char **ret_reason) {
         _cleanup_(fs_info_done) FsInfo fs = {};
         _cleanup_close_ int dirfd = -EBADF;
@@ -271,11 +271,6 @@ int swapfile_create_flags(const char *root, const char *path, uint64_t size, uin
                 return reason_set(ret_reason, r, "swapon %s failed: %m; the new file was removed", path);
         }
         return 0;
-}
-
-int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                    int priority, unsigned allowed_storage, char **ret_reason) {
-        return swapfile_create_flags(root, path, size, page_size, priority, 0, allowed_storage, ret_reason);
 }
 
 int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_size) {

@@ -35,7 +35,8 @@
  *  6. a swap header for page_size labelled "nodeswap" is written and read back
  *     (swapfile_check_header()); the file is fsync()ed, renamed to path without replacing anything
  *     (RENAME_NOREPLACE) and the directory fsync()ed;
- *  7. swap_on(root, path, priority).
+ *  7. swap_on_flags(root, path, priority, discard_flags) (the discard flags of [File] Discard=,
+ *     swap_discard_flags()).
  * On any failure nothing is left behind: the temporary file is removed, and so is the file at
  * path when swapon fails. Directories created in step 2 are kept.
  * Returns 0 created and on, SWAPFILE_SWAPON_SKIPPED created under a foreign root, or -errno with
@@ -43,10 +44,7 @@
  * -ELOOP a symlink on the path, -EPERM an insecure parent directory, -EEXIST something at path,
  * -EINVAL bad arguments, other -errno from the system calls. */
 int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                    int priority, unsigned allowed_storage, char **ret_reason);
-/* ... with discard flags for swapon ([File] Discard=, swap_on_flags()). */
-int swapfile_create_flags(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
+                    int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
 
 /* Rewrite the swap header of the file at path for page_size, in place, keeping its size and
  * label "nodeswap" (a new UUID), for a file made under a kernel with another page size. The file

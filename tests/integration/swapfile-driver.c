@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
                 if (parse_u64(argv[4], &size) < 0 || parse_u64(argv[5], &page_size) < 0 ||
                     safe_atoi(argv[6], &priority) < 0 || parse_storage(argv[7], &storage) < 0)
                         return usage();
-                r = swapfile_create(argv[2], argv[3], size, page_size, priority, storage, &reason);
+                r = swapfile_create(argv[2], argv[3], size, page_size, priority, 0, storage, &reason);
                 if (r < 0)
                         return failed(r, argv[3], reason);
                 if (r == SWAPFILE_SWAPON_SKIPPED) {

@@ -315,7 +315,7 @@ static void test_create_then_reuse(void **state) {
         virtual_root();
         char *reason = NULL;
 
-        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
         _cleanup_free_ char *p = host("/var/lib/nodeswap/swapfile"), *d = host("/var/lib/nodeswap");
@@ -333,34 +333,34 @@ static void test_create_then_reuse(void **state) {
         assert_reused("/var/lib/nodeswap/swapfile", SZ, 4096);
 
         /* a second create replaces nothing */
-        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+        assert_int_equal(swapfile_create(tmpdir, "/var/lib/nodeswap/swapfile", SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
                          -EEXIST);
         assert_non_null(strstr(reason, "already exists"));
         free(reason);
         reason = NULL;
 
         /* storage not allowed: refused before anything is written */
-        assert_int_equal(swapfile_create(tmpdir, "/other/swapfile", SZ, 4096, 10, STORAGE_NVME, &reason), -EMEDIUMTYPE);
+        assert_int_equal(swapfile_create(tmpdir, "/other/swapfile", SZ, 4096, 10, 0, STORAGE_NVME, &reason), -EMEDIUMTYPE);
         assert_non_null(strstr(reason, "virtual disk (vda)"));
         assert_false(exists("/other"));
         free(reason);
         reason = NULL;
 
         /* not enough room: refused before anything is written, not even a directory */
-        assert_int_equal(swapfile_create(tmpdir, "/big/swapfile", 1024 * TiB, 4096, 10, STORAGE_VIRTUAL, &reason), -ENOSPC);
+        assert_int_equal(swapfile_create(tmpdir, "/big/swapfile", 1024 * TiB, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -ENOSPC);
         assert_non_null(strstr(reason, "not enough room on /"));
         assert_false(exists("/big"));
         free(reason);
         reason = NULL;
 
         /* bad arguments */
-        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 4096, 40000, STORAGE_VIRTUAL, &reason), -EINVAL);
+        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 4096, 40000, 0, STORAGE_VIRTUAL, &reason), -EINVAL);
         free(reason);
         reason = NULL;
-        assert_int_equal(swapfile_create(tmpdir, "/x", 4096 * 9, 4096, 1, STORAGE_VIRTUAL, &reason), -EINVAL);
+        assert_int_equal(swapfile_create(tmpdir, "/x", 4096 * 9, 4096, 1, 0, STORAGE_VIRTUAL, &reason), -EINVAL);
         free(reason);
         reason = NULL;
-        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 3000, 1, STORAGE_VIRTUAL, NULL), -EINVAL);
+        assert_int_equal(swapfile_create(tmpdir, "/x", SZ, 3000, 1, 0, STORAGE_VIRTUAL, NULL), -EINVAL);
 }
 
 static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
@@ -372,7 +372,7 @@ static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
         symlink_at("../victim", "/swap/link");
         _cleanup_free_ char *swapdir = host("/swap");
         assert_int_equal(chmod(swapdir, 0700), 0);
-        assert_int_equal(swapfile_create(tmpdir, "/swap/link", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ELOOP);
+        assert_int_equal(swapfile_create(tmpdir, "/swap/link", SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -ELOOP);
         assert_non_null(strstr(reason, "/swap/link is a symlink"));
         free(reason);
         reason = NULL;
@@ -384,7 +384,7 @@ static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
 
         /* a symlink among the parents */
         symlink_at("swap", "/linkdir");
-        assert_int_equal(swapfile_create(tmpdir, "/linkdir/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -ELOOP);
+        assert_int_equal(swapfile_create(tmpdir, "/linkdir/swapfile", SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -ELOOP);
         assert_non_null(strstr(reason, "/linkdir is a symlink"));
         free(reason);
         reason = NULL;
@@ -394,7 +394,7 @@ static void test_create_refuses_symlinks_and_unsafe_parents(void **state) {
         write_file("/open/.keep", "");
         _cleanup_free_ char *open_dir = host("/open");
         assert_int_equal(chmod(open_dir, 0777), 0);
-        assert_int_equal(swapfile_create(tmpdir, "/open/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EPERM);
+        assert_int_equal(swapfile_create(tmpdir, "/open/swapfile", SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -EPERM);
         assert_non_null(strstr(reason, "/open is writable by group or others (mode 0777)"));
         free(reason);
         reason = NULL;
@@ -520,10 +520,10 @@ static void test_resize_steps(void **state) {
         virtual_root();
         char *reason = NULL;
 
-        assert_int_equal(swapfile_create(tmpdir, "/swapfile", SZ, 4096, 10, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
+        assert_int_equal(swapfile_create(tmpdir, "/swapfile", SZ, 4096, 10, 0, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
         _cleanup_free_ char *bridge = swapfile_bridge_path("/swapfile");
         assert_non_null(bridge);
-        assert_int_equal(swapfile_create(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, 10, STORAGE_VIRTUAL, &reason),
+        assert_int_equal(swapfile_create(tmpdir, bridge, swapfile_bridge_size(0, 4096), 4096, 10, 0, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
         /* (no policy names a bridge: probe's reading of it, which plan() would judge) */
@@ -541,11 +541,11 @@ static void test_resize_steps(void **state) {
         free(b.fs_mount_point);
         free(b.storage_device);
         /* a second bridge at the same name is refused, as any file in the way */
-        assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, STORAGE_VIRTUAL, &reason), -EEXIST);
+        assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -EEXIST);
         free(reason);
         reason = NULL;
         assert_int_equal(swapfile_remove(tmpdir, "/swapfile"), 1);
-        assert_int_equal(swapfile_create(tmpdir, "/swapfile", 2 * SZ, 4096, 10, STORAGE_VIRTUAL, &reason),
+        assert_int_equal(swapfile_create(tmpdir, "/swapfile", 2 * SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
         assert_int_equal(swapfile_remove_labelled(tmpdir, bridge), 1);
