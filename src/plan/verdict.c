@@ -24,13 +24,6 @@ const VerdictInfo *verdict_info(Verdict v) {
         return &verdict_table[v];
 }
 
-int verdict_from_id(const char *id) {
-        for (size_t i = 0; id && i < ELEMENTSOF(verdict_table); i++)
-                if (streq(verdict_table[i].id, id))
-                        return (int) i;
-        return -ENOENT;
-}
-
 static void finding_done(Finding *f) {
         free(f->message);
         free(f->hint);

@@ -119,8 +119,6 @@ typedef struct VerdictInfo {
         const char *summary;
 } VerdictInfo;
 const VerdictInfo *verdict_info(Verdict v);
-/* The verdict with that id, or -ENOENT. */
-int verdict_from_id(const char *id);
 
 /* One finding: a row of the table, what was found here, and where in the policy it comes from. */
 typedef struct Finding {
