@@ -138,6 +138,19 @@ other = ["%s: %s" % (a["kind"], a["reason"]) for a in d["actions"]
 print("not reusable: " + (errors + other)[0] if errors + other else "reusable")
 EOF_PY
 }
+# made_anew WHAT PATH SIZE PRIORITY PROBLEM: the file at PATH, which is off and which the kernel
+# refuses, is replaced: plan deletes it and makes it anew, naming PROBLEM (a glob) in the reason,
+# and apply does so and swaps the new file on at PRIORITY.
+made_anew() {
+        local what=$1 path=$2 size=$3 prio=$4 problem=$5 out rc
+        out=$(judge "$path" "$size")
+        check "$what: plan replaces the file, naming the problem ($out)" like "$out" "not reusable: file-remove: *$problem*"
+        check "$what: ... which the kernel indeed refuses" bash -c "! swapon '$path' 2>/dev/null"
+        apply_file "$path" "$size" "$prio"; rc=$?
+        check "$what: apply exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
+        check "$what: ... deleted and made anew ($(steps))" [ "$(steps)" = "file-remove ${path##*/} file-create ${path##*/}" ]
+        check "$what: ... on at priority $prio" [ "$(prio_of "$path")" = "$prio" ]
+}
 # steps: the apply's actions as "kind name[:result]" (name: the file name only)
 steps() { json "$T/apply.json" '" ".join("%s %s" % (a["kind"], a["target"].rsplit("/", 1)[-1]) for a in d["actions"])'; }
 results() { json "$T/apply.json" '" ".join(a["result"] for a in d["actions"])'; }
@@ -225,13 +238,8 @@ check "remove: ... and it is gone" [ ! -e "$G" ]
 # ---- a file with holes, which the kernel refuses: plan replaces it, apply makes it anew ----
 H=$T/ext4/var/lib/nodeswap/holes
 truncate -s $((16 * MiB)) "$H" && chmod 0600 "$H" && "$DRIVER" header "$H" "$PAGE"
-out=$(judge "$H" 16M)
-check "holes: plan replaces the file, naming the holes ($out)" like "$out" "not reusable: file-remove: *$H has holes*"
-check "holes: ... which the kernel indeed refuses" bash -c "! swapon '$H' 2>/dev/null"
-apply_file "$H" 16M 20; rc=$?
-check "holes: apply exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
-check "holes: ... deleted and made anew ($(steps))" [ "$(steps)" = "file-remove holes file-create holes" ]
-check "holes: ... on at priority 20, without holes" [ "$(prio_of "$H")" = 20 -a "$(allocated "$H")" -ge $((16 * MiB)) ]
+made_anew holes "$H" 16M 20 "$H has holes"
+check "holes: ... without holes" [ "$(allocated "$H")" -ge $((16 * MiB)) ]
 swapoff "$H" && rm -f "$H"
 
 # ---- symlinks and unsafe parents are refused, nothing is written through them ----
@@ -452,13 +460,7 @@ out=$(judge "$B" 40M)
 check "btrfs: ... plan reuses the resized file once it is off ($out)" [ "$out" = reusable ]
 touch "$T/btrfs/swap/cow" && chmod 0600 "$T/btrfs/swap/cow" && fallocate -l $((32 * MiB)) "$T/btrfs/swap/cow" &&
         "$DRIVER" header "$T/btrfs/swap/cow" "$PAGE"
-out=$(judge "$T/btrfs/swap/cow" 32M)
-check "btrfs: plan replaces a file without No_COW ($out)" like "$out" "not reusable: file-remove: *without the No_COW attribute*"
-check "btrfs: ... which the kernel indeed refuses" bash -c "! swapon '$T/btrfs/swap/cow' 2>/dev/null"
-apply_file "$T/btrfs/swap/cow" 32M 13; rc=$?
-check "btrfs: apply replaces the file without No_COW, exits 0 ($(cat "$T/apply.err"))" [ "$rc" = 0 ]
-check "btrfs: ... deleted and made anew ($(steps))" [ "$(steps)" = "file-remove cow file-create cow" ]
-check "btrfs: ... on at priority 13" [ "$(prio_of "$T/btrfs/swap/cow")" = 13 ]
+made_anew "btrfs without No_COW" "$T/btrfs/swap/cow" 32M 13 "without the No_COW attribute"
 check "btrfs: ... with No_COW" like "$(lsattr "$T/btrfs/swap/cow" 2>/dev/null | awk '{ print $1 }')" "*C*"
 swapoff "$T/btrfs/swap/cow" && rm -f "$T/btrfs/swap/cow"
 
