@@ -557,9 +557,9 @@ static int plan_file(Ctx *c) {
         if (f->header_problem) {
                 bool pages = f->header_page_size != h->page_size;
                 _cleanup_free_ char *now = pages ? strdup_printf("header for %" PRIu64 "-byte pages", f->header_page_size)
-                                                 : strdup_printf("header labelled '%s' for %s", strempty(f->label),
-                                                                 B(f->size));
-                _cleanup_free_ char *want = strdup_printf("header for %" PRIu64 "-byte pages", h->page_size);
+                                                 : strdup_printf("header labelled '%s'", strempty(f->label));
+                _cleanup_free_ char *want = pages ? strdup_printf("header for %" PRIu64 "-byte pages", h->page_size)
+                                                  : strdup("header labelled '" SWAP_LABEL "' covering the file");
                 _cleanup_free_ char *why = strdup_printf("%s%s", f->header_problem,
                                                          pages ? ": swapon would fail with EINVAL" : ": rewritten in place");
                 if (!now || !want || !why)

@@ -9,7 +9,7 @@ typedef enum ActionKind {
         ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active */
         ACTION_ZRAM_CREATE,     /* algorithm, params, mem_limit, disksize, header, swapon */
         ACTION_FILE_CREATE,     /* new swap file, header, swapon */
-        ACTION_FILE_MKSWAP,     /* rewrite the header of an existing file (page size) */
+        ACTION_FILE_MKSWAP,     /* rewrite the header of an existing file (page size, label, size) */
         ACTION_SWAPON,          /* an existing, correct swap area that is off */
         ACTION_SWAPOFF,         /* a swap area the policy no longer wants */
         ACTION_ZRAM_REMOVE,     /* reset + hot_remove of a zram device nodeswap created */

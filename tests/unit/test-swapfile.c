@@ -423,6 +423,17 @@ static void test_reuse_problems(void **state) {
         make_swap_file("/s/owned", SZ, 4096, 0600, false);
         assert_int_equal(chown(owned, 1000, 1000), 0);
         write_file("/s/dir/.keep", "");
+        /* a header with another label, and one that covers half the file: rewritten in place */
+        make_swap_file("/s/label", SZ, 4096, 0600, false);
+        make_swap_file("/s/half", SZ, 4096, 0600, false);
+        {
+                _cleanup_free_ char *label = host("/s/label"), *half = host("/s/half");
+                _cleanup_close_ int fd = open(label, O_RDWR | O_CLOEXEC);
+                _cleanup_close_ int fd2 = open(half, O_RDWR | O_CLOEXEC);
+                assert_true(fd >= 0 && fd2 >= 0);
+                assert_int_equal(swap_header_write(fd, SZ, 4096, "other"), 0);
+                assert_int_equal(swap_header_write(fd2, SZ / 2, 4096, SWAP_LABEL), 0);
+        }
 
         /* what plan() does with each: NULL reuses it (a swapon) */
         static const struct {
@@ -438,6 +449,8 @@ static void test_reuse_problems(void **state) {
                 { "/s/pages16k",  SZ,     4096,  "file-mkswap: /s/pages16k: header made for 16384-byte pages, kernel uses 4096" },
                 { "/s/pages16k",  SZ,     16384, NULL },
                 { "/s/holes",     SZ,     4096,  "file-remove: the kernel would refuse it for swap: /s/holes has holes" },
+                { "/s/label",     SZ,     4096,  "file-mkswap: /s/label: swap label is 'other', not 'nodeswap': rewritten in place" },
+                { "/s/half",      SZ,     4096,  "file-mkswap: /s/half: the swap header covers 8.0 MiB, the file is 16.0 MiB" },
                 { "/s/plain",     SZ,     4096,  "swapfile-not-swap: /s/plain carries no swap signature" },
                 { "/s/link",      SZ,     4096,  "swapfile-not-regular: /s/link: exists and is not a regular file" },
                 { "/s/owned",     SZ,     4096,  "swapfile-permissions: /s/owned: owned by uid 1000" },
@@ -452,6 +465,12 @@ static void test_reuse_problems(void **state) {
                 if (cases[i].problem && (!problem || !startswith(problem, cases[i].problem)))
                         fail_msg("%s: got '%s', want '%s...'", cases[i].path, strempty(problem), cases[i].problem);
         }
+
+        /* what apply's file-mkswap does to them makes them reusable */
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/label", 4096), 1);
+        assert_reused("/s/label", SZ, 4096);
+        assert_int_equal(swapfile_rewrite_header(tmpdir, "/s/half", 4096), 1);
+        assert_reused("/s/half", SZ, 4096);
 
         /* a relative path is no policy */
         Policy policy = {};
