@@ -61,7 +61,9 @@ static int setup_live(void **state) {
                 return -1;
         live.zram_on = true;
 
-        snprintf(live.dir, sizeof live.dir, "/var/tmp/nodeswap-probe-live-XXXXXX");
+        /* /mnt, not /var/tmp: probe reads a swap file's header only through root-owned parents that
+         * others cannot write, as apply creates one only there */
+        snprintf(live.dir, sizeof live.dir, "/mnt/nodeswap-probe-live-XXXXXX");
         if (!mkdtemp(live.dir))
                 return -1;
         snprintf(live.file, sizeof live.file, "%s/swapfile", live.dir);
