@@ -215,6 +215,27 @@ static int do_start_unit(Exec *e, size_t i) {
         return 0;
 }
 
+/* nodeswap's own writeback timer: started by apply, stopped by apply or revert. Not a conflict
+ * unit, so not recorded in stopped_unit= (revert would start it again). */
+static int do_writeback_timer(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        bool start = a->kind == ACTION_START_UNIT;
+        sd_bus *b = bus_for_action(e, i);
+        if (!b)
+                return 0;
+        _cleanup_free_ char *result = NULL;
+        int r = start ? systemd_start_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result)
+                      : systemd_stop_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result);
+        if (r < 0 || !streq_ptr(result, "done")) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
+                                 strdup_printf("Failed to %s %s: %s", start ? "start" : "stop", a->target,
+                                               r < 0 ? strerror(-r) : strempty(result)));
+                return -EIO;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
 static int swap_result(Exec *e, size_t i, int r, const char *what) {
         if (r == -EOPNOTSUPP || r > 0) {
                 set_result(e, i, ACTION_STATUS_DONE, strdup("swapon/swapoff skipped under --root"));
@@ -495,8 +516,12 @@ static int do_action(Exec *e, size_t i) {
                 do_mask_group(e, a->kind);
                 return 0;
         case ACTION_STOP_UNIT:
+                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
+                        return do_writeback_timer(e, i);
                 return do_stop_unit(e, i);
         case ACTION_START_UNIT:
+                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
+                        return do_writeback_timer(e, i);
                 r = do_start_unit(e, i);
                 if (r >= 0) {
                         strv_free(e->state.stopped_units);

@@ -725,6 +725,40 @@ static int plan_stale_zram(Ctx *c) {
         return 0;
 }
 
+/* nodeswap-writeback.timer, which the generator pulls into timers.target at boot when the policy
+ * asks for a writeback schedule (policy_wants_writeback_timer()): apply starts it when it is not
+ * active, so a policy applied without a reboot gets its schedule, and stops it when the policy no
+ * longer asks for one; revert stops it. Only what systemd reported is acted on (unknown: nothing).
+ * Not with --boot: nodeswap.service runs before sysinit.target and timers.target, so a start job
+ * of the timer would wait for nodeswap.service itself; at boot the generator's link starts it. */
+static int plan_writeback_timer(Ctx *c, bool start) {
+        const HostState *h = c->h;
+        bool want = !c->o->revert && policy_wants_writeback_timer(c->p);
+        if (start != want)
+                return 0;
+        if (!h->systemd_booted) {
+                if (!want)
+                        return 0;
+                return plan_find(c->plan, VERDICT_SYSTEMD_NOT_RUNNING, c->p, POLICY_KEY_ZRAM_WRITEBACK_INTERVAL,
+                                 NULL,
+                                 strdup("run 'nodeswap writeback' from the node's own scheduler, or set "
+                                        "[Zram] WritebackInterval=0"),
+                                 "systemd is not running: " NODESWAP_WRITEBACK_TIMER " is not started and "
+                                 "nothing writes back on the policy's schedule");
+        }
+        if (c->o->boot)
+                return 0;
+        if (want && h->writeback_timer_active == 0 &&
+            !plan_add(c->plan, ACTION_START_UNIT, NODESWAP_WRITEBACK_TIMER, "inactive", "active",
+                      "the policy asks for writeback or recompression on a schedule ([Zram] WritebackInterval=)"))
+                return -ENOMEM;
+        if (!want && h->writeback_timer_active == 1 &&
+            !plan_add(c->plan, ACTION_STOP_UNIT, NODESWAP_WRITEBACK_TIMER, "active", "stopped",
+                      c->o->revert ? "nodeswap revert" : "the policy asks for no writeback schedule"))
+                return -ENOMEM;
+        return 0;
+}
+
 static int plan_sysctl(Ctx *c, const char *name, int now, int want) {
         if (want < 0 || now == want)
                 return 0;
@@ -976,7 +1010,10 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         for (size_t i = 0; i < host->n_swaps; i++)
                 plan.swap_total_now += host->swaps[i].size;
 
-        r = plan_masks(&c);
+        /* The writeback timer stops before its device goes. */
+        r = plan_writeback_timer(&c, false);
+        if (r >= 0)
+                r = plan_masks(&c);
         if (r < 0)
                 goto fail;
 
@@ -1029,7 +1066,9 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                         plan.swap_total_after += host->swaps[i].size;
         /* Creating an area with the same size as the one it replaces does not change the total. */
 
-        r = plan_kubelet(&c);
+        r = plan_writeback_timer(&c, true);
+        if (r >= 0)
+                r = plan_kubelet(&c);
         if (r < 0)
                 goto fail;
 

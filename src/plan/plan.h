@@ -6,7 +6,7 @@
 
 typedef enum ActionKind {
         ACTION_MASK_UNIT,       /* runtime mask of a [Conflicts] unit (then daemon-reload) */
-        ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active */
+        ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active, or nodeswap-writeback.timer */
         ACTION_ZRAM_CREATE,     /* algorithm, params, mem_limit, disksize, header, swapon */
         ACTION_FILE_CREATE,     /* new swap file, header, swapon */
         ACTION_FILE_MKSWAP,     /* rewrite the header of an existing file (page size) */
@@ -20,7 +20,8 @@ typedef enum ActionKind {
         ACTION_DROPIN_REMOVE,
         ACTION_RESTART_UNIT,    /* the kubelet unit */
         ACTION_UNMASK_UNIT,     /* revert */
-        ACTION_START_UNIT,      /* revert: the distro's swap units nodeswap stopped */
+        ACTION_START_UNIT,      /* revert: the distro's swap units nodeswap stopped; apply:
+                                 * nodeswap-writeback.timer */
         ACTION_MARK_REVERTED,
         ACTION_CLEAR_REVERTED,
         _ACTION_KIND_MAX,
