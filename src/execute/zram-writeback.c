@@ -10,8 +10,10 @@
 #include <time.h>
 
 #include "probe/loop.h"
+#include "probe/swapfile.h"
 #include "probe/zram.h"
 #include "shared/clock.h"
+#include "shared/path-util.h"
 #include "shared/reason.h"
 
 #define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
@@ -268,6 +270,36 @@ int zram_writeback_started(const char *root, int id, const ZramBacking *b, uint6
         rec.file = b->file;
         int r = record_save(root, &rec);
         return r;
+}
+
+int zram_backing_file_remove(const char *root, const char *path) {
+        _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
+        struct stat st;
+
+        if (!path_is_normalized_file(path))
+                return -EINVAL;
+        int r = swapfile_open_existing(root, path, O_RDONLY, &dirfd, &fd, &st, NULL);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        if (r > 0) {
+                struct stat lst;
+                _cleanup_free_ char *full = path_join_root(root, path);
+                if (!full)
+                        return -ENOMEM;
+                return lstat(full, &lst) >= 0 && S_ISLNK(lst.st_mode) ? -ELOOP : -EMEDIUMTYPE;
+        }
+        _cleanup_free_ char *dev = NULL;
+        r = loop_find_by_backing_file(root, path, &dev);
+        if (r >= 0)
+                return -EBUSY;
+        if (r != -ENOENT)
+                return r;
+        if (unlinkat(dirfd, strrchr(path, '/') + 1, 0) < 0)
+                return -errno;
+        (void) fsync_directory(dirfd);
+        return 1;
 }
 
 int zram_writeback_forget(const char *root, int id) {

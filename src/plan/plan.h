@@ -13,7 +13,8 @@ typedef enum ActionKind {
         ACTION_SWAPON,          /* an existing, correct swap area that is off */
         ACTION_SWAPOFF,         /* a swap area the policy no longer wants */
         ACTION_ZRAM_REMOVE,     /* reset + hot_remove of a zram device nodeswap created */
-        ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) */
+        ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) or its
+                                 * zram writeback file */
         ACTION_SYSCTL,
         ACTION_ZSWAP_SET,       /* a zswap module parameter (plan/zswap.c) */
         ACTION_DROPIN_WRITE,
@@ -42,7 +43,8 @@ typedef struct Action {
         int priority;           /* ZRAM_CREATE, FILE_CREATE, SWAPON */
         int zram_id;            /* ZRAM_REMOVE, SWAPOFF of a zram device; -1 otherwise */
         int value;              /* SYSCTL; ZSWAP_SET: 1 when it writes back the value saved before
-                                 * nodeswap (then forgotten), 0 when the policy's */
+                                 * nodeswap (then forgotten), 0 when the policy's; FILE_REMOVE: 1 for
+                                 * a [Zram] Writeback= file (no swap header), 0 for a swap file */
         char *algorithm;        /* ZRAM_CREATE */
         char *content;          /* DROPIN_WRITE; ZSWAP_SET: the value to write */
 } Action;

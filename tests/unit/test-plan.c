@@ -500,6 +500,98 @@ static void test_writeback_timer_plan(void **state) {
         done(&s);
 }
 
+/* The writeback file nodeswap made (writeback_file= in the state): revert --purge deletes it after
+ * the zram device whose loop device is on it; plain revert keeps it; a file the state does not
+ * record (the operator's) or a symlink at the recorded path is never deleted; an apply whose
+ * Writeback= names another file deletes the old one after its device, and keeps the one it names. */
+static void test_writeback_file_plan(void **state) {
+        PlanOptions revert = { .revert = true }, purge = { .revert = true, .purge = true };
+
+        Case p = {};
+        writeback_fixture(&p, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&p, NULL, WB_POLICY);
+        p.policy.backends = 0;
+        assert_int_equal(p.host.n_recorded_wb_files, 1);
+        assert_string_equal(p.host.recorded_wb_files[0].loop_device, "/dev/loop3");
+        run(&p, &purge);
+        assert_int_equal(plan_errors(&p.plan), 0);
+        int rm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb");
+        assert_true(rm > find(&p.plan, ACTION_ZRAM_REMOVE, "/dev/zram1"));
+        assert_int_equal(p.plan.actions[rm].value, 1);
+        assert_string_equal(p.plan.actions[rm].reason, "revert --purge: zram's writeback file, created by nodeswap");
+        /* the swap file is still a swap file's removal */
+        int srm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
+        assert_true(srm >= 0);
+        assert_int_equal(p.plan.actions[srm].value, 0);
+        plan_done(&p.plan);
+        run(&p, &revert);
+        assert_int_equal(find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&p);
+
+        /* Not recorded: the operator's file stays, even with --purge. */
+        Case o = {};
+        writeback_fixture(&o, NULL);
+        load(&o, NULL, WB_POLICY);
+        o.policy.backends = 0;
+        run(&o, &purge);
+        assert_int_equal(find(&o.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&o);
+
+        /* A symlink where the recorded file was: left alone, and said so. */
+        Case l = {};
+        writeback_fixture(&l, "writeback_file=/var/lib/nodeswap/wb\n");
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/wb", l.root);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(symlink("/etc/passwd", path), 0);
+        load(&l, NULL, WB_POLICY);
+        l.policy.backends = 0;
+        run(&l, &purge);
+        assert_int_equal(find(&l.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        assert_true(findings_has(&l.plan.findings, VERDICT_SWAPFILE_RECORD_LEFT_ALONE));
+        assert_true(has_finding(&l.plan, SEVERITY_WARNING, "is no longer a regular file"));
+        done(&l);
+
+        /* The loop device on it belongs to a device the plan keeps (not ours): left alone. */
+        Case h = {};
+        writeback_fixture(&h, "writeback_file=/var/lib/nodeswap/wb\n");
+        put_file(&h, "/sys/block/zram1/backing_dev", "none\n", 0644);
+        load(&h, NULL, WB_POLICY);
+        h.policy.backends = 0;
+        run(&h, &purge);
+        assert_int_equal(find(&h.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        assert_true(has_finding(&h.plan, SEVERITY_WARNING, "still backs /dev/loop3"));
+        done(&h);
+
+        /* apply with Writeback= naming another file: the old device goes, then its file. */
+        Case m = {};
+        writeback_fixture(&m, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&m, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb2\n");
+        run(&m, NULL);
+        assert_int_equal(plan_errors(&m.plan), 0);
+        int create = find(&m.plan, ACTION_ZRAM_CREATE, NULL);
+        int remove = find(&m.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        rm = find(&m.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb");
+        assert_true(create >= 0 && remove > create && rm > remove);
+        assert_string_equal(m.plan.actions[rm].reason,
+                            "zram's writeback file, created by nodeswap, no longer the policy's [Zram] Writeback=");
+        done(&m);
+
+        /* ... and the file the policy names stays, even when Backend= drops zram. */
+        Case k = {};
+        writeback_fixture(&k, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&k, NULL, WB_POLICY);
+        run(&k, NULL);
+        assert_int_equal(k.plan.n_actions, 0);
+        done(&k);
+        Case f = {};
+        writeback_fixture(&f, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&f, NULL, "[Swap]\nBackend=file\n[File]\nSize=40K\nPriority=10\n[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&f, NULL);
+        assert_int_equal(find(&f.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&f);
+}
+
 /* revert: the distro's swap back first, nodeswap's devices off, sysctls restored, drop-in gone. */
 static void test_matching_revert(void **state) {
         Case c = {};
@@ -1066,6 +1158,7 @@ int main(void) {
                 cmocka_unit_test(test_zram_knobs_missing),
                 cmocka_unit_test(test_zram_writeback_plan),
                 cmocka_unit_test(test_writeback_timer_plan),
+                cmocka_unit_test(test_writeback_file_plan),
                 cmocka_unit_test(test_matching_revert),
                 cmocka_unit_test(test_stale_file),
                 cmocka_unit_test(test_swapoff_fit_check),
