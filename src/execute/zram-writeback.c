@@ -17,6 +17,7 @@
 #include "shared/reason.h"
 
 #define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
+#define LOOP_GONE_WAIT_USEC (5 * USEC_PER_SEC)
 #define WRITEBACK_WINDOW_USEC (24ULL * 3600 * USEC_PER_SEC)
 
 /* reason_set() with errno set to -r first, so that %m in fmt names the error. */
@@ -290,12 +291,20 @@ int zram_backing_file_remove(const char *root, const char *path) {
                         return -ENOMEM;
                 return lstat(full, &lst) >= 0 && S_ISLNK(lst.st_mode) ? -ELOOP : -EMEDIUMTYPE;
         }
-        _cleanup_free_ char *dev = NULL;
-        r = loop_find_by_backing_file(root, path, &dev);
-        if (r >= 0)
-                return -EBUSY;
-        if (r != -ENOENT)
-                return r;
+        /* The zram device's reset dropped the last hold on the loop device; autoclear detaches
+         * it on that release, possibly a moment later (a work item since Linux 5.18): wait a
+         * little for that rather than delete the file under it. */
+        for (uint64_t deadline = now_monotonic_usec() + LOOP_GONE_WAIT_USEC;;) {
+                _cleanup_free_ char *dev = NULL;
+                r = loop_find_by_backing_file(root, path, &dev);
+                if (r == -ENOENT)
+                        break;
+                if (r < 0)
+                        return r;
+                if (now_monotonic_usec() >= deadline)
+                        return -EBUSY;
+                (void) nanosleep(&(struct timespec) { .tv_nsec = 50 * 1000 * 1000 }, NULL);
+        }
         if (unlinkat(dirfd, strrchr(path, '/') + 1, 0) < 0)
                 return -errno;
         (void) fsync_directory(dirfd);

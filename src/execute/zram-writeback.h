@@ -43,8 +43,9 @@ int zram_writeback_forget(const char *root, int id);
 
 /* Delete a [Zram] Writeback= file nodeswap made (revert --purge, or a Writeback= that names
  * another file now): only a regular file, never through a symlink (-ELOOP, -EMEDIUMTYPE for
- * anything else), and only when no loop device is backed by it any more (-EBUSY: deleting it
- * under a loop device would keep its blocks until that device goes). 1 deleted, 0 nothing was
+ * anything else), and only when no loop device is backed by it any more (waiting up to 5 s for
+ * autoclear; then -EBUSY: deleting it under a loop device would keep its blocks until that device
+ * goes). 1 deleted, 0 nothing was
  * there, -errno. */
 int zram_backing_file_remove(const char *root, const char *path);
 
