@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "probe/loop.h"
-#include "probe/swapfile.h"
+#include "execute/swapfile.h"
 #include "probe/zram.h"
 #include "shared/clock.h"
 #include "shared/path-util.h"
@@ -277,20 +277,11 @@ int zram_backing_file_remove(const char *root, const char *path) {
         _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
         struct stat st;
 
-        if (!path_is_normalized_file(path))
-                return -EINVAL;
-        int r = swapfile_open_existing(root, path, O_RDONLY, &dirfd, &fd, &st, NULL);
+        int r = file_open_for_removal(root, path, &dirfd, &fd, &st);
         if (r == -ENOENT)
                 return 0;
         if (r < 0)
                 return r;
-        if (r > 0) {
-                struct stat lst;
-                _cleanup_free_ char *full = path_join_root(root, path);
-                if (!full)
-                        return -ENOMEM;
-                return lstat(full, &lst) >= 0 && S_ISLNK(lst.st_mode) ? -ELOOP : -EMEDIUMTYPE;
-        }
         /* The zram device's reset dropped the last hold on the loop device; autoclear detaches
          * it on that release, possibly a moment later (a work item since Linux 5.18): wait a
          * little for that rather than delete the file under it. */
