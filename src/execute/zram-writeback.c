@@ -283,7 +283,7 @@ int zram_backing_file_remove(const char *root, const char *path) {
         if (r < 0)
                 return r;
         /* The zram device's reset dropped the last hold on the loop device; autoclear detaches
-         * it on that release, possibly a moment later (a work item since Linux 5.18): wait a
+         * it on that release, which the e2e VM's kernel may finish a moment later: wait a
          * little for that rather than delete the file under it. */
         for (uint64_t deadline = now_monotonic_usec() + LOOP_GONE_WAIT_USEC;;) {
                 _cleanup_free_ char *dev = NULL;
