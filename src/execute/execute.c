@@ -215,6 +215,27 @@ static int do_start_unit(Exec *e, size_t i) {
         return 0;
 }
 
+/* nodeswap's own writeback timer: started by apply, stopped by apply or revert. Not a conflict
+ * unit, so not recorded in stopped_unit= (revert would start it again). */
+static int do_writeback_timer(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        bool start = a->kind == ACTION_START_UNIT;
+        sd_bus *b = bus_for_action(e, i);
+        if (!b)
+                return 0;
+        _cleanup_free_ char *result = NULL;
+        int r = start ? systemd_start_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result)
+                      : systemd_stop_unit(b, a->target, UNIT_JOB_TIMEOUT_USEC, &result);
+        if (r < 0 || !streq_ptr(result, "done")) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r < 0 ? r : -EIO,
+                                 strdup_printf("Failed to %s %s: %s", start ? "start" : "stop", a->target,
+                                               r < 0 ? strerror(-r) : strempty(result)));
+                return -EIO;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
 static int swap_result(Exec *e, size_t i, int r, const char *what) {
         if (r == -EOPNOTSUPP || r > 0) {
                 set_result(e, i, ACTION_STATUS_DONE, strdup("swapon/swapoff skipped under --root"));
@@ -241,9 +262,19 @@ static int do_zram_create(Exec *e, size_t i) {
         /* The backing device first: the kernel takes backing_dev only before disksize. */
         bool loop_skipped = false;
         if (p->zram.writeback) {
+                /* A file that is not there yet is nodeswap's: recorded before it is made (fsync'ed,
+                 * as a swap file is), so revert --purge finds it even after a kill right after. */
+                bool recorded = policy_writeback_is_file(p) && !e->h->writeback.exists &&
+                                state_add_writeback_file(&e->state, p->zram.writeback) == 0;
+                if (recorded)
+                        (void) save_state(e);
                 r = zram_backing_prepare(e->root, p->zram.writeback, policy_writeback_is_file(p), a->size,
                                          &backing, &reason);
                 loop_skipped = r == -EOPNOTSUPP;
+                /* Not made now (someone else's after all), or removed again on failure: no record. */
+                if (recorded && !((r >= 0 || loop_skipped) && backing.created) &&
+                    state_remove_writeback_file(&e->state, p->zram.writeback) == 0)
+                        (void) save_state(e);
                 if (r < 0 && !loop_skipped) {
                         set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                    strdup_printf("Failed to set up a zram device (%s): %s", a->want,
@@ -310,6 +341,23 @@ static int do_file_create(Exec *e, size_t i) {
         }
         swap_changed(e);
         set_result(e, i, ACTION_STATUS_DONE, r > 0 ? strdup("swapon skipped under --root") : NULL);
+        return 0;
+}
+
+/* A [Zram] Writeback= file nodeswap made: deleted once the zram device before it in the plan is
+ * gone, and with it the loop device; then its record goes. */
+static int do_writeback_file_remove(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int r = zram_backing_file_remove(e->root, a->target);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to remove '%s': %s", a->target,
+                                               r == -EBUSY ? "a loop device is still backed by it" : strerror(-r)));
+                return r;
+        }
+        if (state_remove_writeback_file(&e->state, a->target) == 0)
+                (void) save_state(e);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }
 
@@ -495,8 +543,12 @@ static int do_action(Exec *e, size_t i) {
                 do_mask_group(e, a->kind);
                 return 0;
         case ACTION_STOP_UNIT:
+                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
+                        return do_writeback_timer(e, i);
                 return do_stop_unit(e, i);
         case ACTION_START_UNIT:
+                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
+                        return do_writeback_timer(e, i);
                 r = do_start_unit(e, i);
                 if (r >= 0) {
                         strv_free(e->state.stopped_units);
@@ -539,6 +591,8 @@ static int do_action(Exec *e, size_t i) {
                 set_result(e, i, ACTION_STATUS_DONE, NULL);
                 return 0;
         case ACTION_FILE_REMOVE:
+                if (a->value)
+                        return do_writeback_file_remove(e, i);
                 /* A file only the state names as nodeswap's (an earlier Path=) must still carry
                  * nodeswap's label when it is deleted, as plan() saw it. */
                 r = streq_ptr(a->target, e->p->file.path) ? swapfile_remove(root, a->target)
@@ -634,6 +688,16 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
                         created = created || (pl->actions[j].kind == ACTION_FILE_CREATE &&
                                               streq_ptr(pl->actions[j].target, path));
                 if (!h->recorded_files[i].exists && !created && state_remove_swap_file(&e.state, path) == 0)
+                        forgot = true;
+        }
+        /* The same for a recorded writeback file, unless this plan makes a zram device on it. */
+        for (size_t i = 0; i < h->n_recorded_wb_files; i++) {
+                const char *path = h->recorded_wb_files[i].path;
+                bool created = false;
+                for (size_t j = 0; j < pl->n_actions; j++)
+                        created = created || (pl->actions[j].kind == ACTION_ZRAM_CREATE &&
+                                              streq_ptr(p->zram.writeback, path));
+                if (!h->recorded_wb_files[i].exists && !created && state_remove_writeback_file(&e.state, path) == 0)
                         forgot = true;
         }
 

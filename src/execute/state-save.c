@@ -64,6 +64,8 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "swap_changed_usec=%" PRIu64 "\n", s->swap_changed_usec);
         for (char **f = s->swap_files; f && *f; f++)
                 buf_printf(&b, "swap_file=%s\n", *f);
+        for (char **f = s->writeback_files; f && *f; f++)
+                buf_printf(&b, "writeback_file=%s\n", *f);
         if (s->last_run_usec > 0)
                 buf_printf(&b, "last_run=%s\nlast_run_usec=%" PRIu64 "\nlast_run_result=%s\n",
                            s->last_run_revert ? "revert" : "apply", s->last_run_usec,

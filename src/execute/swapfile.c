@@ -349,18 +349,13 @@ static void wait_space_released(int dirfd, uint64_t avail_before, uint64_t freed
         }
 }
 
-static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {
+int file_open_for_removal(const char *root, const char *path, int *ret_dirfd, int *ret_fd, struct stat *ret_st) {
         _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
-        _cleanup_free_ char *name = NULL;
         struct stat st;
-        int r;
 
         if (!path_is_normalized_file(path))
                 return -EINVAL;
-
-        r = swapfile_open_existing(root, path, O_RDONLY, &dirfd, &fd, &st, NULL);
-        if (r == -ENOENT)
-                return 0;
+        int r = swapfile_open_existing(root, path, O_RDONLY, &dirfd, &fd, &st, NULL);
         if (r < 0)
                 return r;
         if (r > 0) {
@@ -368,10 +363,24 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
                 _cleanup_free_ char *full = path_join_root(root, path);
                 if (!full)
                         return -ENOMEM;
-                if (lstat(full, &lst) >= 0 && S_ISLNK(lst.st_mode))
-                        return -ELOOP;
-                return -EMEDIUMTYPE;
+                return lstat(full, &lst) >= 0 && S_ISLNK(lst.st_mode) ? -ELOOP : -EMEDIUMTYPE;
         }
+        *ret_dirfd = TAKE_FD(dirfd);
+        *ret_fd = TAKE_FD(fd);
+        *ret_st = st;
+        return 0;
+}
+
+static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {
+        _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
+        _cleanup_free_ char *name = NULL;
+        struct stat st;
+
+        int r = file_open_for_removal(root, path, &dirfd, &fd, &st);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
 
         SwapHeaderInfo info;
         r = swap_header_probe(fd, &info);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sys/stat.h>
+
 #include "shared/util.h"
 
 /* The swap file writer: creating a swap file securely, rewriting its header, deleting it. Every
@@ -53,6 +55,12 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
  * on (-EBUSY). The new header is read back and checked.
  * Returns 1 rewritten, 0 the header was already made for page_size (nothing written), -errno. */
 int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_size);
+
+/* Open the file at path that is about to be deleted: a regular file, opened without following a
+ * symlink on the way (swapfile_open_existing()). 0 with *ret_dirfd (its directory, O_PATH),
+ * *ret_fd and its stat; -ENOENT nothing there, -ELOOP a symlink, -EMEDIUMTYPE anything else that
+ * is no regular file in a safe directory, -EINVAL a path that is not normalized. */
+int file_open_for_removal(const char *root, const char *path, int *ret_dirfd, int *ret_fd, struct stat *ret_st);
 
 /* Swap the file at path off if it is listed in /proc/swaps, then delete it (revert --purge, the
  * old file and the bridge of a resize). Only a regular file carrying a swap signature is deleted

@@ -10,11 +10,14 @@
 #include <time.h>
 
 #include "probe/loop.h"
+#include "execute/swapfile.h"
 #include "probe/zram.h"
 #include "shared/clock.h"
+#include "shared/path-util.h"
 #include "shared/reason.h"
 
 #define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
+#define LOOP_GONE_WAIT_USEC (5 * USEC_PER_SEC)
 #define WRITEBACK_WINDOW_USEC (24ULL * 3600 * USEC_PER_SEC)
 
 /* reason_set() with errno set to -r first, so that %m in fmt names the error. */
@@ -268,6 +271,35 @@ int zram_writeback_started(const char *root, int id, const ZramBacking *b, uint6
         rec.file = b->file;
         int r = record_save(root, &rec);
         return r;
+}
+
+int zram_backing_file_remove(const char *root, const char *path) {
+        _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
+        struct stat st;
+
+        int r = file_open_for_removal(root, path, &dirfd, &fd, &st);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        /* The zram device's reset dropped the last hold on the loop device; autoclear detaches
+         * it on that release, which the e2e VM's kernel may finish a moment later: wait a
+         * little for that rather than delete the file under it. */
+        for (uint64_t deadline = now_monotonic_usec() + LOOP_GONE_WAIT_USEC;;) {
+                _cleanup_free_ char *dev = NULL;
+                r = loop_find_by_backing_file(root, path, &dev);
+                if (r == -ENOENT)
+                        break;
+                if (r < 0)
+                        return r;
+                if (now_monotonic_usec() >= deadline)
+                        return -EBUSY;
+                (void) nanosleep(&(struct timespec) { .tv_nsec = 50 * 1000 * 1000 }, NULL);
+        }
+        if (unlinkat(dirfd, strrchr(path, '/') + 1, 0) < 0)
+                return -errno;
+        (void) fsync_directory(dirfd);
+        return 1;
 }
 
 int zram_writeback_forget(const char *root, int id) {

@@ -41,6 +41,14 @@ int zram_writeback_started(const char *root, int id, const ZramBacking *b, uint6
  * already), and the record is deleted. 0 when there was nothing recorded for id. */
 int zram_writeback_forget(const char *root, int id);
 
+/* Delete a [Zram] Writeback= file nodeswap made (revert --purge, or a Writeback= that names
+ * another file now): only a regular file, never through a symlink (-ELOOP, -EMEDIUMTYPE for
+ * anything else), and only when no loop device is backed by it any more (waiting up to 5 s for
+ * autoclear; then -EBUSY: deleting it under a loop device would keep its blocks until that device
+ * goes). 1 deleted, 0 nothing was
+ * there, -errno. */
+int zram_backing_file_remove(const char *root, const char *path);
+
 /* One run of "nodeswap writeback" on device id. */
 typedef struct WritebackRun {
         bool due;               /* false: the interval has not passed since the last run; nothing done */

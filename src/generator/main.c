@@ -38,7 +38,6 @@
 
 #define PROGRAM "nodeswap-generator"
 #define SERVICE "nodeswap.service"
-#define WRITEBACK_TIMER "nodeswap-writeback.timer"
 #define WANTED_BY "sysinit.target"
 
 
@@ -193,8 +192,9 @@ static int generate(const Policy *p, char *const *conflicts, const char *normal,
                         ret = r;
         }
 
-        if (zram && (p->zram.writeback || p->zram.recompress) && p->zram.writeback_interval > 0) {
-                r = make_symlink(normal, "timers.target.wants", WRITEBACK_TIMER, NODESWAP_UNITDIR "/" WRITEBACK_TIMER);
+        if (policy_wants_writeback_timer(p)) {
+                r = make_symlink(normal, "timers.target.wants", NODESWAP_WRITEBACK_TIMER,
+                                 NODESWAP_UNITDIR "/" NODESWAP_WRITEBACK_TIMER);
                 if (r < 0)
                         ret = r;
         }

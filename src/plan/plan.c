@@ -747,6 +747,98 @@ static int plan_stale_zram(Ctx *c) {
         return 0;
 }
 
+/* Whether the plan lets go of loop device `loop`: it removes the zram device of nodeswap's whose
+ * backing device it is (the reset drops zram's hold, and autoclear detaches it). */
+static bool plan_frees_loop(const Ctx *c, const char *loop) {
+        for (size_t i = 0; i < c->plan->n_actions; i++) {
+                const Action *a = &c->plan->actions[i];
+                const ZramDevice *z = a->kind == ACTION_ZRAM_REMOVE ? host_find_zram(c->h, a->zram_id) : NULL;
+                if (z && streq_ptr(z->wb.backing_dev, loop))
+                        return true;
+        }
+        return false;
+}
+
+/* The [Zram] Writeback= files nodeswap created (the state's writeback_file= records), as
+ * plan_recorded_files() does for swap files: apply deletes one the policy's Writeback= no longer
+ * names once no loop device is on it (after the zram device that held it is removed), revert
+ * --purge deletes them all, again after the device. The file the policy's Writeback= names stays
+ * even when Backend= no longer has zram: only revert --purge deletes it. A file is deleted only
+ * while it is a regular file (a symlink is never followed); a record whose file is gone is
+ * forgotten by execute. A file nodeswap did not make is never recorded, so never deleted. */
+static int plan_writeback_files(Ctx *c) {
+        const HostState *h = c->h;
+        if (c->o->revert ? !c->o->purge : !c->p->backend_set)
+                return 0;
+        for (size_t i = 0; i < h->n_recorded_wb_files; i++) {
+                const RecordedWritebackFile *f = &h->recorded_wb_files[i];
+                if (!f->exists || (!c->o->revert && streq_ptr(f->path, c->p->zram.writeback)))
+                        continue;
+                if (find_action(c->plan, ACTION_FILE_REMOVE, f->path) >= 0)
+                        continue;
+                bool held = f->loop_device && !plan_frees_loop(c, f->loop_device);
+                if (!f->is_regular || held) {
+                        int r = plan_find(c->plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, c->p, -1, NULL,
+                                          strdup_printf("look at %s and delete it yourself if it is not needed, then "
+                                                        "run nodeswap apply (it forgets a record whose file is gone)",
+                                                        f->path),
+                                          "%s: recorded as a zram writeback file nodeswap created, but it %s%s; "
+                                          "left alone", f->path,
+                                          !f->is_regular ? "is no longer a regular file (a symlink?)"
+                                                         : "still backs ",
+                                          !f->is_regular ? "" : f->loop_device);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                Action *a = plan_add(c->plan, ACTION_FILE_REMOVE, f->path,
+                                     f->loop_device ? "present, its loop device goes with the zram device above"
+                                                    : "present, not in use",
+                                     "deleted",
+                                     c->o->revert ? "revert --purge: zram's writeback file, created by nodeswap"
+                                                  : "zram's writeback file, created by nodeswap, no longer the "
+                                                    "policy's [Zram] Writeback=");
+                if (!a)
+                        return -ENOMEM;
+                a->value = 1;
+        }
+        return 0;
+}
+
+/* nodeswap-writeback.timer, which the generator pulls into timers.target at boot when the policy
+ * asks for a writeback schedule (policy_wants_writeback_timer()): apply starts it when it is not
+ * active, so a policy applied without a reboot gets its schedule, and stops it when the policy no
+ * longer asks for one; revert stops it. Only what systemd reported is acted on (unknown: nothing).
+ * Not with --boot: nodeswap.service runs before sysinit.target and timers.target, so a start job
+ * of the timer would wait for nodeswap.service itself; at boot the generator's link starts it. */
+static int plan_writeback_timer(Ctx *c, bool start) {
+        const HostState *h = c->h;
+        bool want = !c->o->revert && policy_wants_writeback_timer(c->p);
+        if (start != want)
+                return 0;
+        if (!h->systemd_booted) {
+                if (!want)
+                        return 0;
+                return plan_find(c->plan, VERDICT_SYSTEMD_NOT_RUNNING, c->p, POLICY_KEY_ZRAM_WRITEBACK_INTERVAL,
+                                 NULL,
+                                 strdup("run 'nodeswap writeback' from the node's own scheduler, or set "
+                                        "[Zram] WritebackInterval=0"),
+                                 "systemd is not running: " NODESWAP_WRITEBACK_TIMER " is not started and "
+                                 "nothing writes back on the policy's schedule");
+        }
+        if (c->o->boot)
+                return 0;
+        if (want && h->writeback_timer_active == 0 &&
+            !plan_add(c->plan, ACTION_START_UNIT, NODESWAP_WRITEBACK_TIMER, "inactive", "active",
+                      "the policy asks for writeback or recompression on a schedule ([Zram] WritebackInterval=)"))
+                return -ENOMEM;
+        if (!want && h->writeback_timer_active == 1 &&
+            !plan_add(c->plan, ACTION_STOP_UNIT, NODESWAP_WRITEBACK_TIMER, "active", "stopped",
+                      c->o->revert ? "nodeswap revert" : "the policy asks for no writeback schedule"))
+                return -ENOMEM;
+        return 0;
+}
+
 static int plan_sysctl(Ctx *c, const char *name, int now, int want) {
         if (want < 0 || now == want)
                 return 0;
@@ -998,7 +1090,10 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         for (size_t i = 0; i < host->n_swaps; i++)
                 plan.swap_total_now += host->swaps[i].size;
 
-        r = plan_masks(&c);
+        /* The writeback timer stops before its device goes. */
+        r = plan_writeback_timer(&c, false);
+        if (r >= 0)
+                r = plan_masks(&c);
         if (r < 0)
                 goto fail;
 
@@ -1019,6 +1114,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 r = plan_recorded_files(&c);
         if (r >= 0)
                 r = plan_stale_zram(&c);
+        if (r >= 0)
+                r = plan_writeback_files(&c);
         if (r >= 0)
                 r = plan_stop_services(&c);
         if (r >= 0)
@@ -1051,7 +1148,9 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                         plan.swap_total_after += host->swaps[i].size;
         /* Creating an area with the same size as the one it replaces does not change the total. */
 
-        r = plan_kubelet(&c);
+        r = plan_writeback_timer(&c, true);
+        if (r >= 0)
+                r = plan_kubelet(&c);
         if (r < 0)
                 goto fail;
 

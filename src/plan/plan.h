@@ -6,21 +6,23 @@
 
 typedef enum ActionKind {
         ACTION_MASK_UNIT,       /* runtime mask of a [Conflicts] unit (then daemon-reload) */
-        ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active */
+        ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active, or nodeswap-writeback.timer */
         ACTION_ZRAM_CREATE,     /* algorithm, params, mem_limit, disksize, header, swapon */
         ACTION_FILE_CREATE,     /* new swap file, header, swapon */
         ACTION_FILE_MKSWAP,     /* rewrite the header of an existing file (page size, label, size) */
         ACTION_SWAPON,          /* an existing, correct swap area that is off */
         ACTION_SWAPOFF,         /* a swap area the policy no longer wants */
         ACTION_ZRAM_REMOVE,     /* reset + hot_remove of a zram device nodeswap created */
-        ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) */
+        ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) or its
+                                 * zram writeback file */
         ACTION_SYSCTL,
         ACTION_ZSWAP_SET,       /* a zswap module parameter (plan/zswap.c) */
         ACTION_DROPIN_WRITE,
         ACTION_DROPIN_REMOVE,
         ACTION_RESTART_UNIT,    /* the kubelet unit */
         ACTION_UNMASK_UNIT,     /* revert */
-        ACTION_START_UNIT,      /* revert: the distro's swap units nodeswap stopped */
+        ACTION_START_UNIT,      /* revert: the distro's swap units nodeswap stopped; apply:
+                                 * nodeswap-writeback.timer */
         ACTION_MARK_REVERTED,
         ACTION_CLEAR_REVERTED,
         _ACTION_KIND_MAX,
@@ -41,7 +43,8 @@ typedef struct Action {
         int priority;           /* ZRAM_CREATE, FILE_CREATE, SWAPON */
         int zram_id;            /* ZRAM_REMOVE, SWAPOFF of a zram device; -1 otherwise */
         int value;              /* SYSCTL; ZSWAP_SET: 1 when it writes back the value saved before
-                                 * nodeswap (then forgotten), 0 when the policy's */
+                                 * nodeswap (then forgotten), 0 when the policy's; FILE_REMOVE: 1 for
+                                 * a [Zram] Writeback= file (no swap header), 0 for a swap file */
         char *algorithm;        /* ZRAM_CREATE */
         char *content;          /* DROPIN_WRITE; ZSWAP_SET: the value to write */
 } Action;

@@ -95,7 +95,7 @@
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
-        X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked")          \
+        X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked or timed")  \
         X(RPI_SWAP, "rpi-swap", INFO, "Raspberry Pi OS's rpi-swap: its mechanism and which of its units are masked")
 
 #define VERDICT_ENUM(name, id, severity, summary) VERDICT_##name,

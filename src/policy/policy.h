@@ -194,6 +194,14 @@ const char *policy_suggest(const char *s, char *const *names);
 static inline bool policy_writeback_is_file(const Policy *p) {
         return p->zram.writeback && !startswith(p->zram.writeback, "/dev/");
 }
+/* The timer that runs "nodeswap writeback" (units/nodeswap-writeback.timer). */
+#define NODESWAP_WRITEBACK_TIMER "nodeswap-writeback.timer"
+/* Whether the policy asks for writeback or recompression on a schedule: then nodeswap-generator
+ * pulls NODESWAP_WRITEBACK_TIMER into timers.target and apply starts it; otherwise apply stops it. */
+static inline bool policy_wants_writeback_timer(const Policy *p) {
+        return p->backend_set && (p->backends & BACKEND_ZRAM) && (p->zram.writeback || p->zram.recompress) &&
+               p->zram.writeback_interval > 0;
+}
 /* The kernel counts writeback_limit in 4 KiB units whatever the page size (zram.rst). */
 #define ZRAM_WRITEBACK_UNIT 4096
 

@@ -119,6 +119,14 @@ typedef struct RecordedSwapFile {
         bool swap_on;           /* listed in /proc/swaps */
 } RecordedSwapFile;
 
+/* A [Zram] Writeback= file recorded in nodeswap's state (writeback_file=), as found on the host. */
+typedef struct RecordedWritebackFile {
+        char *path;
+        bool exists;
+        bool is_regular;        /* lstat: a regular file (a symlink is never followed) */
+        char *loop_device;      /* the loop device backed by it ("/dev/loop3"), NULL none */
+} RecordedWritebackFile;
+
 typedef struct HostState {
         uint64_t page_size;
         uint64_t mem_total, mem_available, swap_total, swap_free;   /* bytes */
@@ -160,6 +168,11 @@ typedef struct HostState {
         NodeswapState state;
         RecordedSwapFile *recorded_files;       /* one per state.swap_files entry, same order */
         size_t n_recorded_files;
+        RecordedWritebackFile *recorded_wb_files; /* one per state.writeback_files entry, same order */
+        size_t n_recorded_wb_files;
+
+        int writeback_timer_active; /* NODESWAP_WRITEBACK_TIMER: 1 active, 0 not, -1 unknown (no
+                                     * systemd asked: probe_systemd()) */
 } HostState;
 
 void host_state_done(HostState *h);

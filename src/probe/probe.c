@@ -369,6 +369,35 @@ static int probe_recorded_files(const char *root, const Policy *policy, HostStat
         return 0;
 }
 
+/* The [Zram] Writeback= files the state records as nodeswap's: there?, a regular file?, and the
+ * loop device on it, if any. */
+static int probe_recorded_wb_files(const char *root, HostState *h) {
+        size_t n = strv_length(h->state.writeback_files);
+        if (n == 0)
+                return 0;
+        h->recorded_wb_files = calloc(n, sizeof(RecordedWritebackFile));
+        if (!h->recorded_wb_files)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                RecordedWritebackFile *f = &h->recorded_wb_files[h->n_recorded_wb_files++];
+                f->path = strdup(h->state.writeback_files[i]);
+                if (!f->path)
+                        return -ENOMEM;
+                _cleanup_free_ char *p = root_path(root, f->path);
+                if (!p)
+                        return -ENOMEM;
+                struct stat st;
+                if (lstat(p, &st) < 0)
+                        continue;       /* gone (or unreadable): not ours to touch */
+                f->exists = true;
+                f->is_regular = S_ISREG(st.st_mode);
+                /* unreadable sysfs reads as "no loop device": execute checks again before deleting */
+                if (loop_find_by_backing_file(root, f->path, &f->loop_device) == -ENOMEM)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
 /* --- units --- */
 
 static bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name) {
@@ -526,6 +555,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
 
         HostState h = {
                 .kubelet_active = -1,
+                .writeback_timer_active = -1,
                 .zswap = { .enabled = -1, .max_pool_percent = -1 },
         };
         nodeswap_state_init(&h.state);
@@ -574,6 +604,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         }
 
         r = probe_recorded_files(root, policy, &h);
+        if (r < 0)
+                goto fail;
+
+        r = probe_recorded_wb_files(root, &h);
         if (r < 0)
                 goto fail;
 
@@ -654,8 +688,13 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_recorded_files; i++)
                 free(h->recorded_files[i].path);
         free(h->recorded_files);
+        for (size_t i = 0; i < h->n_recorded_wb_files; i++) {
+                free(h->recorded_wb_files[i].path);
+                free(h->recorded_wb_files[i].loop_device);
+        }
+        free(h->recorded_wb_files);
         nodeswap_state_done(&h->state);
-        *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1 };
+        *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1, .writeback_timer_active = -1 };
         nodeswap_state_init(&h->state);
 }
 

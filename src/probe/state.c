@@ -17,6 +17,7 @@ void nodeswap_state_done(NodeswapState *s) {
         strv_free(s->stopped_units);
         free(s->zram_ids);
         strv_free(s->swap_files);
+        strv_free(s->writeback_files);
         strv_free(s->unreadable);
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
                 free(s->saved_zswap[i]);
@@ -34,7 +35,7 @@ static int strv_extend_all(char ***l, char *const *values) {
 
 int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret) {
         NodeswapState c = *s;
-        c.stopped_units = c.swap_files = c.unreadable = NULL;
+        c.stopped_units = c.swap_files = c.writeback_files = c.unreadable = NULL;
         c.zram_ids = NULL;
         c.n_zram_ids = 0;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
@@ -45,6 +46,8 @@ int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret) {
                         r = -ENOMEM;
         if (r >= 0)
                 r = strv_extend_all(&c.swap_files, s->swap_files);
+        if (r >= 0)
+                r = strv_extend_all(&c.writeback_files, s->writeback_files);
         if (r >= 0)
                 r = strv_extend_all(&c.unreadable, s->unreadable);
         for (size_t i = 0; r >= 0 && i < s->n_zram_ids; i++)
@@ -110,27 +113,47 @@ bool state_has_swap_file(const NodeswapState *s, const char *path) {
         return path && strv_contains(s->swap_files, path);
 }
 
-int state_add_swap_file(NodeswapState *s, const char *path) {
+static int path_list_add(char ***l, const char *path) {
         if (!swap_file_path_ok(path))
                 return -EINVAL;
-        if (state_has_swap_file(s, path))
+        if (strv_contains(*l, path))
                 return 1;
-        return strv_extend(&s->swap_files, path);
+        return strv_extend(l, path);
 }
 
-int state_remove_swap_file(NodeswapState *s, const char *path) {
-        size_t n = strv_length(s->swap_files);
+static int path_list_remove(char ***l, const char *path) {
+        size_t n = strv_length(*l);
         for (size_t i = 0; i < n; i++)
-                if (streq(s->swap_files[i], path)) {
-                        free(s->swap_files[i]);
-                        memmove(s->swap_files + i, s->swap_files + i + 1, sizeof(char *) * (n - i));
-                        if (!s->swap_files[0]) {
-                                free(s->swap_files);
-                                s->swap_files = NULL;
+                if (streq((*l)[i], path)) {
+                        free((*l)[i]);
+                        memmove(*l + i, *l + i + 1, sizeof(char *) * (n - i));
+                        if (!(*l)[0]) {
+                                free(*l);
+                                *l = NULL;
                         }
                         return 0;
                 }
         return 1;
+}
+
+int state_add_swap_file(NodeswapState *s, const char *path) {
+        return path_list_add(&s->swap_files, path);
+}
+
+int state_remove_swap_file(NodeswapState *s, const char *path) {
+        return path_list_remove(&s->swap_files, path);
+}
+
+bool state_has_writeback_file(const NodeswapState *s, const char *path) {
+        return path && strv_contains(s->writeback_files, path);
+}
+
+int state_add_writeback_file(NodeswapState *s, const char *path) {
+        return path_list_add(&s->writeback_files, path);
+}
+
+int state_remove_writeback_file(NodeswapState *s, const char *path) {
+        return path_list_remove(&s->writeback_files, path);
 }
 
 static int parse_bool(const char *v, bool *ret) {
@@ -211,6 +234,10 @@ static int state_apply_line(NodeswapState *s, char *line) {
                 int r = state_add_swap_file(s, value);
                 if (r == -ENOMEM)
                         return r;
+        } else if (streq(key, "writeback_file")) {
+                int r = state_add_writeback_file(s, value);
+                if (r == -ENOMEM)
+                        return r;
         } else if (startswith(key, "saved_zswap_")) {
                 int p = zswap_param_from_string(key + strlen("saved_zswap_"));
                 if (p >= 0 && state_zswap_value_valid(value)) {
@@ -263,7 +290,7 @@ int state_load_persistent(const char *root, NodeswapState *ret) {
 
 bool state_has_records(const NodeswapState *s) {
         if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->reverted || s->stopped_units ||
-            s->swap_files)
+            s->swap_files || s->writeback_files)
                 return true;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
                 if (s->saved_zswap[i])

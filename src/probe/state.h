@@ -26,6 +26,12 @@
  *                                     the file is created, forgotten when nodeswap deletes it or
  *                                     finds it gone. Such a file is nodeswap's even when the
  *                                     policy's [File] Path= has moved elsewhere.
+ *       writeback_file=/var/lib/nodeswap/zram-writeback
+ *                                     repeated, one per file nodeswap created for [Zram]
+ *                                     Writeback= and has not deleted, recorded and forgotten as
+ *                                     swap_file= is. Only such a file is ever deleted by nodeswap
+ *                                     (revert --purge, or an apply whose Writeback= no longer
+ *                                     names it); a file the operator made is not recorded.
  *       last_run=apply|revert         the last apply or revert that wrote this file (one that
  *       last_run_usec=N               changed nothing writes nothing), when it ended
  *       last_run_result=ok|failed     (CLOCK_REALTIME µs) and whether an action of it failed
@@ -44,6 +50,7 @@ typedef struct NodeswapState {
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
         char **swap_files;      /* absolute paths of the swap files nodeswap created and has not deleted */
+        char **writeback_files; /* absolute paths of the [Zram] Writeback= files nodeswap created */
         uint64_t last_run_usec; /* CLOCK_REALTIME µs of the last apply or revert that wrote the state, 0 none */
         bool last_run_revert;   /* that run was a revert */
         bool last_run_failed;   /* ... and an action of it failed */
@@ -97,3 +104,7 @@ bool state_has_zram_id(const NodeswapState *s, int id);
 int state_add_swap_file(NodeswapState *s, const char *path);
 int state_remove_swap_file(NodeswapState *s, const char *path);
 bool state_has_swap_file(const NodeswapState *s, const char *path);
+/* The same for a [Zram] Writeback= file nodeswap created (writeback_file=). */
+int state_add_writeback_file(NodeswapState *s, const char *path);
+int state_remove_writeback_file(NodeswapState *s, const char *path);
+bool state_has_writeback_file(const NodeswapState *s, const char *path);

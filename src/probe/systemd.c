@@ -180,7 +180,7 @@ int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, ui
         return 0;
 }
 
-/* Which units are active, and when the kubelet last started (its swap capacity is read then). */
+/* Which units are active (the conflict units and nodeswap's writeback timer), and when the kubelet last started (its swap capacity is read then). */
 void probe_systemd(const char *root, HostState *h) {
         sd_bus *b = NULL;
         if (!h->systemd_booted || systemd_open(root, &b) < 0)
@@ -190,6 +190,12 @@ void probe_systemd(const char *root, HostState *h) {
                 if (systemd_unit_active(b, h->units[i].name, &state) >= 0)
                         h->units[i].active = streq(state, "active") || streq(state, "activating") ||
                                              streq(state, "reloading");
+        }
+        {
+                _cleanup_free_ char *state = NULL;
+                if (systemd_unit_active(b, NODESWAP_WRITEBACK_TIMER, &state) >= 0)
+                        h->writeback_timer_active = streq(state, "active") || streq(state, "activating") ||
+                                                    streq(state, "reloading");
         }
         if (h->kubelet_unit) {
                 _cleanup_free_ char *state = NULL;

@@ -383,6 +383,215 @@ static void test_zram_writeback_plan(void **state) {
         done(&b);
 }
 
+/* The "matching" fixture with zram1 backed by /dev/loop3 on /var/lib/nodeswap/wb (a regular file
+ * of 8 KiB, 0600), zram0 without a backing device; with state_line appended to the persistent
+ * state when not NULL. */
+static void writeback_fixture(Case *c, const char *state_line) {
+        fixture_copy(c, "matching");
+        for (int id = 0; id <= 1; id++) {
+                char rel[64];
+                snprintf(rel, sizeof rel, "/sys/block/zram%d/backing_dev", id);
+                put_file(c, rel, id == 1 ? "/dev/loop3\n" : "none\n", 0644);
+        }
+        char cmd[PATH_MAX * 5];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/sys/block/loop3/loop' '%s/var/lib/nodeswap'", c->root, c->root);
+        assert_int_equal(system(cmd), 0);
+        put_file(c, "/sys/block/loop3/loop/backing_file", "/var/lib/nodeswap/wb\n", 0644);
+        put_file(c, "/var/lib/nodeswap/wb", "0123456789abcdef0123456789abcdef", 0600);
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/wb", c->root);
+        assert_int_equal(truncate(path, 8192), 0);
+        if (state_line) {
+                snprintf(path, sizeof path, "%s/var/lib/nodeswap/state", c->root);
+                FILE *f = fopen(path, "ae");
+                assert_non_null(f);
+                fputs(state_line, f);
+                fclose(f);
+        }
+}
+
+#define WB_POLICY MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n"
+
+/* nodeswap-writeback.timer: apply starts it where systemd reports it inactive (last but the
+ * kubelet), and a rerun with the timer active plans nothing; a policy without a schedule stops it
+ * first; revert stops it; nothing with --boot (the generator's link starts it), nothing while its
+ * state is unknown, and without systemd a finding instead. */
+static void test_writeback_timer_plan(void **state) {
+        Case c = {};
+        writeback_fixture(&c, NULL);
+        load(&c, NULL, WB_POLICY);
+        assert_int_equal(c.host.writeback_timer_active, -1);    /* nobody asked systemd */
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_int_equal(c.plan.n_actions, 0);                  /* unknown: nothing */
+        plan_done(&c.plan);
+        c.host.writeback_timer_active = 0;
+        run(&c, NULL);
+        assert_int_equal(c.plan.n_actions, 1);
+        int start = find(&c.plan, ACTION_START_UNIT, "nodeswap-writeback.timer");
+        assert_int_equal(start, 0);
+        assert_string_equal(c.plan.actions[start].now, "inactive");
+        assert_string_equal(c.plan.actions[start].want, "active");
+        plan_done(&c.plan);
+        PlanOptions boot = { .boot = true };
+        run(&c, &boot);
+        assert_int_equal(c.plan.n_actions, 0);
+        plan_done(&c.plan);
+        c.host.writeback_timer_active = 1;
+        run(&c, NULL);
+        assert_int_equal(c.plan.n_actions, 0);                  /* as wanted: a rerun plans nothing */
+        done(&c);
+
+        /* WritebackInterval=0: no schedule, the running timer stops, before anything else. */
+        Case z = {};
+        writeback_fixture(&z, NULL);
+        load(&z, NULL, WB_POLICY "WritebackInterval=0\n");
+        z.host.writeback_timer_active = 1;
+        run(&z, NULL);
+        assert_int_equal(find(&z.plan, ACTION_STOP_UNIT, "nodeswap-writeback.timer"), 0);
+        assert_int_equal(find(&z.plan, ACTION_START_UNIT, NULL), -1);
+        done(&z);
+
+        /* A policy without writeback: the device is replaced, and the timer stops before that. */
+        Case n = {};
+        writeback_fixture(&n, NULL);
+        load(&n, NULL, MATCHING_POLICY);
+        n.host.writeback_timer_active = 1;
+        run(&n, NULL);
+        int stop = find(&n.plan, ACTION_STOP_UNIT, "nodeswap-writeback.timer");
+        assert_int_equal(stop, 0);
+        assert_string_equal(n.plan.actions[stop].reason, "the policy asks for no writeback schedule");
+        assert_true(find(&n.plan, ACTION_ZRAM_REMOVE, "/dev/zram1") > stop);
+        done(&n);
+
+        /* revert stops it. */
+        Case r = {};
+        PlanOptions o = { .revert = true };
+        writeback_fixture(&r, NULL);
+        load(&r, NULL, WB_POLICY);
+        r.policy.backends = 0;
+        r.host.writeback_timer_active = 1;
+        run(&r, &o);
+        stop = find(&r.plan, ACTION_STOP_UNIT, "nodeswap-writeback.timer");
+        assert_int_equal(stop, 0);
+        assert_string_equal(r.plan.actions[stop].reason, "nodeswap revert");
+        assert_true(find(&r.plan, ACTION_ZRAM_REMOVE, "/dev/zram1") > stop);
+        /* revert never starts it */
+        plan_done(&r.plan);
+        r.host.writeback_timer_active = 0;
+        run(&r, &o);
+        assert_int_equal(find(&r.plan, ACTION_START_UNIT, "nodeswap-writeback.timer"), -1);
+        assert_int_equal(find(&r.plan, ACTION_STOP_UNIT, "nodeswap-writeback.timer"), -1);
+        done(&r);
+
+        /* Without systemd: nothing planned, and plan and status say why. */
+        Case s = {};
+        writeback_fixture(&s, NULL);
+        char cmd[PATH_MAX * 2];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s/run/systemd/system'", s.root);
+        assert_int_equal(system(cmd), 0);
+        load(&s, NULL, WB_POLICY);
+        assert_false(s.host.systemd_booted);
+        s.host.writeback_timer_active = 0;      /* not asked without systemd; ignored */
+        run(&s, NULL);
+        assert_int_equal(find(&s.plan, ACTION_START_UNIT, "nodeswap-writeback.timer"), -1);
+        assert_true(findings_has(&s.plan.findings, VERDICT_SYSTEMD_NOT_RUNNING));
+        assert_true(has_finding(&s.plan, SEVERITY_WARNING, "nodeswap-writeback.timer is not started"));
+        done(&s);
+}
+
+/* The writeback file nodeswap made (writeback_file= in the state): revert --purge deletes it after
+ * the zram device whose loop device is on it; plain revert keeps it; a file the state does not
+ * record (the operator's) or a symlink at the recorded path is never deleted; an apply whose
+ * Writeback= names another file deletes the old one after its device, and keeps the one it names. */
+static void test_writeback_file_plan(void **state) {
+        PlanOptions revert = { .revert = true }, purge = { .revert = true, .purge = true };
+
+        Case p = {};
+        writeback_fixture(&p, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&p, NULL, WB_POLICY);
+        p.policy.backends = 0;
+        assert_int_equal(p.host.n_recorded_wb_files, 1);
+        assert_string_equal(p.host.recorded_wb_files[0].loop_device, "/dev/loop3");
+        run(&p, &purge);
+        assert_int_equal(plan_errors(&p.plan), 0);
+        int rm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb");
+        assert_true(rm > find(&p.plan, ACTION_ZRAM_REMOVE, "/dev/zram1"));
+        assert_int_equal(p.plan.actions[rm].value, 1);
+        assert_string_equal(p.plan.actions[rm].reason, "revert --purge: zram's writeback file, created by nodeswap");
+        /* the swap file is still a swap file's removal */
+        int srm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
+        assert_true(srm >= 0);
+        assert_int_equal(p.plan.actions[srm].value, 0);
+        plan_done(&p.plan);
+        run(&p, &revert);
+        assert_int_equal(find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&p);
+
+        /* Not recorded: the operator's file stays, even with --purge. */
+        Case o = {};
+        writeback_fixture(&o, NULL);
+        load(&o, NULL, WB_POLICY);
+        o.policy.backends = 0;
+        run(&o, &purge);
+        assert_int_equal(find(&o.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&o);
+
+        /* A symlink where the recorded file was: left alone, and said so. */
+        Case l = {};
+        writeback_fixture(&l, "writeback_file=/var/lib/nodeswap/wb\n");
+        char path[PATH_MAX * 2];
+        snprintf(path, sizeof path, "%s/var/lib/nodeswap/wb", l.root);
+        assert_int_equal(unlink(path), 0);
+        assert_int_equal(symlink("/etc/passwd", path), 0);
+        load(&l, NULL, WB_POLICY);
+        l.policy.backends = 0;
+        run(&l, &purge);
+        assert_int_equal(find(&l.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        assert_true(findings_has(&l.plan.findings, VERDICT_SWAPFILE_RECORD_LEFT_ALONE));
+        assert_true(has_finding(&l.plan, SEVERITY_WARNING, "is no longer a regular file"));
+        done(&l);
+
+        /* The loop device on it belongs to a device the plan keeps (not ours): left alone. */
+        Case h = {};
+        writeback_fixture(&h, "writeback_file=/var/lib/nodeswap/wb\n");
+        put_file(&h, "/sys/block/zram1/backing_dev", "none\n", 0644);
+        load(&h, NULL, WB_POLICY);
+        h.policy.backends = 0;
+        run(&h, &purge);
+        assert_int_equal(find(&h.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        assert_true(has_finding(&h.plan, SEVERITY_WARNING, "still backs /dev/loop3"));
+        done(&h);
+
+        /* apply with Writeback= naming another file: the old device goes, then its file. */
+        Case m = {};
+        writeback_fixture(&m, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&m, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb2\n");
+        run(&m, NULL);
+        assert_int_equal(plan_errors(&m.plan), 0);
+        int create = find(&m.plan, ACTION_ZRAM_CREATE, NULL);
+        int remove = find(&m.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        rm = find(&m.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb");
+        assert_true(create >= 0 && remove > create && rm > remove);
+        assert_string_equal(m.plan.actions[rm].reason,
+                            "zram's writeback file, created by nodeswap, no longer the policy's [Zram] Writeback=");
+        done(&m);
+
+        /* ... and the file the policy names stays, even when Backend= drops zram. */
+        Case k = {};
+        writeback_fixture(&k, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&k, NULL, WB_POLICY);
+        run(&k, NULL);
+        assert_int_equal(k.plan.n_actions, 0);
+        done(&k);
+        Case f = {};
+        writeback_fixture(&f, "writeback_file=/var/lib/nodeswap/wb\n");
+        load(&f, NULL, "[Swap]\nBackend=file\n[File]\nSize=40K\nPriority=10\n[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&f, NULL);
+        assert_int_equal(find(&f.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&f);
+}
+
 /* revert: the distro's swap back first, nodeswap's devices off, sysctls restored, drop-in gone. */
 static void test_matching_revert(void **state) {
         Case c = {};
@@ -948,6 +1157,8 @@ int main(void) {
                 cmocka_unit_test(test_algorithm_not_offered),
                 cmocka_unit_test(test_zram_knobs_missing),
                 cmocka_unit_test(test_zram_writeback_plan),
+                cmocka_unit_test(test_writeback_timer_plan),
+                cmocka_unit_test(test_writeback_file_plan),
                 cmocka_unit_test(test_matching_revert),
                 cmocka_unit_test(test_stale_file),
                 cmocka_unit_test(test_swapoff_fit_check),

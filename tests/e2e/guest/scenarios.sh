@@ -661,8 +661,16 @@ scenario_w() {
                 "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' '' \
                 '[Sysctl]' 'Swappiness=100' >"$POLICY"
         chmod 0644 "$POLICY"
+        systemctl stop nodeswap-writeback.timer >/dev/null 2>&1
         ns apply --json
         ns_expect_rc "apply with Writeback= a file exits 0" 0
+        expect "apply plans the timer's start" \
+                "$(json '[a["id"] for a in j["actions"] if a["target"] == "nodeswap-writeback.timer"]')" \
+                '["start-unit:nodeswap-writeback.timer"]'
+        expect "after apply, without a daemon-reload, nodeswap-writeback.timer is active" \
+                "$(prop nodeswap-writeback.timer ActiveState)" active
+        check "apply recorded $WB_FILE as nodeswap's" "$(grep writeback_file= /var/lib/nodeswap/state 2>&1)" \
+                grep -qx "writeback_file=$WB_FILE" /var/lib/nodeswap/state
         local z loop
         z=$(wb_dev)
         check "nodeswap's zram device writes back to a loop device" "$(swaps_summary); $(grep -H . /sys/block/zram*/backing_dev 2>&1 | tr '\n' ' ')" test -n "$z"
@@ -681,8 +689,10 @@ scenario_w() {
         systemctl daemon-reload
         check "the generator pulls in nodeswap-writeback.timer" "$(ls -l /run/systemd/generator/timers.target.wants 2>&1)" \
                 test -L /run/systemd/generator/timers.target.wants/nodeswap-writeback.timer
-        systemctl start nodeswap-writeback.timer
-        expect "nodeswap-writeback.timer starts" "$(prop nodeswap-writeback.timer ActiveState)" active
+        expect "nodeswap-writeback.timer still active after the reload" "$(prop nodeswap-writeback.timer ActiveState)" active
+        ns apply --json
+        expect "after the reload apply still changes nothing (its start and the generator's link agree)" \
+                "$NS_RC $(json 'j["changed"]')" "0 false"
 
         # pages into zram: a process in a cgroup of 48 MiB holding 160 MiB of distinct pages; it
         # checks them again once they have been written back and read back
@@ -737,17 +747,46 @@ time.sleep(600)' >/dev/null 2>&1
         systemctl stop "$WB_HOG" >/dev/null 2>&1
         rm -f /run/e2e-wb-verify /run/e2e-wb-hog.sum /run/e2e-wb-hog.check
 
+        # a policy without writeback: the timer stops, the device is replaced, and the file nodeswap
+        # made for it goes once its loop device has gone with the old device
+        cp "$POLICY" "$RUN/wb-policy.conf"
+        printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=256M' 'Priority=100' '' \
+                '[Sysctl]' 'Swappiness=100' >"$POLICY"
+        ns apply --json
+        ns_expect_rc "apply without writeback exits 0" 0
+        expect "a policy without writeback stops nodeswap-writeback.timer" \
+                "$(prop nodeswap-writeback.timer ActiveState)" inactive
+        check "... and deletes the writeback file nodeswap made, no longer the policy's" "$(ls -l "$WB_FILE" 2>&1)" \
+                test ! -e "$WB_FILE"
+        check "... and forgets it" "$(grep writeback_file= /var/lib/nodeswap/state 2>&1)" \
+                bash -c '! grep -q writeback_file= /var/lib/nodeswap/state'
+        ns apply --json
+        expect "a second apply without writeback changes nothing" "$NS_RC $(json 'j["changed"]')" "0 false"
+        cp "$RUN/wb-policy.conf" "$POLICY"
+        ns apply --json
+        ns_expect_rc "writeback again: apply exits 0" 0
+        expect "writeback again: the timer is active" "$(prop nodeswap-writeback.timer ActiveState)" active
+        expect "writeback again: the file is made anew" "$(stat -c '%a %s' "$WB_FILE" 2>&1)" "600 $((256 * 1024 * 1024))"
+        z=$(wb_dev)
+
         ns revert --json
         ns_expect_rc "revert exits 0" 0
-        check "revert: the zram device is gone" "$(ls /sys/block | tr '\n' ' ')" test ! -e "/sys/block/$z"
+        expect "revert stops nodeswap-writeback.timer" "$(prop nodeswap-writeback.timer ActiveState)" inactive
+        check "revert: the zram device is gone" "$(ls /sys/block | tr '\n' ' ')" test -n "$z" -a ! -e "/sys/block/$z"
         wait_for 10 test -z "$(losetup -n -O NAME -j "$WB_FILE" 2>/dev/null)"
         expect "revert: no loop device on $WB_FILE" "$(losetup -n -O NAME -j "$WB_FILE" 2>&1)" ""
         check "revert: the writeback record is gone" "" test ! -e /run/nodeswap-state/writeback
+        check "revert (without --purge) keeps $WB_FILE" "" test -f "$WB_FILE"
+        ns revert --purge --json
+        ns_expect_rc "revert --purge exits 0" 0
+        check "revert --purge deletes the writeback file nodeswap made" "$(ls -l "$WB_FILE" 2>&1)" test ! -e "$WB_FILE"
+        check "... and forgets it" "$(grep writeback_file= /var/lib/nodeswap/state 2>&1)" \
+                bash -c '! grep -q writeback_file= /var/lib/nodeswap/state'
         systemctl daemon-reload
         check "after revert the generator no longer pulls in the timer" "" \
                 test ! -e /run/systemd/generator/timers.target.wants/nodeswap-writeback.timer
-        systemctl stop nodeswap-writeback.timer >/dev/null 2>&1
-        rm -f "$WB_FILE" "$POLICY"
+        expect "the timer stays stopped after the reload" "$(prop nodeswap-writeback.timer ActiveState)" inactive
+        rm -f "$WB_FILE" "$POLICY" "$RUN/wb-policy.conf"
         no_failed_units "after the writeback scenario"
 }
 
