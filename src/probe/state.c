@@ -109,10 +109,6 @@ static bool swap_file_path_ok(const char *path) {
         return true;
 }
 
-bool state_has_swap_file(const NodeswapState *s, const char *path) {
-        return path && strv_contains(s->swap_files, path);
-}
-
 static int path_list_add(char ***l, const char *path) {
         if (!swap_file_path_ok(path))
                 return -EINVAL;
@@ -142,10 +138,6 @@ int state_add_swap_file(NodeswapState *s, const char *path) {
 
 int state_remove_swap_file(NodeswapState *s, const char *path) {
         return path_list_remove(&s->swap_files, path);
-}
-
-bool state_has_writeback_file(const NodeswapState *s, const char *path) {
-        return path && strv_contains(s->writeback_files, path);
 }
 
 int state_add_writeback_file(NodeswapState *s, const char *path) {

@@ -103,8 +103,6 @@ bool state_has_zram_id(const NodeswapState *s, int id);
  * when nothing changed; -EINVAL for a path that is not absolute. */
 int state_add_swap_file(NodeswapState *s, const char *path);
 int state_remove_swap_file(NodeswapState *s, const char *path);
-bool state_has_swap_file(const NodeswapState *s, const char *path);
 /* The same for a [Zram] Writeback= file nodeswap created (writeback_file=). */
 int state_add_writeback_file(NodeswapState *s, const char *path);
 int state_remove_writeback_file(NodeswapState *s, const char *path);
-bool state_has_writeback_file(const NodeswapState *s, const char *path);
