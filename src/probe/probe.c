@@ -331,7 +331,6 @@ static int probe_file(const char *root, const char *path, HostState *h) {
         return 0;
 }
 
-/* The swap files the state records as nodeswap's: present, a regular file, labelled, active. */
 /* The swap files the state records as nodeswap's. The one at the policy's Path= was probed by
  * probe_file() already: taken from h->file, not read twice. */
 static int probe_recorded_files(const char *root, const Policy *policy, HostState *h) {
