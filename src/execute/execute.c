@@ -481,7 +481,7 @@ static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_st
                         *ret_state = strdup_printf("state unknown: %s", strerror(-r));
                         return r;
                 }
-                if (!streq(state, "active") && !streq(state, "activating") && !streq(state, "reloading")) {
+                if (!systemd_active_state_up(state)) {
                         *ret_state = strdup_printf("%s after the restart", state);
                         return -EIO;
                 }

@@ -180,29 +180,26 @@ int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, ui
         return 0;
 }
 
-/* Which units are active (the conflict units and nodeswap's writeback timer), and when the kubelet last started (its swap capacity is read then). */
+/* 1 when the unit is up (systemd_active_state_up()), 0 when not, -1 when systemd did not say. */
+static int unit_up(sd_bus *b, const char *unit) {
+        _cleanup_free_ char *state = NULL;
+        if (systemd_unit_active(b, unit, &state) < 0)
+                return -1;
+        return systemd_active_state_up(state);
+}
+
+/* Which units are active (the conflict units and nodeswap's writeback timer), and when the
+ * kubelet last started (its swap capacity is read then). */
 void probe_systemd(const char *root, HostState *h) {
         sd_bus *b = NULL;
         if (!h->systemd_booted || systemd_open(root, &b) < 0)
                 return;
-        for (size_t i = 0; i < h->n_units; i++) {
-                _cleanup_free_ char *state = NULL;
-                if (systemd_unit_active(b, h->units[i].name, &state) >= 0)
-                        h->units[i].active = streq(state, "active") || streq(state, "activating") ||
-                                             streq(state, "reloading");
-        }
-        {
-                _cleanup_free_ char *state = NULL;
-                if (systemd_unit_active(b, NODESWAP_WRITEBACK_TIMER, &state) >= 0)
-                        h->writeback_timer_active = streq(state, "active") || streq(state, "activating") ||
-                                                    streq(state, "reloading");
-        }
+        for (size_t i = 0; i < h->n_units; i++)
+                h->units[i].active = unit_up(b, h->units[i].name);
+        h->writeback_timer_active = unit_up(b, NODESWAP_WRITEBACK_TIMER);
         if (h->kubelet_unit) {
-                _cleanup_free_ char *state = NULL;
                 uint64_t t;
-                if (systemd_unit_active(b, h->kubelet_unit, &state) >= 0)
-                        h->kubelet_active = streq(state, "active") || streq(state, "activating") ||
-                                            streq(state, "reloading");
+                h->kubelet_active = unit_up(b, h->kubelet_unit);
                 if (systemd_unit_timestamp(b, h->kubelet_unit, "ActiveEnterTimestamp", &t) >= 0)
                         h->kubelet_started_usec = t;
         }

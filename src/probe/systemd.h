@@ -41,6 +41,10 @@ int systemd_open(const char *root, sd_bus **ret);
  * file gives load state "not-found" and active state "inactive" instead of an error.
  * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating". */
 int systemd_unit_active(sd_bus *b, const char *unit, char **ret_active_state);
+/* Whether an ActiveState counts as up: running, starting or reloading. */
+static inline bool systemd_active_state_up(const char *state) {
+        return streq_ptr(state, "active") || streq_ptr(state, "activating") || streq_ptr(state, "reloading");
+}
 /* A "t" timestamp property in µs (CLOCK_REALTIME; 0 = never), e.g. "ActiveEnterTimestamp" from
  * org.freedesktop.systemd1.Unit or "ExecMainStartTimestamp" from the type-specific interface
  * (org.freedesktop.systemd1.Service for a .service): the Unit interface is asked first, the
