@@ -8,6 +8,14 @@
 #   kernel_save / kernel_restore
 #                     what those tests save first and put back in their trap, pass or fail
 
+# The tests' Python is Debian's /usr/bin/python3 (a dependency the README's setup installs), not
+# the first python3 on PATH: a version manager's shim there (pyenv's costs about 0.3 s a start,
+# against 0.04 s) made a test that checks JSON a few hundred times take minutes on one machine
+# and seconds on another. Every script that sources this file gets the function.
+if [ -x /usr/bin/python3 ]; then
+	python3() { /usr/bin/python3 "$@"; }
+fi
+
 fails=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
