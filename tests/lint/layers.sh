@@ -12,7 +12,7 @@
 #   4. library code never logs: no stdout/stderr, printf, puts, perror or log_*() in shared/,
 #      policy/, probe/, plan/ or execute/ (they return -errno and put messages into their results;
 #      report/, cli/ and the generator print).
-# Comments are stripped first (cc -fpreprocessed), so a comment that names a call is no finding.
+# Comments are stripped first, so a comment that names a call is no finding.
 #
 #   layers.sh [--enforce] SRC_DIR
 #
@@ -28,94 +28,132 @@ if [ "${1:-}" = --enforce ]; then
 	shift
 fi
 SRC=$(readlink -f "${1:?usage: $0 [--enforce] SRC_DIR}")
-CC=${CC:-cc}
-command -v "$CC" >/dev/null || { echo "SKIP: no C compiler ($CC) to strip comments"; exit 77; }
-
-rank() {
-	case "$1" in
-	shared) echo 0 ;;
-	policy) echo 1 ;;
-	probe) echo 2 ;;
-	plan) echo 3 ;;
-	execute | report) echo 4 ;;
-	cli | generator) echo 5 ;;
-	*) echo -1 ;;
-	esac
-}
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+command -v "$PY" >/dev/null || { echo "SKIP: no python3 to strip comments"; exit 77; }
 
 tmp=$(mktemp -d /tmp/nodeswap-layers.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-violations=0
-violation() {   # violation FILE LINE RULE TEXT
-	echo "$1:$2: $3: $4"
-	violations=$((violations + 1))
-}
 
-# stripped FILE: the file without comments, line numbers kept (the directives too)
+# stripped FILE...: every file without its comments (string literals kept), as lines
+# "REL<TAB>N: text" (REL the path below SRC, N the line number; a comment's lines stay, blank).
+# One process for the whole tree: the C preprocessor per file (cc -fpreprocessed) cost 130
+# compiler starts, and made this unit test's time a matter of the machine's load.
 stripped() {
-	# -P would drop the line markers; keep them and count lines ourselves instead: cc keeps blank
-	# lines for removed comments as long as they are short, so map through the markers.
-	"$CC" -fpreprocessed -dD -E "$1" 2>/dev/null | awk '
-		/^# [0-9]+ "/ { line = $2; next }
-		{ print line ": " $0; line++ }'
+	"$PY" - "$SRC" "$@" <<'PY'
+import sys
+src, files = sys.argv[1], sys.argv[2:]
+out = sys.stdout
+for path in files:
+    rel = path[len(src) + 1:]
+    text = open(path, encoding="utf-8", errors="replace").read()
+    res, i, n, state = [], 0, len(text), None
+    while i < n:
+        c = text[i]
+        if state is None:
+            if text.startswith("/*", i):
+                state, i = "block", i + 2
+                res.append(" ")
+                continue
+            if text.startswith("//", i):
+                state, i = "line", i + 2
+                continue
+            if c in "\"'":
+                state = c
+            res.append(c)
+        elif state == "block":
+            if text.startswith("*/", i):
+                state, i = None, i + 2
+                continue
+            if c == "\n":
+                res.append(c)
+        elif state == "line":
+            if c == "\n":
+                state = None
+                res.append(c)
+            elif c == "\\" and i + 1 < n and text[i + 1] == "\n":
+                res.append("\n")
+                i += 1
+        else:                                   # inside a string or character literal
+            if c == "\\" and i + 1 < n:
+                res.append(c + text[i + 1])
+                i += 2
+                continue
+            if c == state or c == "\n":
+                state = None
+            res.append(c)
+        i += 1
+    for no, line in enumerate("".join(res).split("\n"), 1):
+        out.write("%s\t%d: %s\n" % (rel, no, line))
+PY
 }
 
 io_calls='open|openat|creat|read|write|pread|pwrite|readv|writev|fopen|fdopen|freopen|opendir|fdopendir|readdir|scandir|stat|lstat|fstat|fstatat|statfs|fstatfs|statvfs|access|faccessat|unlink|unlinkat|rename|renameat|renameat2|mkdir|mkdirat|rmdir|symlink|symlinkat|link|linkat|readlink|readlinkat|truncate|ftruncate|fallocate|posix_fallocate|fsync|fdatasync|sync|syncfs|ioctl|swapon|swapoff|mount|umount|umount2|getrandom|flock|chmod|fchmod|chown|fchown|dup|dup2|pipe|socket|connect|popen|system|fork|vfork|execv|execve|execvp|read_fd_full|read_full_file|read_one_line|read_int_file|read_u64_file|write_string_file|write_file_atomic|getenv|secure_getenv|clock_gettime|gettimeofday|time|now_usec|sysconf|sysinfo'
 
-while IFS= read -r -d '' f; do
-	rel=${f#"$SRC"/}
-	dir=${rel%%/*}
-	[ "$dir" = "$rel" ] && continue          # src/meson.build and the like
-	from=$(rank "$dir")
-	stripped "$f" >"$tmp/s"
+# One awk checks all four rules over the whole stripped tree (a shell loop with a sed and a
+# subshell per line made this lint take 20-40 s of forks; it is a unit test and must not depend
+# on the machine's speed).
+check_tree() {  # stripped text on stdin: prints one violation a line
+	awk -F '\t' -v io="$io_calls" '
+	function rank(d) {
+		if (d == "shared") return 0; if (d == "policy") return 1; if (d == "probe") return 2
+		if (d == "plan") return 3; if (d == "execute" || d == "report") return 4
+		if (d == "cli" || d == "generator") return 5
+		return -1
+	}
+	function v(n, rule, text) { print rel ":" n ": " rule ": " text }
+	BEGIN { iore = "(^|[^A-Za-z0-9_.>])(" io ")[[:space:]]*\\(" }
+	$1 != rel {
+		rel = $1; dir = rel; sub(/\/.*/, "", dir)
+		from = rank(dir)
+		exempt = (rel == "execute/fault.c")
+		lib = (dir == "shared" || dir == "policy" || dir == "probe" || dir == "plan" || dir == "execute")
+	}
+	dir == rel { next }                     # src/meson.build and the like
+	{
+		line = substr($0, length(rel) + 2)
+		n = line; sub(/:.*/, "", n)
+		text = line; sub(/^[0-9]+: /, "", text)
+		# 1. includes
+		if (line ~ /^[0-9]+: *# *include *"/) {
+			inc = line; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+			to = inc; sub(/\/.*/, "", to)
+			if (to == inc)
+				v(n, "include", "\"" inc "\" names no layer (write \"" dir "/" inc "\" or the layer it lives in)")
+			else if (to != dir) {
+				tr = rank(to)
+				if (tr < 0)
+					v(n, "include", "\"" inc "\": '\''" to "'\'' is no layer of src/")
+				else if (from < 0 || tr >= from)
+					v(n, "include", "\"" inc "\": " dir "/ may not include " to "/ (layers: shared < policy < probe < plan < execute, report < cli, generator)")
+			}
+		}
+		# 2. plan/ is pure
+		if (dir == "plan" && match(text, iore)) {
+			call = substr(text, RSTART, RLENGTH)
+			sub(/^[^A-Za-z_]/, "", call); sub(/[[:space:]]*\($/, "", call)
+			v(n, "plan-io", call "() in plan/, which is a pure function of policy and host state")
+		}
+		# 3. the generator: no D-Bus, no sysfs
+		if (dir == "generator" && text ~ /(sd_bus|systemd_open[[:space:]]*\(|"\/sys\/|\/sys\/(block|class|devices|module|kernel)\/)/)
+			v(n, "generator", "the generator talks to neither D-Bus nor sysfs: " text)
+		# 4. library code never logs. One file is exempt, by name: execute/fault.c, compiled only
+		# into test builds (meson -Dfault-injection=true), says on stderr which step it killed, so
+		# the robustness tests can check that the kill came where they asked.
+		if (lib && !exempt && text ~ /((^|[^A-Za-z0-9_])(stdout|stderr)([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_])(printf|puts|perror|log_[a-z_]+)[[:space:]]*\()/) {
+			t = text; sub(/^[[:space:]]+/, "", t)
+			v(n, "logs", "library code returns errors and messages, it does not print: " t)
+		}
+	}'
+}
 
-	# 1. includes
-	while IFS= read -r l; do
-		n=${l%%:*}
-		inc=$(sed -n 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' <<<"$l")
-		[ -n "$inc" ] || continue
-		to=${inc%%/*}
-		if [ "$to" = "$inc" ]; then
-			violation "$rel" "$n" include "\"$inc\" names no layer (write \"$dir/$inc\" or the layer it lives in)"
-			continue
-		fi
-		[ "$to" = "$dir" ] && continue
-		tr=$(rank "$to")
-		if [ "$tr" -lt 0 ]; then
-			violation "$rel" "$n" include "\"$inc\": '$to' is no layer of src/"
-		elif [ "$from" -lt 0 ] || [ "$tr" -ge "$from" ]; then
-			violation "$rel" "$n" include "\"$inc\": $dir/ may not include $to/ (layers: shared < policy < probe < plan < execute, report < cli, generator)"
-		fi
-	done < <(grep -E '^[0-9]+: *# *include *"' "$tmp/s")
-
-	# 2. plan/ is pure
-	if [ "$dir" = plan ]; then
-		while IFS= read -r l; do
-			n=${l%%:*}
-			call=$(grep -oE "(^|[^A-Za-z0-9_.>])($io_calls)[[:space:]]*\(" <<<"${l#*: }" | head -1 | sed -E 's/^[^A-Za-z_]//; s/[[:space:]]*\($//')
-			violation "$rel" "$n" plan-io "$call() in plan/, which is a pure function of policy and host state"
-		done < <(grep -E "^[0-9]+: .*(^|[^A-Za-z0-9_.>])($io_calls)[[:space:]]*\(" "$tmp/s")
-	fi
-
-	# 3. the generator: no D-Bus, no sysfs
-	if [ "$dir" = generator ]; then
-		while IFS= read -r l; do
-			violation "$rel" "${l%%:*}" generator "the generator talks to neither D-Bus nor sysfs: ${l#*: }"
-		done < <(grep -E '^[0-9]+: .*(sd_bus|systemd_open[[:space:]]*\(|"/sys/|/sys/(block|class|devices|module|kernel)/)' "$tmp/s")
-	fi
-
-	# 4. library code never logs. One file is exempt, by name: execute/fault.c, compiled only into
-	# test builds (meson -Dfault-injection=true), says on stderr which step it killed, so the
-	# robustness tests can check that the kill came where they asked.
-	case "$rel" in execute/fault.c) continue ;; esac
-	case "$dir" in
-	shared | policy | probe | plan | execute)
-		while IFS= read -r l; do
-			violation "$rel" "${l%%:*}" logs "library code returns errors and messages, it does not print: $(sed -E 's/^[[:space:]]+//' <<<"${l#*: }")"
-		done < <(grep -E '^[0-9]+: .*((^|[^A-Za-z0-9_])(stdout|stderr)([^A-Za-z0-9_]|$)|(^|[^A-Za-z0-9_])(printf|puts|perror|log_[a-z_]+)[[:space:]]*\()' "$tmp/s")
-		;;
-	esac
-done < <(find "$SRC" -type f \( -name '*.c' -o -name '*.h' \) -print0 | sort -z)
+mapfile -d '' files < <(find "$SRC" -type f \( -name '*.c' -o -name '*.h' \) -print0 | sort -z)
+if [ "${#files[@]}" -gt 0 ]; then
+	stripped "${files[@]}" | check_tree >"$tmp/violations"
+fi
+touch "$tmp/violations"
+cat "$tmp/violations"
+violations=$(wc -l <"$tmp/violations")
 
 if [ "$violations" = 0 ]; then
 	echo "layers: $SRC holds every rule"
