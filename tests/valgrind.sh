@@ -3,8 +3,9 @@
 # nodeswap-generator and swapfile-driver that the shell tests start (they run them through
 # under_test of tests/lib/common.sh, which honours NODESWAP_TEST_WRAPPER). Any invalid access, use
 # of uninitialised memory or definite/indirect leak fails the test that ran it (exit 99).
-#   tests/valgrind.sh BUILD_DIR [--integration] [meson test options]
-# --integration (root) adds the tests on this machine's kernel. They take
+#   tests/valgrind.sh BUILD_DIR [--integration | --integration-only] [meson test options]
+# --integration (root) adds the tests on this machine's kernel; --integration-only runs only
+# those (.ci/run runs the unit tests beside the README's run and these after it). They take
 # /run/lock/nodeswap-kernel.lock, so they wait for other kernel tests and benchmarks rather than
 # disturb them. Those that swap on real devices need a valgrind that knows swapon(2) and
 # swapoff(2): valgrind 3.19 (Debian 12) does not (it prints "unhandled amd64-linux syscall: 167"
@@ -16,8 +17,11 @@ BUILD=$(readlink -f "${1:?usage: $0 BUILD_DIR [--integration] [meson test option
 command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed (apt-get install valgrind)"; exit 77; }
 shift
 
-mapfile -t tests < <(meson test -C "$BUILD" --list --suite unit 2>/dev/null | sed -n 's|^[^:]*:unit / ||p')
-if [ "${1:-}" = --integration ]; then
+tests=()
+if [ "${1:-}" != --integration-only ]; then
+	mapfile -t tests < <(meson test -C "$BUILD" --list --suite unit 2>/dev/null | sed -n 's|^[^:]*:unit / ||p')
+fi
+if [ "${1:-}" = --integration ] || [ "${1:-}" = --integration-only ]; then
 	shift
 	[ "$(id -u)" = 0 ] || { echo "SKIP: --integration needs root"; exit 77; }
 	if valgrind -q --tool=none perl -e 'my $p = "/nonexistent/nodeswap"; syscall(167, $p, 0)' 2>&1 |
