@@ -16,6 +16,15 @@ if [ -x /usr/bin/python3 ]; then
 	python3() { /usr/bin/python3 "$@"; }
 fi
 
+# sample_step N: how many policies of a corpus a loop steps over per run of the binary: 1 on a
+# plain run; N when every start of the binary is slow, because it runs under valgrind
+# (NODESWAP_TEST_WRAPPER) or was built with ASan+UBSan or for arm64 and runs under qemu-user
+# (.ci/run sets NODESWAP_TEST_SLOW=1 there). The in-process fuzz-replay test still parses every
+# policy of the corpus (tests/fuzz/corpus holds the hostile ones) in each of those builds.
+sample_step() {
+	if [ -n "${NODESWAP_TEST_WRAPPER:-}${NODESWAP_TEST_SLOW:-}" ]; then echo "$1"; else echo 1; fi
+}
+
 fails=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

@@ -161,12 +161,12 @@ else
 fi
 
 # 1 (done when): check and plan give the same error ids for every policy we ship or test
-# Under tests/valgrind.sh (NODESWAP_TEST_WRAPPER) each run takes seconds: there the examples and
-# every fifth hostile policy are compared, enough for memcheck to see both paths; without a
-# wrapper, every policy. The JSON documents are kept and compared by one python3 at the end (one
-# interpreter per policy made this test's time a matter of the machine's process start-up).
-n=0 k=0 step=1
-[ -n "${NODESWAP_TEST_WRAPPER:-}" ] && step=5
+# Under valgrind, ASan+UBSan or qemu-user (sample_step) each run takes 0.3-1 s: there the examples
+# and every fifth hostile policy are compared, enough to see both paths; otherwise every policy.
+# The JSON documents are kept and compared by one python3 at the end (one interpreter per policy
+# made this test's time a matter of the machine's process start-up).
+n=0 k=0
+step=$(sample_step 5)
 mkdir "$tmp/agree"
 for f in "$policies"/hostile/*.conf "$examples"/*.conf; do
 	[ -f "$f" ] || continue
