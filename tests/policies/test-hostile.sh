@@ -34,9 +34,10 @@ changed_since_stamp() { [ -n "$(find "$tmp/root" -newer "$tmp/stamp" -print -qui
 
 fails=0 n=0 k=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# Under valgrind, ASan+UBSan or qemu-user a run takes 0.3-1 s: there every fourth policy is run
-# (sample_step), which still reaches the binary's refusal paths; the messages of every policy are
-# checked by the plain build, and fuzz-replay parses every one in-process in each build.
+# Under valgrind, ASan+UBSan or qemu-user a run takes 0.3-5 s: there every fourth policy (every
+# sixteenth under valgrind) is run (sample_step), which still reaches the binary's refusal paths;
+# the messages of every policy are checked by the plain build, and fuzz-replay parses every one
+# in-process in each build.
 step=$(sample_step 4)
 min=$((60 / step))
 

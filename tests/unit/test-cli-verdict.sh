@@ -161,8 +161,9 @@ else
 fi
 
 # 1 (done when): check and plan give the same error ids for every policy we ship or test
-# Under valgrind, ASan+UBSan or qemu-user (sample_step) each run takes 0.3-1 s: there the examples
-# and every fifth hostile policy are compared, enough to see both paths; otherwise every policy.
+# Under valgrind, ASan+UBSan or qemu-user (sample_step) each run takes 0.3-5 s: there the examples
+# and every fifth hostile policy (every twentieth under valgrind) are compared, enough to see both
+# paths; otherwise every policy.
 # The JSON documents are kept and compared by one python3 at the end (one interpreter per policy
 # made this test's time a matter of the machine's process start-up).
 n=0 k=0
