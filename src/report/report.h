@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <json-c/json.h>
-
 #include "plan/plan.h"
 #include "plan/result.h"
+#include "report/json.h"
 
 /* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
 char *action_describe(const Action *a);

@@ -7,7 +7,8 @@
 #      generator; an include without a directory ("x.h") names no layer and is refused too;
 #   2. plan/ is pure: no call that reads or writes the system (open, read, write, stat, mkdir,
 #      unlink, rename, fsync, ioctl, swapon, getrandom, the read_*_file helpers, ...), nor one that
-#      reads the clock or the environment (clock_gettime, time, now_usec, getenv, sysconf);
+#      reads the clock or the environment (clock_gettime, time, now_usec, getenv, sysconf), and no
+#      JSON library (<json-c/...>): findings and plans become JSON in report/;
 #   3. the generator never talks to D-Bus or sysfs: no sd_bus, no systemd_open(), no "/sys/" path;
 #   4. library code never logs: no stdout/stderr, printf, puts, perror or log_*() in shared/,
 #      policy/, probe/, plan/ or execute/ (they return -errno and put messages into their results;
@@ -95,6 +96,9 @@ while IFS= read -r -d '' f; do
 			call=$(grep -oE "(^|[^A-Za-z0-9_.>])($io_calls)[[:space:]]*\(" <<<"${l#*: }" | head -1 | sed -E 's/^[^A-Za-z_]//; s/[[:space:]]*\($//')
 			violation "$rel" "$n" plan-io "$call() in plan/, which is a pure function of policy and host state"
 		done < <(grep -E "^[0-9]+: .*(^|[^A-Za-z0-9_.>])($io_calls)[[:space:]]*\(" "$tmp/s")
+		while IFS= read -r l; do
+			violation "$rel" "${l%%:*}" plan-json "a JSON library in plan/: rendering is report/'s"
+		done < <(grep -E '^[0-9]+: *# *include *<json' "$tmp/s")
 	fi
 
 	# 3. the generator: no D-Bus, no sysfs
