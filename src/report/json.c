@@ -26,8 +26,16 @@ int json_add_u64(json_object *o, const char *key, uint64_t v) {
         return json_add(o, key, json_object_new_uint64(v));
 }
 
+int json_add_double(json_object *o, const char *key, double v) {
+        return json_add(o, key, json_object_new_double(v));
+}
+
 int json_add_bool(json_object *o, const char *key, bool v) {
         return json_add(o, key, json_object_new_boolean(v));
+}
+
+int json_add_tristate(json_object *o, const char *key, int v) {
+        return v < 0 ? json_add_null(o, key) : json_add_bool(o, key, v > 0);
 }
 
 int json_append(json_object *a, json_object *v) {
@@ -36,6 +44,10 @@ int json_append(json_object *a, json_object *v) {
                 return -ENOMEM;
         }
         return 0;
+}
+
+int json_append_string(json_object *a, const char *s) {
+        return json_append(a, json_object_new_string(s));
 }
 
 int json_print(FILE *f, json_object *o) {
