@@ -53,9 +53,12 @@ static void help(void) {
                NODESWAP_VERSION);
 }
 
+/* Prints and frees a document built by report/ (NULL: it ran out of memory). */
 static int print_json(json_object *o) {
-        printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        int r = o ? json_print(stdout, o) : -ENOMEM;
         json_object_put(o);
+        if (r < 0)
+                return log_error_errno(r, "Failed to build the JSON output: %m");
         return 0;
 }
 
@@ -98,8 +101,8 @@ static int run_execute(const CliContext *c, const Policy *p, const HostState *h,
                 if (status)
                         (void) sd_dl_notifyf("STATUS=%s", status);
         }
-        if (c->json)
-                print_json(plan_result_to_json(pl, &res));
+        if (c->json && print_json(plan_result_to_json(pl, &res)) < 0)
+                return EXIT_FAIL;
         return plan_result_failed(&res) == SIZE_MAX ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -115,7 +118,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 /* Installing nodeswap changes nothing until an operator writes a policy. */
                 if (c->json) {
                         Plan empty = {};
-                        print_json(plan_to_json(&empty));
+                        (void) print_json(plan_to_json(&empty));
                 } else if (c->verbosity >= 0)
                         printf("No policy in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or "
                                "/usr/lib/nodeswap: nothing to do.\n");
@@ -139,15 +142,16 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
         if (!execute || errors) {
                 /* The actions are the result (stdout); the findings are warnings and errors
                  * (stderr). -q leaves the actions out. */
+                bool oom = false;
                 if (c->json)
-                        print_json(plan_to_json(&pl));
+                        oom = print_json(plan_to_json(&pl)) < 0;
                 else {
                         if (c->verbosity >= 0)
                                 plan_print(stdout, &pl, colors_enabled(STDOUT_FILENO));
                         fflush(stdout);
                         plan_print_findings(stderr, &pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
                 }
-                ret = errors ? EXIT_FAIL : EXIT_OK;
+                ret = errors || oom ? EXIT_FAIL : EXIT_OK;
                 goto finish;
         }
         ret = run_execute(c, &p, &h, &pl);

@@ -15,7 +15,8 @@ char *action_format(const Action *a);
 char *action_id(const Action *a);
 
 /* One action as JSON: {"id", "kind", "target", "now", "want", "reason"} and the numbers behind the
- * text: "size", "mem_limit", "used" (bytes), "priority", "algorithm", "value", "value_now". */
+ * text: "size", "mem_limit", "used" (bytes), "priority", "algorithm", "value", "value_now".
+ * These and the two below return NULL on ENOMEM (report/json.h: no member is left null). */
 json_object *action_to_json(const Action *a);
 
 /* The plan as JSON: {"version", "changed", "actions": [...], "findings": [...], "errors": N,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report/status.c: status's JSON document when memory runs out. The Nth allocation alone fails,
+/* report/: status's (and plan's) JSON document when memory runs out. The Nth allocation alone fails,
  * for every N the document makes: each attempt must either fail with -ENOMEM or give the document
  * byte for byte, never one with null where an object was meant (a failure the code did not check
  * is followed by allocations that succeed, so it shows). */
@@ -15,6 +15,7 @@
 #include "probe/pods.h"
 #include "probe/probe.h"
 #include "report/json.h"
+#include "report/report.h"
 #include "report/status.h"
 
 #ifndef FIXTURES
@@ -62,6 +63,7 @@ typedef struct Case {
         PodSwap *pods;
         size_t n_pods;
         StatusModel model;
+        Plan plan;              /* what status judged the node by */
 } Case;
 
 /* A zram device that writes back, as probe() reads it from backing_dev and bd_stat. */
@@ -97,8 +99,6 @@ static void load(Case *c, const char *fixture, bool with_pods, bool writeback, b
         char root[PATH_MAX];
         PolicyContext ctx;
         PolicyErrors errors = {};
-        Plan pl = {};
-
         snprintf(root, sizeof root, "%s/%s", FIXTURES, fixture);
         assert_int_equal(probe_context(root, &ctx), 0);
         assert_int_equal(policy_load(root, FIXTURES "/status/zram-file-limitedswap.conf", &ctx, &c->policy, &errors), 0);
@@ -110,10 +110,11 @@ static void load(Case *c, const char *fixture, bool with_pods, bool writeback, b
         if (more)
                 add_rpi_swap_and_files(&c->host);
         c->verdict.have_policy = c->verdict.policy_valid = true;
-        assert_int_equal(verdict_plan(&c->policy, &c->host, NULL, &pl), 0);
-        c->verdict.pending = pl.n_actions;
-        assert_int_equal(findings_merge(&c->verdict.findings, &pl.findings, false), 0);
-        plan_done(&pl);
+        assert_int_equal(verdict_plan(&c->policy, &c->host, NULL, &c->plan), 0);
+        c->verdict.pending = c->plan.n_actions;
+        for (size_t i = 0; i < c->plan.findings.n; i++)
+                assert_int_equal(findings_add(&c->verdict.findings, c->plan.findings.f[i].verdict,
+                                              strdup(c->plan.findings.f[i].message), NULL), 0);
         if (with_pods)
                 assert_int_equal(pods_probe(root, &c->pods, &c->n_pods), 0);
         assert_int_equal(status_model_build(&c->policy, &c->host, &c->verdict, c->pods, c->n_pods, with_pods,
@@ -121,6 +122,7 @@ static void load(Case *c, const char *fixture, bool with_pods, bool writeback, b
 }
 
 static void done(Case *c) {
+        plan_done(&c->plan);
         status_model_done(&c->model);
         pod_swaps_free(c->pods, c->n_pods);
         findings_done(&c->verdict.findings);
@@ -134,21 +136,29 @@ static char *document(json_object *o) {
         return s;
 }
 
-static void sweep(const char *fixture, bool with_pods, bool writeback, bool more, const char *must_have) {
-#if HAVE_MALLOC_HOOK
-        Case c = {};
-        load(&c, fixture, with_pods, writeback, more);
+/* The documents the sweep builds: status's, and plan's for the plan status judged by. */
+static int build_status(const Case *c, json_object **ret) {
+        return status_to_json(&c->model, ret);
+}
 
+static int build_plan(const Case *c, json_object **ret) {
+        *ret = plan_to_json(&c->plan);
+        return *ret ? 0 : -ENOMEM;
+}
+
+static void sweep_document(const Case *c, const char *fixture, int (*build)(const Case *, json_object **),
+                           const char *must_have) {
         json_object *o = NULL;
         counting = true;
         calls = fail_at = 0;
-        assert_int_equal(status_to_json(&c.model, &o), 0);
+        assert_int_equal(build(c, &o), 0);
         counting = false;
         unsigned long total = calls;
         _cleanup_free_ char *want = document(o);
         json_object_put(o);
         /* the case reaches the parts it is meant to */
-        assert_non_null(strstr(want, must_have));
+        if (!strstr(want, must_have))
+                fail_msg("%s: no %s in\n%s", fixture, must_have, want);
         assert_true(total > 20);
 
         for (unsigned long n = 1; n <= total; n++) {
@@ -156,7 +166,7 @@ static void sweep(const char *fixture, bool with_pods, bool writeback, bool more
                 counting = true;
                 calls = 0;
                 fail_at = n;
-                int r = status_to_json(&c.model, &o);
+                int r = build(c, &o);
                 counting = false;
                 if (r == 0) {
                         _cleanup_free_ char *got = document(o);
@@ -169,6 +179,26 @@ static void sweep(const char *fixture, bool with_pods, bool writeback, bool more
                         assert_null(o);
                 }
         }
+}
+
+static void sweep(const char *fixture, bool with_pods, bool writeback, bool more, const char *must_have) {
+#if HAVE_MALLOC_HOOK
+        Case c = {};
+        load(&c, fixture, with_pods, writeback, more);
+        sweep_document(&c, fixture, build_status, must_have);
+        done(&c);
+#else
+        skip();
+#endif
+}
+
+/* plan --json (report/report.c) for a plan with actions of several kinds and findings. */
+static void test_plan(void **state) {
+#if HAVE_MALLOC_HOOK
+        Case c = {};
+        load(&c, "rpi-untouched", false, false, false);
+        assert_true(c.plan.n_actions > 3);
+        sweep_document(&c, "rpi-untouched", build_plan, "\"algorithm\":");
         done(&c);
 #else
         skip();
@@ -197,6 +227,7 @@ int main(void) {
                 cmocka_unit_test(test_writeback),
                 cmocka_unit_test(test_rpi_swap_and_files),
                 cmocka_unit_test(test_pods),
+                cmocka_unit_test(test_plan),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
