@@ -28,13 +28,12 @@
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
  */
-#include <json-c/json.h>
-
 #include "plan/allowance.h"
 #include "plan/check.h"
 #include "policy/size.h"
 #include "plan/zswap.h"
 #include "cli/cli.h"
+#include "report/json.h"
 #include "report/log.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
@@ -54,30 +53,25 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
 
 static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const Policy *p,
                       const HostState *h, const Findings *fs) {
-        json_object *o = json_object_new_object();
-        if (!o)
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_int(o, "version", NODESWAP_JSON_VERSION) < 0 ||
+            json_add(o, "findings", findings_to_json(fs)) < 0 ||
+            (in->has_request ? json_add_u64(o, "request", in->request) : json_add_null(o, "request")) < 0 ||
+            (in->has_limit ? json_add_u64(o, "limit", in->limit) : json_add_null(o, "limit")) < 0 ||
+            json_add_string(o, "qos", in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : NULL) < 0 ||
+            json_add_bool(o, "critical", in->critical) < 0 ||
+            json_add_u64(o, "swap", swap) < 0 ||
+            json_add_string(o, "reason", reason != ALLOWANCE_GRANTED ? allowance_reason_to_string(reason) : NULL) < 0 ||
+            json_add_string(o, "swap_behavior",
+                            in->behavior != SWAP_BEHAVIOR_UNSET ? swap_behavior_to_string(in->behavior) : NULL) < 0 ||
+            json_add_string(o, "cgroup", strempty(cgroup_mode_to_string(in->cgroup))) < 0 ||
+            json_add_u64(o, "mem_total", in->mem_total) < 0 ||
+            json_add_u64(o, "swap_total", in->swap_total) < 0 ||
+            json_add_u64(o, "page_size", h->page_size) < 0 ||
+            json_add_bool(o, "zswap", zswap_on_after(p, h, false)) < 0)
                 return -ENOMEM;
-        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
-        json_object_object_add(o, "findings", findings_to_json(fs));
-        int b = in->behavior;
-        json_object_object_add(o, "request", in->has_request ? json_object_new_uint64(in->request) : NULL);
-        json_object_object_add(o, "limit", in->has_limit ? json_object_new_uint64(in->limit) : NULL);
-        json_object_object_add(o, "qos", in->qos != POD_QOS_AUTO ?
-                               json_object_new_string(pod_qos_to_string(in->qos)) : NULL);
-        json_object_object_add(o, "critical", json_object_new_boolean(in->critical));
-        json_object_object_add(o, "swap", json_object_new_uint64(swap));
-        json_object_object_add(o, "reason", reason != ALLOWANCE_GRANTED ?
-                               json_object_new_string(allowance_reason_to_string(reason)) : NULL);
-        json_object_object_add(o, "swap_behavior", b != SWAP_BEHAVIOR_UNSET ?
-                               json_object_new_string(swap_behavior_to_string(in->behavior)) : NULL);
-        json_object_object_add(o, "cgroup", json_object_new_string(strempty(cgroup_mode_to_string(in->cgroup))));
-        json_object_object_add(o, "mem_total", json_object_new_uint64(in->mem_total));
-        json_object_object_add(o, "swap_total", json_object_new_uint64(in->swap_total));
-        json_object_object_add(o, "page_size", json_object_new_uint64(h->page_size));
-        json_object_object_add(o, "zswap", json_object_new_boolean(zswap_on_after(p, h, false)));
-        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(o);
-        return 0;
+        return json_print(stdout, o);
 }
 
 static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason reason,

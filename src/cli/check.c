@@ -19,27 +19,20 @@
  *
  * Exit status: 1 when any finding is an error (an invalid policy included), else 0.
  */
-#include <json-c/json.h>
-
 #include "plan/check.h"
 #include "cli/cli.h"
 #include "report/log.h"
 #include "report/report.h"
 
 static int print_json(const Findings *fs) {
-        json_object *o = json_object_new_object(), *a = findings_to_json(fs);
-        if (!o || !a) {
-                json_object_put(o);
-                json_object_put(a);
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_int(o, "version", NODESWAP_JSON_VERSION) < 0 ||
+            json_add(o, "findings", findings_to_json(fs)) < 0 ||
+            json_add_u64(o, "errors", findings_count(fs, SEVERITY_ERROR)) < 0 ||
+            json_add_u64(o, "warnings", findings_count(fs, SEVERITY_WARNING)) < 0)
                 return -ENOMEM;
-        }
-        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
-        json_object_object_add(o, "findings", a);
-        json_object_object_add(o, "errors", json_object_new_int64((int64_t) findings_count(fs, SEVERITY_ERROR)));
-        json_object_object_add(o, "warnings", json_object_new_int64((int64_t) findings_count(fs, SEVERITY_WARNING)));
-        puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-        json_object_put(o);
-        return 0;
+        return json_print(stdout, o);
 }
 
 static void print_text(const Findings *fs, int verbosity) {

@@ -127,12 +127,14 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                 fputs("not set: swap left alone", f);
         else if (p->backends == 0)
                 fputs("none", f);
-        else
-                fprintf(f, "%s%s%s%s%s", p->backends & BACKEND_ZRAM ? "zram" : "",
-                        p->backends & BACKEND_ZRAM && p->backends & ~BACKEND_ZRAM ? " " : "",
-                        p->backends & BACKEND_ZSWAP ? "zswap" : "",
-                        p->backends & BACKEND_ZSWAP && p->backends & BACKEND_FILE ? " " : "",
-                        p->backends & BACKEND_FILE ? "file" : "");
+        else {
+                const char *sep = "";
+                for (size_t i = 0; i < policy_n_backends; i++)
+                        if (p->backends & policy_backends[i].bit) {
+                                fprintf(f, "%s%s", sep, policy_backends[i].name);
+                                sep = " ";
+                        }
+        }
         end_line(f, p, POLICY_KEY_SWAP_BACKEND);
 
         if (p->backends & BACKEND_ZRAM) {

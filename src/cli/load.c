@@ -14,10 +14,9 @@ static void print_policy_errors(const CliContext *c, PolicyErrors *errors) {
                 Plan empty = {};
                 for (size_t i = 0; i < errors->n; i++)
                         (void) findings_add_policy_error(&empty.findings, VERDICT_POLICY_INVALID, &errors->errors[i]);
-                json_object *o = plan_to_json(&empty);
-                json_object_object_add(o, "swap_total", NULL);
-                printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-                json_object_put(o);
+                _cleanup_json_ json_object *o = plan_to_json(&empty);
+                if (!o || json_add_null(o, "swap_total") < 0 || json_print(stdout, o) < 0)
+                        log_oom();
                 plan_done(&empty);
         }
         for (size_t i = 0; i < errors->n; i++) {

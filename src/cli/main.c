@@ -53,9 +53,12 @@ static void help(void) {
                NODESWAP_VERSION);
 }
 
+/* Prints and frees a document built by report/ (NULL: it ran out of memory). */
 static int print_json(json_object *o) {
-        printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+        int r = o ? json_print(stdout, o) : -ENOMEM;
         json_object_put(o);
+        if (r < 0)
+                return log_error_errno(r, "Failed to build the JSON output: %m");
         return 0;
 }
 
@@ -98,8 +101,8 @@ static int run_execute(const CliContext *c, const Policy *p, const HostState *h,
                 if (status)
                         (void) sd_dl_notifyf("STATUS=%s", status);
         }
-        if (c->json)
-                print_json(plan_result_to_json(pl, &res));
+        if (c->json && print_json(plan_result_to_json(pl, &res)) < 0)
+                return EXIT_FAIL;
         return plan_result_failed(&res) == SIZE_MAX ? EXIT_OK : EXIT_FAIL;
 }
 
@@ -115,7 +118,7 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
                 /* Installing nodeswap changes nothing until an operator writes a policy. */
                 if (c->json) {
                         Plan empty = {};
-                        print_json(plan_to_json(&empty));
+                        (void) print_json(plan_to_json(&empty));
                 } else if (c->verbosity >= 0)
                         printf("No policy in /etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or "
                                "/usr/lib/nodeswap: nothing to do.\n");
@@ -139,15 +142,16 @@ static int run_plan(const CliContext *c, bool revert, bool execute) {
         if (!execute || errors) {
                 /* The actions are the result (stdout); the findings are warnings and errors
                  * (stderr). -q leaves the actions out. */
+                bool oom = false;
                 if (c->json)
-                        print_json(plan_to_json(&pl));
+                        oom = print_json(plan_to_json(&pl)) < 0;
                 else {
                         if (c->verbosity >= 0)
                                 plan_print(stdout, &pl, colors_enabled(STDOUT_FILENO));
                         fflush(stdout);
                         plan_print_findings(stderr, &pl, colors_enabled(STDERR_FILENO), c->verbosity > 0);
                 }
-                ret = errors ? EXIT_FAIL : EXIT_OK;
+                ret = errors || oom ? EXIT_FAIL : EXIT_OK;
                 goto finish;
         }
         ret = run_execute(c, &p, &h, &pl);
@@ -243,67 +247,69 @@ static const struct {
         { "writeback", verb_writeback, VERB_OPT_FORCE },
 };
 
-int main(int argc, char *argv[]) {
-        enum {
-                ARG_ROOT = 0x100,
-                ARG_JSON,
-                ARG_VERSION,
-                ARG_BOOT,
-                ARG_FORCE,
-                ARG_PURGE,
-                ARG_PODS,
-                ARG_REQUEST,
-                ARG_LIMIT,
-                ARG_QOS,
-                ARG_CRITICAL,
-                ARG_DRY_RUN,
-                ARG_OUTPUT,
-                ARG_DIR,
-                ARG_POLICY_FILE_AS,
-        };
-        static const struct option options[] = {
-                { "config", required_argument, NULL, 'c' },
-                { "root", required_argument, NULL, ARG_ROOT },
-                { "json", no_argument, NULL, ARG_JSON },
-                { "quiet", no_argument, NULL, 'q' },
-                { "verbose", no_argument, NULL, 'v' },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, ARG_VERSION },
-                { "boot", no_argument, NULL, ARG_BOOT },
-                { "force", no_argument, NULL, ARG_FORCE },
-                { "purge", no_argument, NULL, ARG_PURGE },
-                { "pods", no_argument, NULL, ARG_PODS },
-                { "request", required_argument, NULL, ARG_REQUEST },
-                { "limit", required_argument, NULL, ARG_LIMIT },
-                { "qos", required_argument, NULL, ARG_QOS },
-                { "critical", no_argument, NULL, ARG_CRITICAL },
-                { "dry-run", no_argument, NULL, ARG_DRY_RUN },
-                { "output", required_argument, NULL, ARG_OUTPUT },
-                { "dir", required_argument, NULL, ARG_DIR },
-                { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
-                {},
-        };
-        CliContext c = { .root = "/" };
-        unsigned seen = 0;      /* VERB_OPT_* given */
+enum {
+        ARG_ROOT = 0x100,
+        ARG_JSON,
+        ARG_VERSION,
+        ARG_BOOT,
+        ARG_FORCE,
+        ARG_PURGE,
+        ARG_PODS,
+        ARG_REQUEST,
+        ARG_LIMIT,
+        ARG_QOS,
+        ARG_CRITICAL,
+        ARG_DRY_RUN,
+        ARG_OUTPUT,
+        ARG_DIR,
+        ARG_POLICY_FILE_AS,
+};
+static const struct option options[] = {
+        { "config", required_argument, NULL, 'c' },
+        { "root", required_argument, NULL, ARG_ROOT },
+        { "json", no_argument, NULL, ARG_JSON },
+        { "quiet", no_argument, NULL, 'q' },
+        { "verbose", no_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, ARG_VERSION },
+        { "boot", no_argument, NULL, ARG_BOOT },
+        { "force", no_argument, NULL, ARG_FORCE },
+        { "purge", no_argument, NULL, ARG_PURGE },
+        { "pods", no_argument, NULL, ARG_PODS },
+        { "request", required_argument, NULL, ARG_REQUEST },
+        { "limit", required_argument, NULL, ARG_LIMIT },
+        { "qos", required_argument, NULL, ARG_QOS },
+        { "critical", no_argument, NULL, ARG_CRITICAL },
+        { "dry-run", no_argument, NULL, ARG_DRY_RUN },
+        { "output", required_argument, NULL, ARG_OUTPUT },
+        { "dir", required_argument, NULL, ARG_DIR },
+        { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
+        {},
+};
+
+/* The options, into c and, for those only some commands take, seen (VERB_OPT_*). Returns
+ * GO_ON, or the exit code to end with (--help, --version, a bad option). */
+#define GO_ON (-1)
+static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) {
         int opt;
 
         /* GNU getopt permutes: options may stand before or after the command. */
         while ((opt = getopt_long(argc, argv, "c:qvh", options, NULL)) >= 0)
                 switch (opt) {
                 case 'c':
-                        c.config = optarg;
+                        c->config = optarg;
                         break;
                 case ARG_ROOT:
-                        c.root = optarg;
+                        c->root = optarg;
                         break;
                 case ARG_JSON:
-                        c.json = true;
+                        c->json = true;
                         break;
                 case 'q':
-                        c.verbosity = -1;
+                        c->verbosity = -1;
                         break;
                 case 'v':
-                        c.verbosity = 1;
+                        c->verbosity = 1;
                         break;
                 case 'h':
                         help();
@@ -314,48 +320,48 @@ int main(int argc, char *argv[]) {
                                 printf("+fault-injection\n");
                         return EXIT_OK;
                 case ARG_BOOT:
-                        seen |= VERB_OPT_BOOT;
-                        c.boot = true;
+                        *seen |= VERB_OPT_BOOT;
+                        c->boot = true;
                         break;
                 case ARG_FORCE:
-                        seen |= VERB_OPT_FORCE;
-                        c.force = true;
+                        *seen |= VERB_OPT_FORCE;
+                        c->force = true;
                         break;
                 case ARG_PURGE:
-                        seen |= VERB_OPT_PURGE;
-                        c.purge = true;
+                        *seen |= VERB_OPT_PURGE;
+                        c->purge = true;
                         break;
                 case ARG_PODS:
-                        seen |= VERB_OPT_PODS;
-                        c.pods = true;
+                        *seen |= VERB_OPT_PODS;
+                        c->pods = true;
                         break;
                 case ARG_REQUEST:
-                        seen |= VERB_OPT_REQUEST;
-                        c.request = optarg;
+                        *seen |= VERB_OPT_REQUEST;
+                        c->request = optarg;
                         break;
                 case ARG_LIMIT:
-                        seen |= VERB_OPT_LIMIT;
-                        c.limit = optarg;
+                        *seen |= VERB_OPT_LIMIT;
+                        c->limit = optarg;
                         break;
                 case ARG_QOS:
-                        seen |= VERB_OPT_QOS;
-                        c.qos = optarg;
+                        *seen |= VERB_OPT_QOS;
+                        c->qos = optarg;
                         break;
                 case ARG_CRITICAL:
-                        seen |= VERB_OPT_CRITICAL;
-                        c.critical = true;
+                        *seen |= VERB_OPT_CRITICAL;
+                        c->critical = true;
                         break;
                 case ARG_DRY_RUN:
-                        seen |= VERB_OPT_DRY_RUN;
-                        c.dry_run = true;
+                        *seen |= VERB_OPT_DRY_RUN;
+                        c->dry_run = true;
                         break;
                 case ARG_OUTPUT:
-                        seen |= VERB_OPT_OUTPUT;
-                        c.output = optarg;
+                        *seen |= VERB_OPT_OUTPUT;
+                        c->output = optarg;
                         break;
                 case ARG_DIR:
-                        seen |= VERB_OPT_DIR;
-                        c.dir = optarg;
+                        *seen |= VERB_OPT_DIR;
+                        c->dir = optarg;
                         break;
                 case ARG_POLICY_FILE_AS: {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
@@ -365,7 +371,7 @@ int main(int argc, char *argv[]) {
                                 return EXIT_USAGE;
                         }
                         *eq = 0;
-                        c.file_as = (PolicyFileAs) { .path = optarg, .file = eq + 1 };
+                        c->file_as = (PolicyFileAs) { .path = optarg, .file = eq + 1 };
                         break;
                 }
                 default:
@@ -373,15 +379,21 @@ int main(int argc, char *argv[]) {
                         return EXIT_USAGE;
                 }
 
+        return GO_ON;
+}
+
+/* The command: the one argument left, known, given only options it takes. Returns its index in
+ * verbs[], or -EXIT_USAGE (said why). */
+static int find_verb(int argc, char *argv[], CliContext *c, unsigned seen) {
         if (optind >= argc) {
                 log_error("No command given. Try 'nodeswap --help'.");
-                return EXIT_USAGE;
+                return -EXIT_USAGE;
         }
         const char *verb = argv[optind];
-        c.args = argv + optind + 1;
-        if (*c.args) {
-                log_error("Unexpected argument '%s' after '%s'.", *c.args, verb);
-                return EXIT_USAGE;
+        c->args = argv + optind + 1;
+        if (*c->args) {
+                log_error("Unexpected argument '%s' after '%s'.", *c->args, verb);
+                return -EXIT_USAGE;
         }
         size_t v;
         for (v = 0; v < ELEMENTSOF(verbs); v++)
@@ -389,26 +401,31 @@ int main(int argc, char *argv[]) {
                         break;
         if (v >= ELEMENTSOF(verbs)) {
                 log_error("Unknown command '%s'. Try 'nodeswap --help'.", verb);
-                return EXIT_USAGE;
+                return -EXIT_USAGE;
         }
         for (size_t i = 0; i < ELEMENTSOF(verb_opt_names); i++)
                 if ((seen & ~verbs[v].options) & (1u << i)) {
                         log_error("nodeswap %s does not take %s. Try 'nodeswap --help'.", verb, verb_opt_names[i]);
-                        return EXIT_USAGE;
+                        return -EXIT_USAGE;
                 }
-        if (c.file_as.path && c.config) {
+        if (c->file_as.path && c->config) {
                 log_error("--policy-file-as and --config exclude each other.");
-                return EXIT_USAGE;
+                return -EXIT_USAGE;
         }
         /* It plans with a file that is not in place: nothing may be changed on that basis. */
-        if (c.file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c.dry_run) {
+        if (c->file_as.path && (streq(verb, "apply") || streq(verb, "revert")) && !c->dry_run) {
                 log_error("--policy-file-as only plans: use it with plan, check, status, allowance or %s --dry-run.",
                           verb);
-                return EXIT_USAGE;
+                return -EXIT_USAGE;
         }
-        if (c.config && streq(c.config, "-")) {
-                /* The policy from standard input, read once: apply reads the policy twice. */
-                int r = read_fd_full(STDIN_FILENO, POLICY_FILE_MAX, false, &c.config_text, &c.config_len);
+        return (int) v;
+}
+
+/* --config -: the policy from standard input, read once (apply reads the policy twice); --config
+ * FILE: it must exist. Returns GO_ON or EXIT_USAGE. */
+static int read_config(CliContext *c) {
+        if (c->config && streq(c->config, "-")) {
+                int r = read_fd_full(STDIN_FILENO, POLICY_FILE_MAX, false, &c->config_text, &c->config_len);
                 if (r < 0) {
                         if (r == -EFBIG)
                                 log_error("Failed to read the policy from standard input: larger than %d bytes.",
@@ -417,11 +434,27 @@ int main(int argc, char *argv[]) {
                                 log_error_errno(r, "Failed to read the policy from standard input: %m");
                         return EXIT_USAGE;
                 }
-        } else if (c.config && access(c.config, F_OK) < 0) {
-                log_error_errno(errno, "Failed to open policy '%s': %m", c.config);
+        } else if (c->config && access(c->config, F_OK) < 0) {
+                log_error_errno(errno, "Failed to open policy '%s': %m", c->config);
                 return EXIT_USAGE;
         }
-        int r = verbs[v].fn(&c);
+        return GO_ON;
+}
+
+int main(int argc, char *argv[]) {
+        CliContext c = { .root = "/" };
+        unsigned seen = 0;      /* VERB_OPT_* given */
+
+        int r = parse_options(argc, argv, &c, &seen);
+        if (r != GO_ON)
+                return r;
+        int v = find_verb(argc, argv, &c, seen);
+        if (v < 0)
+                return -v;
+        r = read_config(&c);
+        if (r != GO_ON)
+                return r;
+        r = verbs[v].fn(&c);
         free(c.config_text);
         return r;
 }

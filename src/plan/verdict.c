@@ -4,7 +4,6 @@
 #include "shared/string-table.h"
 
 #include <assert.h>
-#include <json-c/json.h>
 
 #define VERDICT_ROW(name, i, sev, sum) [VERDICT_##name] = { .id = i, .severity = SEVERITY_##sev, .summary = sum },
 static const VerdictInfo verdict_table[_VERDICT_MAX] = { VERDICT_TABLE(VERDICT_ROW) };
@@ -169,39 +168,4 @@ void finding_print(FILE *out, const Finding *f, bool color) {
                 fprintf(out, "        at: %s\n", where);
         if (f->hint)
                 fprintf(out, "        hint: %s\n", f->hint);
-}
-
-static json_object *string_or_null(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
-json_object *finding_to_json(const Finding *f) {
-        json_object *o = json_object_new_object();
-        if (!o)
-                return NULL;
-        json_object_object_add(o, "id", json_object_new_string(f->id));
-        json_object_object_add(o, "severity", json_object_new_string(severity_to_string(f->severity)));
-        json_object_object_add(o, "message", string_or_null(f->message));
-        json_object_object_add(o, "hint", string_or_null(f->hint));
-        json_object_object_add(o, "file", string_or_null(f->file));
-        json_object_object_add(o, "line", f->file && f->line > 0 ? json_object_new_int64(f->line) : NULL);
-        json_object_object_add(o, "section", string_or_null(f->section));
-        json_object_object_add(o, "key", string_or_null(f->key));
-        json_object_object_add(o, "value", string_or_null(f->value));
-        return o;
-}
-
-json_object *findings_to_json(const Findings *fs) {
-        json_object *a = json_object_new_array();
-        if (!a)
-                return NULL;
-        for (size_t i = 0; i < fs->n; i++) {
-                json_object *o = finding_to_json(&fs->f[i]);
-                if (!o) {
-                        json_object_put(a);
-                        return NULL;
-                }
-                json_object_array_add(a, o);
-        }
-        return a;
 }

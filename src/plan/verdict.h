@@ -164,10 +164,6 @@ char *finding_where(const Finding *f);
  *           hint: what to do                                                                     */
 void finding_print(FILE *out, const Finding *f, bool color);
 
-/* The JSON form: {"id", "severity", "message", "hint", "file", "line", "section", "key", "value"}. */
-struct json_object;
-struct json_object *finding_to_json(const Finding *f);
-struct json_object *findings_to_json(const Findings *fs);
-
-/* The version of the JSON documents nodeswap prints ("version" in each). */
+/* The version of the JSON documents nodeswap prints ("version" in each; report/json.h renders
+ * findings as JSON: plan/ includes no JSON library). */
 #define NODESWAP_JSON_VERSION 1

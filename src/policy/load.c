@@ -214,179 +214,170 @@ static int load_file_as(ParseState *st, const PolicyFileAs *as) {
         return r;
 }
 
-static int load_search_path(ParseState *st, const char *root, const PolicyFileAs *as) {
+/* The search path below a root, opened: each directory and its nodeswap.conf.d (fd -EBADF: absent
+ * or refused), and the drop-ins to read, one per name. */
+typedef struct SearchPath {
         int dfd[ELEMENTSOF(search_dirs)], cfd[ELEMENTSOF(search_dirs)];
-        char *dpath[ELEMENTSOF(search_dirs)] = {}, *cpath[ELEMENTSOF(search_dirs)] = {};
-        DropInEntry *entries = NULL;
-        size_t n_entries = 0, as_dir = SIZE_MAX;
-        const char *as_name = NULL;
-        int r = 0;
+        char *dpath[ELEMENTSOF(search_dirs)], *cpath[ELEMENTSOF(search_dirs)];
+        DropInEntry *entries;
+        size_t n_entries;
+        size_t as_dir;          /* --policy-file-as: the directory of the file it replaces, or SIZE_MAX */
+        const char *as_name;    /* ... the drop-in's name there, NULL: nodeswap.conf */
+} SearchPath;
 
-        if (as && file_as_slot(as->path, &as_dir, &as_name) < 0) {
+static void search_path_done(SearchPath *sp) {
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
+                if (sp->dfd[i] >= 0)
+                        close(sp->dfd[i]);
+                if (sp->cfd[i] >= 0)
+                        close(sp->cfd[i]);
+                free(sp->dpath[i]);
+                free(sp->cpath[i]);
+        }
+        for (size_t k = 0; k < sp->n_entries; k++)
+                free(sp->entries[k].name);
+        free(sp->entries);
+}
+
+static int search_path_open(ParseState *st, const char *root, SearchPath *sp) {
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
+                sp->dpath[i] = path_join_root(root, search_dirs[i]);
+                sp->cpath[i] = sp->dpath[i] ? strdup_printf("%s/nodeswap.conf.d", sp->dpath[i]) : NULL;
+                if (!sp->dpath[i] || !sp->cpath[i])
+                        return -ENOMEM;
+                int r = open_search_dir(st, AT_FDCWD, sp->dpath[i], sp->dpath[i], &sp->dfd[i]);
+                if (r < 0)
+                        return r;
+                if (sp->dfd[i] >= 0) {
+                        r = open_search_dir(st, sp->dfd[i], "nodeswap.conf.d", sp->cpath[i], &sp->cfd[i]);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+/* The main file: the first one found (or masked) wins, only one is read. */
+static int load_main_file(ParseState *st, const SearchPath *sp, const PolicyFileAs *as) {
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
+                if (i == sp->as_dir && !sp->as_name)
+                        /* --policy-file-as: this file is here, whatever the directory holds. */
+                        return load_file_as(st, as);
+                if (sp->dfd[i] < 0)
+                        continue;
+                _cleanup_free_ char *display = strdup_printf("%s/nodeswap.conf", sp->dpath[i]);
+                if (!display)
+                        return -ENOMEM;
+                int r = load_file(st, sp->dfd[i], "nodeswap.conf", display, true);
+                if (r != -ENOENT)
+                        return r;
+        }
+        return 0;
+}
+
+/* Adds a drop-in of this name from directory dir, unless an earlier directory has one. */
+static int dropin_add(SearchPath *sp, const char *name, size_t dir) {
+        for (size_t k = 0; k < sp->n_entries; k++)
+                if (streq(sp->entries[k].name, name))
+                        return 0;
+        DropInEntry *n = realloc(sp->entries, sizeof(DropInEntry) * (sp->n_entries + 1));
+        if (!n)
+                return -ENOMEM;
+        sp->entries = n;
+        sp->entries[sp->n_entries] = (DropInEntry) { .name = strdup(name), .dir = dir };
+        if (!sp->entries[sp->n_entries].name)
+                return -ENOMEM;
+        sp->n_entries++;
+        return 0;
+}
+
+/* The drop-ins of directory i of the search path. */
+static int list_dropins(ParseState *st, SearchPath *sp, size_t i) {
+        int dup_fd = fcntl(sp->cfd[i], F_DUPFD_CLOEXEC, 3);
+        if (dup_fd < 0)
+                return record_read_error(st, sp->cpath[i], "read directory", -errno);
+        DIR *d = fdopendir(dup_fd);
+        if (!d) {
+                int r = record_read_error(st, sp->cpath[i], "read directory", -errno);
+                close(dup_fd);
+                return r;
+        }
+        struct dirent *de;
+        int r = 0;
+        while ((errno = 0, de = readdir(d))) {
+                if (de->d_name[0] == '.' || !endswith(de->d_name, ".conf"))
+                        continue;
+                r = dropin_add(sp, de->d_name, i);
+                if (r < 0)
+                        break;
+        }
+        if (r >= 0 && errno != 0)
+                r = record_read_error(st, sp->cpath[i], "read directory", -errno);
+        closedir(d);
+        return r;
+}
+
+/* The drop-ins, one per file name, from the first directory that has it, read in name order. */
+static int load_dropins(ParseState *st, SearchPath *sp, const PolicyFileAs *as) {
+        int r;
+
+        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++)
+                if (sp->cfd[i] >= 0 && (r = list_dropins(st, sp, i)) < 0)
+                        return r;
+
+        if (sp->as_name) {
+                /* --policy-file-as: the drop-in is in as_dir, in place of one of that name there or
+                 * in a later directory; one in an earlier directory still hides it. */
+                r = dropin_add(sp, sp->as_name, sp->as_dir);
+                if (r < 0)
+                        return r;
+                for (size_t k = 0; k < sp->n_entries; k++)
+                        if (streq(sp->entries[k].name, sp->as_name) && sp->entries[k].dir > sp->as_dir)
+                                sp->entries[k].dir = sp->as_dir;
+        }
+        if (sp->n_entries > 0)
+                qsort(sp->entries, sp->n_entries, sizeof(DropInEntry), dropin_cmp);
+        for (size_t k = 0; k < sp->n_entries; k++) {
+                const DropInEntry *e = &sp->entries[k];
+                if (sp->as_name && e->dir == sp->as_dir && streq(e->name, sp->as_name)) {
+                        r = load_file_as(st, as);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                _cleanup_free_ char *display = strdup_printf("%s/%s", sp->cpath[e->dir], e->name);
+                if (!display)
+                        return -ENOMEM;
+                r = load_file(st, sp->cfd[e->dir], e->name, display, true);
+                if (r == -ENOENT)       /* vanished since we listed it */
+                        continue;
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int load_search_path(ParseState *st, const char *root, const PolicyFileAs *as) {
+        SearchPath sp = { .as_dir = SIZE_MAX };
+        int r;
+
+        if (as && file_as_slot(as->path, &sp.as_dir, &sp.as_name) < 0) {
                 st->rank++;
                 r = err_file(st, as->path,
                              "not a policy file nodeswap reads: nodeswap.conf or nodeswap.conf.d/NAME.conf in "
                              "/etc/nodeswap, /run/nodeswap, /usr/local/lib/nodeswap or /usr/lib/nodeswap");
                 return r < 0 ? r : 0;
         }
-
         for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++)
-                dfd[i] = cfd[i] = -EBADF;
+                sp.dfd[i] = sp.cfd[i] = -EBADF;
 
-        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
-                dpath[i] = path_join_root(root, search_dirs[i]);
-                cpath[i] = dpath[i] ? strdup_printf("%s/nodeswap.conf.d", dpath[i]) : NULL;
-                if (!dpath[i] || !cpath[i]) {
-                        r = -ENOMEM;
-                        goto finish;
-                }
-                r = open_search_dir(st, AT_FDCWD, dpath[i], dpath[i], &dfd[i]);
-                if (r < 0)
-                        goto finish;
-                if (dfd[i] >= 0) {
-                        r = open_search_dir(st, dfd[i], "nodeswap.conf.d", cpath[i], &cfd[i]);
-                        if (r < 0)
-                                goto finish;
-                }
-        }
-
-        /* The main file: the first one found (or masked) wins, only one is read. */
-        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
-                if (i == as_dir && !as_name) {
-                        /* --policy-file-as: this file is here, whatever the directory holds. */
-                        r = load_file_as(st, as);
-                        if (r < 0)
-                                goto finish;
-                        break;
-                }
-                if (dfd[i] < 0)
-                        continue;
-                _cleanup_free_ char *display = strdup_printf("%s/nodeswap.conf", dpath[i]);
-                if (!display) {
-                        r = -ENOMEM;
-                        goto finish;
-                }
-                r = load_file(st, dfd[i], "nodeswap.conf", display, true);
-                if (r == -ENOENT)
-                        continue;
-                if (r < 0)
-                        goto finish;
-                break;
-        }
-
-        /* Drop-ins: one per file name, from the first directory that has it. */
-        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
-                if (cfd[i] < 0)
-                        continue;
-                int dup_fd = fcntl(cfd[i], F_DUPFD_CLOEXEC, 3);
-                if (dup_fd < 0) {
-                        r = record_read_error(st, cpath[i], "read directory", -errno);
-                        if (r < 0)
-                                goto finish;
-                        continue;
-                }
-                DIR *d = fdopendir(dup_fd);
-                if (!d) {
-                        close(dup_fd);
-                        r = record_read_error(st, cpath[i], "read directory", -errno);
-                        if (r < 0)
-                                goto finish;
-                        continue;
-                }
-                struct dirent *de;
-                while ((errno = 0, de = readdir(d))) {
-                        if (de->d_name[0] == '.' || !endswith(de->d_name, ".conf"))
-                                continue;
-                        bool seen = false;
-                        for (size_t k = 0; k < n_entries; k++)
-                                if (streq(entries[k].name, de->d_name))
-                                        seen = true;
-                        if (seen)
-                                continue;
-                        DropInEntry *n = realloc(entries, sizeof(DropInEntry) * (n_entries + 1));
-                        if (!n) {
-                                closedir(d);
-                                r = -ENOMEM;
-                                goto finish;
-                        }
-                        entries = n;
-                        entries[n_entries].name = strdup(de->d_name);
-                        entries[n_entries].dir = i;
-                        if (!entries[n_entries].name) {
-                                closedir(d);
-                                r = -ENOMEM;
-                                goto finish;
-                        }
-                        n_entries++;
-                }
-                if (errno != 0) {
-                        r = record_read_error(st, cpath[i], "read directory", -errno);
-                        if (r < 0) {
-                                closedir(d);
-                                goto finish;
-                        }
-                }
-                closedir(d);
-        }
-
-        if (as_name) {
-                /* --policy-file-as: the drop-in is in as_dir, in place of one of that name there or
-                 * in a later directory; one in an earlier directory still hides it. */
-                size_t k;
-                for (k = 0; k < n_entries; k++)
-                        if (streq(entries[k].name, as_name))
-                                break;
-                if (k == n_entries) {
-                        DropInEntry *n = realloc(entries, sizeof(DropInEntry) * (n_entries + 1));
-                        if (!n) {
-                                r = -ENOMEM;
-                                goto finish;
-                        }
-                        entries = n;
-                        entries[k] = (DropInEntry) { .name = strdup(as_name), .dir = as_dir };
-                        if (!entries[k].name) {
-                                r = -ENOMEM;
-                                goto finish;
-                        }
-                        n_entries++;
-                } else if (entries[k].dir > as_dir)
-                        entries[k].dir = as_dir;
-        }
-        if (n_entries > 0)
-                qsort(entries, n_entries, sizeof(DropInEntry), dropin_cmp);
-        for (size_t k = 0; k < n_entries; k++) {
-                if (as_name && entries[k].dir == as_dir && streq(entries[k].name, as_name)) {
-                        r = load_file_as(st, as);
-                        if (r < 0)
-                                goto finish;
-                        continue;
-                }
-                _cleanup_free_ char *display = strdup_printf("%s/%s", cpath[entries[k].dir], entries[k].name);
-                if (!display) {
-                        r = -ENOMEM;
-                        goto finish;
-                }
-                r = load_file(st, cfd[entries[k].dir], entries[k].name, display, true);
-                if (r == -ENOENT)       /* vanished since we listed it */
-                        continue;
-                if (r < 0)
-                        goto finish;
-        }
-        r = 0;
-
-finish:
-        for (size_t i = 0; i < ELEMENTSOF(search_dirs); i++) {
-                if (dfd[i] >= 0)
-                        close(dfd[i]);
-                if (cfd[i] >= 0)
-                        close(cfd[i]);
-                free(dpath[i]);
-                free(cpath[i]);
-        }
-        for (size_t k = 0; k < n_entries; k++)
-                free(entries[k].name);
-        free(entries);
-        return r;
+        r = search_path_open(st, root, &sp);
+        if (r >= 0)
+                r = load_main_file(st, &sp, as);
+        if (r >= 0)
+                r = load_dropins(st, &sp, as);
+        search_path_done(&sp);
+        return r < 0 ? r : 0;
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -113,7 +113,7 @@ static int ini_handler_cb(void *user, const char *section, const char *name, con
                 (void) report_unknown_key(st, sec, name, value);
                 return 1;
         }
-        r = key->parse(st, value, &msg);
+        r = schema_parse(st, key, value, &msg);
         if (r >= 0)
                 st->p->origin[key->id] = origin_here(st);
         if (r == -ENOMEM)
@@ -335,5 +335,4 @@ void parse_state_done(ParseState *st) {
                 policy_error_done(&st->errors[i].e);
         free(st->errors);
         free(st->file_ranks);
-        free(st->mem_limit_expr);
 }

@@ -37,10 +37,6 @@ typedef struct ParseState {
         unsigned line;
         SectionState section_state;
         const char *section;    /* canonical name when SECTION_KNOWN */
-
-        /* Origins of keys the Policy has no Origin field for. */
-        Origin mem_limit_origin;
-        char *mem_limit_expr;
 } ParseState;
 
 /* Whether ctx can evaluate sizes: some RAM, a page size that is a power of two. */

@@ -86,6 +86,7 @@ void policy_done(Policy *p) {
                 return;
         strv_free(p->files);
         free(p->zram.size_expr);
+        free(p->zram.mem_limit_expr);
         strv_free(p->zram.algorithms);
         strv_free(p->zswap.compressors);
         strv_free(p->zram.algorithm_params);
@@ -104,6 +105,11 @@ bool policy_context_valid(const PolicyContext *ctx) {
         return ctx && ctx->ram > 0 && page_size_valid(ctx->page_size);
 }
 
+/* The policy "nodeswap revert" plans against: the built-in defaults (so the [Conflicts] units and
+ * the kubelet drop-in path are known) with Backend=none and SwapBehavior=NoSwap. plan() treats
+ * PlanOptions.revert specially (it unmasks instead of masking, removes nodeswap's own devices and
+ * drop-in, restores sysctls); this policy only supplies the names it needs. found is true: it is a
+ * policy to act on, even though no file was read. */
 int policy_revert(Policy *ret, const PolicyContext *ctx) {
         Policy p;
         int r = policy_init_defaults(&p, ctx);

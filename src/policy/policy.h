@@ -73,22 +73,32 @@ typedef enum PolicyKey {
 const char *policy_key_section(PolicyKey k);
 const char *policy_key_name(PolicyKey k);
 
+/* The backends Backend= names (schema.c), in the order nodeswap writes them. area: what a swap
+ * area of the backend is called in messages, NULL when it has none of its own (zswap, a cache in
+ * front of the file); priority: the key of that area's priority. */
+typedef struct BackendDef {
+        const char *name;
+        unsigned bit;
+        const char *area;
+        PolicyKey priority;
+} BackendDef;
+extern const BackendDef policy_backends[];
+extern const size_t policy_n_backends;
+
 typedef struct Policy {
         char **files;           /* every file read, in the order applied */
         bool found;             /* false: no policy file exists at all */
 
         bool backend_set;
         unsigned backends;      /* BACKEND_* bits */
-        Origin backend_origin;
 
         struct {
                 uint64_t size;          /* bytes, rounded down to the page size */
                 char *size_expr;        /* as written (or the default) */
-                Origin size_origin;
                 char **algorithms;      /* preference list, never empty */
                 int priority;           /* 0..32767 */
-                Origin priority_origin;
                 uint64_t mem_limit;     /* 0 = none */
+                char *mem_limit_expr;   /* as written ("" = none) */
                 char **algorithm_params; /* parallel to algorithms: "" or the kernel's form ("level=3") */
                 char **recompress;      /* RecompressAlgorithm=: priority 1, 2, 3 in order; NULL = none */
                 char **recompress_params; /* parallel to recompress, as algorithm_params */
@@ -102,9 +112,7 @@ typedef struct Policy {
                 char *path;             /* absolute, normalised */
                 uint64_t size;
                 char *size_expr;
-                Origin size_origin;
                 int priority;
-                Origin priority_origin;
                 unsigned storage;       /* StorageKind bits */
                 SwapDiscard discard;    /* Discard= */
         } file;
@@ -130,6 +138,9 @@ typedef struct Policy {
          * that added to or cleared the list. */
         Origin origin[_POLICY_KEY_MAX];
 } Policy;
+
+/* The value of a priority key (policy_backends[].priority). */
+int policy_priority(const Policy *p, PolicyKey k);
 
 /* What sizes are evaluated against. */
 typedef struct PolicyContext {

@@ -106,8 +106,9 @@ int report_unknown_key(ParseState *st, const SectionDef *sec, const char *key, c
         size_t n_elsewhere = 0;
 
         Nearest near = nearest_init(key);
-        for (size_t k = 0; k < sec->n_keys; k++)
-                nearest_consider(&near, sec->keys[k].name);
+        for (size_t k = 0; k < schema_n_keys; k++)
+                if (streq(schema_keys[k].section, sec->name))
+                        nearest_consider(&near, schema_keys[k].name);
         const char *s = nearest_result(&near);
 
         /* A typo of a key of this section. */
@@ -115,13 +116,12 @@ int report_unknown_key(ParseState *st, const SectionDef *sec, const char *key, c
                 return err_at(st, st->line, sec->name, key, value, "unknown key '%s', did you mean '%s'?", key, s);
 
         /* A known key put into the wrong section. */
-        for (size_t i = 0; i < schema_n_sections; i++)
-                for (size_t k = 0; k < schema_sections[i].n_keys; k++)
-                        if (streq(schema_sections[i].keys[k].name, key)) {
-                                if (n_elsewhere < ELEMENTSOF(elsewhere))
-                                        elsewhere[n_elsewhere] = schema_sections[i].name;
-                                n_elsewhere++;  /* three or more: too many to name */
-                        }
+        for (size_t k = 0; k < schema_n_keys; k++)
+                if (streq(schema_keys[k].name, key)) {
+                        if (n_elsewhere < ELEMENTSOF(elsewhere))
+                                elsewhere[n_elsewhere] = schema_keys[k].section;
+                        n_elsewhere++;  /* three or more: too many to name */
+                }
         if (n_elsewhere == 1)
                 return err_at(st, st->line, sec->name, key, value, "unknown key '%s' in [%s]; it belongs in [%s]",
                               key, sec->name, elsewhere[0]);

@@ -27,32 +27,47 @@ static void describe_origin(const Origin *o, char *buf, size_t len) {
                 snprintf(buf, len, "the default");
 }
 
+/* Two swap areas of the policy's backends with one priority: the kernel round-robins pages
+ * between them. a comes first in policy_backends (and is meant to be the faster). */
+static void check_priorities(ParseState *st, const BackendDef *a, const BackendDef *b) {
+        Policy *p = st->p;
+        const Origin *oa = &p->origin[a->priority], *ob = &p->origin[b->priority];
+        const char *sa = policy_key_section(a->priority), *sb = policy_key_section(b->priority);
+        int prio = policy_priority(p, a->priority);
+        char where[PATH_MAX + 32], value[16];
+
+        if (prio != policy_priority(p, b->priority))
+                return;
+        bool a_later = origin_after(st, oa, ob);
+        const Origin *later = a_later ? oa : ob;
+        snprintf(value, sizeof(value), "%d", prio);
+        describe_origin(a_later ? ob : oa, where, sizeof(where));
+        st->rank = origin_rank(st, later);
+        st->path = later->file;
+        (void) err_at(st, later->line, a_later ? sa : sb, "Priority", value,
+                      "equal to [%s] Priority=%d (%s): with Backend=%s %s the two swap areas need "
+                      "different priorities, equal ones make the kernel round-robin pages between "
+                      "%s and %s; give %s the higher one",
+                      a_later ? sb : sa, prio, where, a->name, b->name, a->area, b->area, a->area);
+}
+
 void policy_check_merged(ParseState *st) {
         Policy *p = st->p;
         char where[PATH_MAX + 32], b1[FORMAT_BYTES_MAX], b2[FORMAT_BYTES_MAX];
 
-        if (p->backend_set && p->backends == (BACKEND_ZRAM | BACKEND_FILE) && p->zram.priority == p->file.priority) {
-                bool zram_later = origin_after(st, &p->zram.priority_origin, &p->file.priority_origin);
-                const Origin *later = zram_later ? &p->zram.priority_origin : &p->file.priority_origin;
-                const Origin *other = zram_later ? &p->file.priority_origin : &p->zram.priority_origin;
-                char value[16];
-
-                snprintf(value, sizeof(value), "%d", p->zram.priority);
-                describe_origin(other, where, sizeof(where));
-                st->rank = origin_rank(st, later);
-                st->path = later->file;
-                (void) err_at(st, later->line, zram_later ? "Zram" : "File", "Priority", value,
-                              "equal to [%s] Priority=%d (%s): with Backend=zram file the two swap areas need "
-                              "different priorities, equal ones make the kernel round-robin pages between "
-                              "zram and the swap file; give zram the higher one",
-                              zram_later ? "File" : "Zram", p->zram.priority, where);
-        }
+        for (size_t i = 0; p->backend_set && i < policy_n_backends; i++)
+                for (size_t j = i + 1; j < policy_n_backends; j++) {
+                        const BackendDef *a = &policy_backends[i], *b = &policy_backends[j];
+                        if (a->area && b->area && (p->backends & a->bit) && (p->backends & b->bit))
+                                check_priorities(st, a, b);
+                }
 
         if (p->zram.mem_limit > p->zram.size) {
-                describe_origin(&p->zram.size_origin, where, sizeof(where));
-                st->rank = origin_rank(st, &st->mem_limit_origin);
-                st->path = st->mem_limit_origin.file;
-                (void) err_at(st, st->mem_limit_origin.line, "Zram", "MemLimit", st->mem_limit_expr,
+                const Origin *o = &p->origin[POLICY_KEY_ZRAM_MEM_LIMIT];
+                describe_origin(&p->origin[POLICY_KEY_ZRAM_SIZE], where, sizeof(where));
+                st->rank = origin_rank(st, o);
+                st->path = o->file;
+                (void) err_at(st, o->line, "Zram", "MemLimit", p->zram.mem_limit_expr,
                               "MemLimit= (%s) is larger than [Zram] Size=%s (%s, %s)",
                               format_bytes(b1, sizeof(b1), p->zram.mem_limit), p->zram.size_expr,
                               format_bytes(b2, sizeof(b2), p->zram.size), where);

@@ -53,87 +53,78 @@ char *action_format(const Action *a) {
                              a->reason ? ")" : "");
 }
 
-static json_object *json_string_or_null(const char *s) {
-        return s ? json_object_new_string(s) : NULL;
-}
-
 /* A stable id for an action, the same in plan and apply: "KIND:TARGET" ("mask-unit:dev-zram0.swap"). */
 char *action_id(const Action *a) {
         return strdup_printf("%s:%s", action_kind_to_string(a->kind), strempty(a->target));
 }
 
-static void add_u64(json_object *o, const char *k, uint64_t v) {
-        json_object_object_add(o, k, json_object_new_uint64(v));
-}
-
-json_object *action_to_json(const Action *a) {
-        json_object *j = json_object_new_object();
-        if (!j)
-                return NULL;
-        _cleanup_free_ char *id = action_id(a);
-        json_object_object_add(j, "id", json_string_or_null(id));
-        json_object_object_add(j, "kind", json_object_new_string(action_kind_to_string(a->kind)));
-        json_object_object_add(j, "target", json_string_or_null(a->target));
-        json_object_object_add(j, "now", json_string_or_null(a->now));
-        json_object_object_add(j, "want", json_string_or_null(a->want));
-        json_object_object_add(j, "reason", json_string_or_null(a->reason));
-        /* The numbers behind the display text. */
+/* The numbers behind the display text. */
+static int action_numbers_to_json(const Action *a, json_object *j) {
         switch (a->kind) {
         case ACTION_ZRAM_CREATE:
-                add_u64(j, "size", a->size);
-                add_u64(j, "mem_limit", a->mem_limit);
-                json_object_object_add(j, "priority", json_object_new_int(a->priority));
-                json_object_object_add(j, "algorithm", json_string_or_null(a->algorithm));
-                break;
+                return json_add_u64(j, "size", a->size) < 0 ||
+                       json_add_u64(j, "mem_limit", a->mem_limit) < 0 ||
+                       json_add_int(j, "priority", a->priority) < 0 ||
+                       json_add_string(j, "algorithm", a->algorithm) < 0 ? -ENOMEM : 0;
         case ACTION_FILE_CREATE:
-                add_u64(j, "size", a->size);
-                json_object_object_add(j, "priority", json_object_new_int(a->priority));
-                break;
+                return json_add_u64(j, "size", a->size) < 0 ||
+                       json_add_int(j, "priority", a->priority) < 0 ? -ENOMEM : 0;
         case ACTION_FILE_MKSWAP:
-                add_u64(j, "size", a->size);
-                break;
+                return json_add_u64(j, "size", a->size);
         case ACTION_SWAPON:
-                json_object_object_add(j, "priority", json_object_new_int(a->priority));
-                break;
+                return json_add_int(j, "priority", a->priority);
         case ACTION_SWAPOFF:
         case ACTION_STOP_UNIT:
-                add_u64(j, "used", a->used);
-                break;
+                return json_add_u64(j, "used", a->used);
         case ACTION_SYSCTL: {
                 int now;
-                json_object_object_add(j, "value", json_object_new_int(a->value));
-                json_object_object_add(j, "value_now",
-                                       a->now && safe_atoi(a->now, &now) >= 0 ? json_object_new_int(now) : NULL);
-                break;
+                return json_add_int(j, "value", a->value) < 0 ||
+                       (a->now && safe_atoi(a->now, &now) >= 0 ? json_add_int(j, "value_now", now)
+                                                               : json_add_null(j, "value_now")) < 0 ? -ENOMEM : 0;
         }
         case ACTION_ZSWAP_SET:
                 /* the bytes written to /sys/module/zswap/parameters/NAME; restore: nodeswap's saved value */
-                json_object_object_add(j, "value", json_string_or_null(a->content));
-                json_object_object_add(j, "restore", json_object_new_boolean(a->value));
-                break;
+                return json_add_string(j, "value", a->content) < 0 ||
+                       json_add_bool(j, "restore", a->value) < 0 ? -ENOMEM : 0;
         default:
-                break;
+                return 0;
         }
-        return j;
+}
+
+json_object *action_to_json(const Action *a) {
+        _cleanup_json_ json_object *j = json_object_new_object();
+        _cleanup_free_ char *id = action_id(a);
+        if (!j || !id ||
+            json_add_string(j, "id", id) < 0 ||
+            json_add_string(j, "kind", action_kind_to_string(a->kind)) < 0 ||
+            json_add_string(j, "target", a->target) < 0 ||
+            json_add_string(j, "now", a->now) < 0 ||
+            json_add_string(j, "want", a->want) < 0 ||
+            json_add_string(j, "reason", a->reason) < 0 ||
+            action_numbers_to_json(a, j) < 0)
+                return NULL;
+        return TAKE_PTR(j);
 }
 
 json_object *plan_to_json(const Plan *p) {
-        json_object *o = json_object_new_object();
-        json_object_object_add(o, "version", json_object_new_int(NODESWAP_JSON_VERSION));
-        json_object_object_add(o, "changed", json_object_new_boolean(plan_changes(p)));
-        json_object *arr = json_object_new_array();
+        _cleanup_json_ json_object *o = json_object_new_object(), *arr = json_object_new_array(),
+                                   *t = json_object_new_object();
+        if (!o || !arr || !t)
+                return NULL;
         for (size_t i = 0; i < p->n_actions; i++)
-                json_object_array_add(arr, action_to_json(&p->actions[i]));
-        json_object_object_add(o, "actions", arr);
-        json_object_object_add(o, "findings", findings_to_json(&p->findings));
-        json_object_object_add(o, "errors", json_object_new_int64((int64_t) findings_count(&p->findings, SEVERITY_ERROR)));
-        json_object_object_add(o, "warnings",
-                               json_object_new_int64((int64_t) findings_count(&p->findings, SEVERITY_WARNING)));
-        json_object *t = json_object_new_object();
-        json_object_object_add(t, "now", json_object_new_int64((int64_t) p->swap_total_now));
-        json_object_object_add(t, "after", json_object_new_int64((int64_t) p->swap_total_after));
-        json_object_object_add(o, "swap_total", t);
-        return o;
+                if (json_append(arr, action_to_json(&p->actions[i])) < 0)
+                        return NULL;
+        if (json_add_int(t, "now", (int64_t) p->swap_total_now) < 0 ||
+            json_add_int(t, "after", (int64_t) p->swap_total_after) < 0 ||
+            json_add_int(o, "version", NODESWAP_JSON_VERSION) < 0 ||
+            json_add_bool(o, "changed", plan_changes(p)) < 0 ||
+            json_add(o, "actions", TAKE_PTR(arr)) < 0 ||
+            json_add(o, "findings", findings_to_json(&p->findings)) < 0 ||
+            json_add_int(o, "errors", (int64_t) findings_count(&p->findings, SEVERITY_ERROR)) < 0 ||
+            json_add_int(o, "warnings", (int64_t) findings_count(&p->findings, SEVERITY_WARNING)) < 0 ||
+            json_add(o, "swap_total", TAKE_PTR(t)) < 0)
+                return NULL;
+        return TAKE_PTR(o);
 }
 
 void plan_print(FILE *f, const Plan *p, bool color) {
@@ -152,17 +143,21 @@ void plan_print_findings(FILE *f, const Plan *p, bool color, bool with_info) {
 }
 
 json_object *plan_result_to_json(const Plan *p, const PlanResult *r) {
-        json_object *o = plan_to_json(p);
+        _cleanup_json_ json_object *o = plan_to_json(p);
+        if (!o)
+                return NULL;
         json_object *arr = json_object_object_get(o, "actions");
         for (size_t i = 0; i < p->n_actions && i < r->n_actions; i++) {
                 json_object *j = json_object_array_get_idx(arr, i);
                 const ActionResult *a = &r->actions[i];
-                json_object_object_add(j, "result", json_object_new_string(action_status_to_string(a->status)));
-                json_object_object_add(j, "message", a->message ? json_object_new_string(a->message) : NULL);
+                if (json_add_string(j, "result", action_status_to_string(a->status)) < 0 ||
+                    json_add_string(j, "message", a->message) < 0)
+                        return NULL;
         }
-        json_object_object_add(o, "changed", json_object_new_boolean(plan_result_done_count(r) > 0));
-        json_object_object_add(o, "ok", json_object_new_boolean(plan_result_failed(r) == SIZE_MAX));
-        return o;
+        if (json_add_bool(o, "changed", plan_result_done_count(r) > 0) < 0 ||
+            json_add_bool(o, "ok", plan_result_failed(r) == SIZE_MAX) < 0)
+                return NULL;
+        return TAKE_PTR(o);
 }
 
 char *plan_result_status(const Plan *p, const PlanResult *r) {

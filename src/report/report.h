@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <json-c/json.h>
-
 #include "plan/plan.h"
 #include "plan/result.h"
+#include "report/json.h"
 
 /* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
 char *action_describe(const Action *a);
@@ -16,7 +15,8 @@ char *action_format(const Action *a);
 char *action_id(const Action *a);
 
 /* One action as JSON: {"id", "kind", "target", "now", "want", "reason"} and the numbers behind the
- * text: "size", "mem_limit", "used" (bytes), "priority", "algorithm", "value", "value_now". */
+ * text: "size", "mem_limit", "used" (bytes), "priority", "algorithm", "value", "value_now".
+ * These and the two below return NULL on ENOMEM (report/json.h: no member is left null). */
 json_object *action_to_json(const Action *a);
 
 /* The plan as JSON: {"version", "changed", "actions": [...], "findings": [...], "errors": N,

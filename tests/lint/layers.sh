@@ -7,7 +7,8 @@
 #      generator; an include without a directory ("x.h") names no layer and is refused too;
 #   2. plan/ is pure: no call that reads or writes the system (open, read, write, stat, mkdir,
 #      unlink, rename, fsync, ioctl, swapon, getrandom, the read_*_file helpers, ...), nor one that
-#      reads the clock or the environment (clock_gettime, time, now_usec, getenv, sysconf);
+#      reads the clock or the environment (clock_gettime, time, now_usec, getenv, sysconf), and no
+#      JSON library (<json-c/...>): findings and plans become JSON in report/;
 #   3. the generator never talks to D-Bus or sysfs: no sd_bus, no systemd_open(), no "/sys/" path;
 #   4. library code never logs: no stdout/stderr, printf, puts, perror or log_*() in shared/,
 #      policy/, probe/, plan/ or execute/ (they return -errno and put messages into their results;
@@ -134,6 +135,8 @@ check_tree() {  # stripped text on stdin: prints one violation a line
 			sub(/^[^A-Za-z_]/, "", call); sub(/[[:space:]]*\($/, "", call)
 			v(n, "plan-io", call "() in plan/, which is a pure function of policy and host state")
 		}
+		if (dir == "plan" && line ~ /^[0-9]+: *# *include *<json/)
+			v(n, "plan-json", "a JSON library in plan/: rendering is report/'\''s")
 		# 3. the generator: no D-Bus, no sysfs
 		if (dir == "generator" && text ~ /(sd_bus|systemd_open[[:space:]]*\(|"\/sys\/|\/sys\/(block|class|devices|module|kernel)\/)/)
 			v(n, "generator", "the generator talks to neither D-Bus nor sysfs: " text)

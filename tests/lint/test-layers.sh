@@ -66,7 +66,7 @@ int load(void) {
 EOF
 put "$bad/plan/kubelet.c" <<'EOF'
 #include "plan/kubelet.h"
-/* a comment */
+#include <json-c/json.h>
 int write_dropin(const char *p) {
         return mkdir(p, 0700);
 }
@@ -88,6 +88,7 @@ want 'execute/execute.h:3: include: "cli/cli.h": execute/ may not include cli/'
 want 'execute/execute.h:4: include: "report/report.h": execute/ may not include report/'
 want 'policy/load.c:1: include: "util.h" names no layer'
 want 'policy/load.c:3: logs:'
+want 'plan/kubelet.c:2: plan-json:'
 want 'plan/kubelet.c:4: plan-io: mkdir()'
 want 'plan/kubelet.c:6: plan-io: unlink()'
 want 'plan/kubelet.c:7: plan-io: now_usec()'
@@ -95,8 +96,8 @@ want 'generator/main.c:1: include: "cli/cli.h": generator/ may not include cli/'
 want 'generator/main.c:2: generator:'
 want 'generator/main.c:3: generator:'
 found=$(grep -c '^[a-z]*/[a-z-]*\.[ch]:[0-9]*: ' "$tmp/bad.out")
-check "and nothing else ($found findings)" [ "$found" = 11 ]
-check "counts them" grep -q '^layers: 11 violation(s)' "$tmp/bad.out"
+check "and nothing else ($found findings)" [ "$found" = 12 ]
+check "counts them" grep -q '^layers: 12 violation(s)' "$tmp/bad.out"
 
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

@@ -388,6 +388,7 @@ static void test_messages_carry_the_numbers(void **state) {
         little_swap();
         assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
+        assert_int_equal(f[0].verdict, VERDICT_LIMITEDSWAP_LITTLE_SWAP);
         assert_non_null(strstr(f[0].message, "12.6 %"));
         findings_free(f, n);
 
@@ -395,6 +396,7 @@ static void test_messages_carry_the_numbers(void **state) {
         file_pagesize_16k();
         assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
+        assert_int_equal(f[0].verdict, VERDICT_SWAPFILE_PAGESIZE);
         assert_non_null(strstr(f[0].message, "4096-byte pages"));
         assert_non_null(strstr(f[0].message, "16384"));
         findings_free(f, n);
@@ -404,6 +406,7 @@ static void test_messages_carry_the_numbers(void **state) {
         units[0].masked = false;
         assert_int_equal(run_check(&f, &n), 0);
         assert_int_equal(n, 1);
+        assert_int_equal(f[0].verdict, VERDICT_CONFLICT_UNIT_UNMASKED);
         assert_non_null(strstr(f[0].message, "dev-zram0.swap var-swap.swap are not masked"));
         findings_free(f, n);
 }

@@ -84,10 +84,11 @@ static size_t count(const Plan *p, ActionKind kind) {
         return n;
 }
 
-/* A finding of that severity whose message holds s. */
-static bool has_finding(const Plan *pl, Severity sev, const char *s) {
+/* A finding with verdict v (its id and severity are the table's); with words, one whose message
+ * holds them: the value it names, or which of the verdict's cases it is. */
+static bool has_finding(const Plan *pl, Verdict v, const char *words) {
         for (size_t i = 0; i < pl->findings.n; i++)
-                if (pl->findings.f[i].severity == sev && strstr(pl->findings.f[i].message, s))
+                if (pl->findings.f[i].verdict == v && (!words || strstr(pl->findings.f[i].message, words)))
                         return true;
         return false;
 }
@@ -284,8 +285,8 @@ static void test_algorithm_not_offered(void **state) {
         Case c = {};
         load(&c, "matching", "[Swap]\nBackend=zram\n[Zram]\nAlgorithm=zstd deflate\n");
         run(&c, NULL);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "none of these is offered"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "lzo-rle lzo lz4"));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_ALGORITHM_UNAVAILABLE, NULL));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_ALGORITHM_UNAVAILABLE, "lzo-rle lzo lz4"));
         done(&c);
 }
 
@@ -311,9 +312,9 @@ static void test_zram_knobs_missing(void **state) {
         assert_int_equal(unlink(path), 0);
         load(&c, NULL, MATCHING_POLICY "[Zram]\nAlgorithm=lz4(level=2)\nRecompressAlgorithm=lzo\nWriteback=/var/wb\n");
         run(&c, NULL);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no algorithm_params"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no recomp_algorithm"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "this kernel's zram has no backing_dev"));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_FEATURE_UNAVAILABLE, "this kernel's zram has no algorithm_params"));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_FEATURE_UNAVAILABLE, "this kernel's zram has no recomp_algorithm"));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_FEATURE_UNAVAILABLE, "this kernel's zram has no backing_dev"));
         assert_true(findings_has(&c.plan.findings, VERDICT_ZRAM_FEATURE_UNAVAILABLE));
         assert_int_equal(count(&c.plan, ACTION_ZRAM_CREATE), 0);
         done(&c);
@@ -372,14 +373,14 @@ static void test_zram_writeback_plan(void **state) {
         load(&w, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
         run(&w, NULL);
         assert_true(findings_has(&w.plan.findings, VERDICT_ZRAM_WRITEBACK_TARGET));
-        assert_true(has_finding(&w.plan, SEVERITY_ERROR, "may be written by others than root"));
+        assert_true(has_finding(&w.plan, VERDICT_ZRAM_WRITEBACK_TARGET, "may be written by others than root"));
         done(&w);
         Case b = {};
         fixture_copy(&b, "matching");
         put_file(&b, "/sys/block/zram0/backing_dev", "none\n", 0644);
         load(&b, NULL, MATCHING_POLICY "[Zram]\nWriteback=/dev/nothing\n");
         run(&b, NULL);
-        assert_true(has_finding(&b.plan, SEVERITY_ERROR, "[Zram] Writeback=/dev/nothing: no such block device"));
+        assert_true(has_finding(&b.plan, VERDICT_ZRAM_WRITEBACK_TARGET, "[Zram] Writeback=/dev/nothing: no such block device"));
         done(&b);
 }
 
@@ -496,7 +497,7 @@ static void test_writeback_timer_plan(void **state) {
         run(&s, NULL);
         assert_int_equal(find(&s.plan, ACTION_START_UNIT, "nodeswap-writeback.timer"), -1);
         assert_true(findings_has(&s.plan.findings, VERDICT_SYSTEMD_NOT_RUNNING));
-        assert_true(has_finding(&s.plan, SEVERITY_WARNING, "nodeswap-writeback.timer is not started"));
+        assert_true(has_finding(&s.plan, VERDICT_SYSTEMD_NOT_RUNNING, "nodeswap-writeback.timer is not started"));
         done(&s);
 }
 
@@ -549,7 +550,7 @@ static void test_writeback_file_plan(void **state) {
         run(&l, &purge);
         assert_int_equal(find(&l.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
         assert_true(findings_has(&l.plan.findings, VERDICT_SWAPFILE_RECORD_LEFT_ALONE));
-        assert_true(has_finding(&l.plan, SEVERITY_WARNING, "is no longer a regular file"));
+        assert_true(has_finding(&l.plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, "is no longer a regular file"));
         done(&l);
 
         /* The loop device on it belongs to a device the plan keeps (not ours): left alone. */
@@ -560,7 +561,7 @@ static void test_writeback_file_plan(void **state) {
         h.policy.backends = 0;
         run(&h, &purge);
         assert_int_equal(find(&h.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
-        assert_true(has_finding(&h.plan, SEVERITY_WARNING, "still backs /dev/loop3"));
+        assert_true(has_finding(&h.plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, "still backs /dev/loop3"));
         done(&h);
 
         /* apply with Writeback= naming another file: the old device goes, then its file. */
@@ -680,7 +681,7 @@ static void test_stale_file(void **state) {
         assert_int_equal(chmod(path, 0644), 0);
         load(&bad, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=32K\n");
         run(&bad, NULL);
-        assert_true(has_finding(&bad.plan, SEVERITY_ERROR, "mode 0644"));
+        assert_true(has_finding(&bad.plan, VERDICT_SWAPFILE_PERMISSIONS, "mode 0644"));
         done(&bad);
 }
 
@@ -692,14 +693,14 @@ static void test_swapoff_fit_check(void **state) {
         c.host.mem_available = 1 * GiB;
         run(&c, NULL);
         /* 10 GiB out, 1 GiB + a fresh 4 GiB file (less one 16 KiB page) in: 5 GiB missing. */
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "missing"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "10.0 GiB"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPOFF_NO_ROOM, "missing"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPOFF_NO_ROOM, "10.0 GiB"));
         plan_done(&c.plan);
 
         PlanOptions force = { .force = true };
         run(&c, &force);
         assert_int_equal(plan_errors(&c.plan), 0);
-        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "--force"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPOFF_FORCED, NULL));
         assert_true(find(&c.plan, ACTION_STOP_UNIT, "dev-zram0.swap") >= 0);
         done(&c);
 }
@@ -748,9 +749,9 @@ static void test_vps_file(void **state) {
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
         assert_int_equal(find(&c.plan, ACTION_SWAPOFF, "/swapfile"), -1);
-        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "/swapfile: swap not made by nodeswap"));
-        assert_true(has_finding(&c.plan, SEVERITY_WARNING, "swapfile.swap"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "LimitedSwap needs cgroup v2"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAP_UNMANAGED, "/swapfile: swap not made by nodeswap"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAP_UNMANAGED, "swapfile.swap"));
+        assert_true(has_finding(&c.plan, VERDICT_CGROUP_V1_LIMITEDSWAP, NULL));
         assert_true(find(&c.plan, ACTION_RESTART_UNIT, "kubelet.service") >= 0);
         done(&c);
 }
@@ -760,8 +761,8 @@ static void test_file_storage_and_fs_refused(void **state) {
         Case c = {};
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=file\n[File]\nSize=1G\nStorage=nvme ssd\n");
         run(&c, NULL);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "vda"));
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "Storage="));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPFILE_STORAGE, "vda"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPFILE_STORAGE, "Storage="));
         assert_int_equal(find(&c.plan, ACTION_FILE_CREATE, NULL), -1);
         done(&c);
 
@@ -778,14 +779,14 @@ static void test_file_storage_and_fs_refused(void **state) {
         assert_int_equal(mkdir(path, 0700), 0);
         load(&t, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=1G\n");
         run(&t, NULL);
-        assert_true(has_finding(&t.plan, SEVERITY_ERROR, "tmpfs"));
+        assert_true(has_finding(&t.plan, VERDICT_SWAPFILE_FILESYSTEM, "tmpfs"));
         done(&t);
 
         /* more than the file system has */
         Case big = {};
         load(&big, "rpi-untouched", "[Swap]\nBackend=file\n[File]\nSize=64T\n");
         run(&big, NULL);
-        assert_true(has_finding(&big.plan, SEVERITY_ERROR, "free"));
+        assert_true(has_finding(&big.plan, VERDICT_SWAPFILE_NO_SPACE, "free"));
         done(&big);
 }
 
@@ -794,7 +795,7 @@ static void test_vps_no_zram(void **state) {
         Case c = {};
         load(&c, "vps-cgroupv1", "[Swap]\nBackend=zram\n");
         run(&c, NULL);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "no zram"));
+        assert_true(has_finding(&c.plan, VERDICT_ZRAM_UNAVAILABLE, NULL));
         done(&c);
 }
 
@@ -873,7 +874,7 @@ static void test_moved_path_old_file_deleted(void **state) {
         assert_int_equal(host_find_swap(&c.host, OLD_FILE)->owner, SWAP_OWNER_NODESWAP);
         run(&c, NULL);
         assert_int_equal(plan_errors(&c.plan), 0);
-        assert_false(has_finding(&c.plan, SEVERITY_WARNING, "stays on"));
+        assert_false(has_finding(&c.plan, VERDICT_SWAP_UNMANAGED, NULL));
         int create = find(&c.plan, ACTION_FILE_CREATE, NEW_FILE);
         int off = find(&c.plan, ACTION_SWAPOFF, OLD_FILE);
         int rm = find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE);
@@ -914,7 +915,7 @@ static void test_recorded_file_not_ours_any_more(void **state) {
                 assert_int_equal(plan_errors(&c.plan), 0);
                 assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
                 assert_int_equal(find(&c.plan, ACTION_SWAPOFF, OLD_FILE), -1);
-                assert_true(has_finding(&c.plan, SEVERITY_WARNING, cases[i].warning));
+                assert_true(has_finding(&c.plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, cases[i].warning));
                 done(&c);
         }
         /* The unlabelled one is active: someone else's swap now, kept on with the usual warning. */
@@ -922,7 +923,7 @@ static void test_recorded_file_not_ours_any_more(void **state) {
         load_recorded(&u, "moved-unlabelled", OLD_UNLABELLED, MOVED_POLICY);
         assert_int_equal(host_find_swap(&u.host, OLD_FILE)->owner, SWAP_OWNER_OTHER);
         run(&u, NULL);
-        assert_true(has_finding(&u.plan, SEVERITY_WARNING, "swap not made by nodeswap"));
+        assert_true(has_finding(&u.plan, VERDICT_SWAP_UNMANAGED, NULL));
         done(&u);
 }
 
@@ -934,7 +935,8 @@ static void test_recorded_file_gone(void **state) {
         run(&c, NULL);
         assert_int_equal(plan_errors(&c.plan), 0);
         assert_int_equal(find(&c.plan, ACTION_FILE_REMOVE, NULL), -1);
-        assert_false(has_finding(&c.plan, SEVERITY_WARNING, OLD_FILE));
+        assert_false(has_finding(&c.plan, VERDICT_SWAPFILE_RECORD_LEFT_ALONE, NULL));
+        assert_false(has_finding(&c.plan, VERDICT_SWAP_UNMANAGED, OLD_FILE));
         done(&c);
 }
 
@@ -1116,7 +1118,7 @@ static void test_file_resize_no_room(void **state) {
         load_resize(&c, "resize-no-room", STOPPED_NOWHERE, 80, 10);
         c.host.file.fs_free = 20 * MiB;     /* the bridge wants 16 MiB + its margin */
         run(&c, NULL);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "bridge"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPFILE_NO_SPACE, "bridge"));
         assert_int_equal(find(&c.plan, ACTION_FILE_CREATE, NULL), -1);
         plan_done(&c.plan);
 
@@ -1130,7 +1132,7 @@ static void test_file_resize_no_room(void **state) {
         c.host.file.fs_free = 0;
         c.host.file.allocated = 40 * KiB;
         run(&c, &force);
-        assert_true(has_finding(&c.plan, SEVERITY_ERROR, "counting the old file's space"));
+        assert_true(has_finding(&c.plan, VERDICT_SWAPFILE_NO_SPACE, "counting the old file's space"));
         done(&c);
 }
 

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "policy/policy.h"
+#include "policy/schema.h"
 
 static const PolicyContext ctx = {
         .ram = UINT64_C(16218) * MiB,   /* MemTotal of a 16 GB Raspberry Pi 5 */
@@ -204,8 +205,8 @@ static void assert_defaults(const Policy *p) {
         assert_string_equal(units, "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "
                                    "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "
                                    "dphys-swapfile.service zramswap.service");
-        assert_null(p->zram.size_origin.file);
-        assert_null(p->zram.priority_origin.file);
+        for (size_t k = 0; k < _POLICY_KEY_MAX; k++)
+                assert_null(p->origin[k].file);
         _cleanup_free_ char *compressors = strv_join(p->zswap.compressors, " ");
         assert_string_equal(compressors, "zstd lz4 lzo-rle lzo");
         assert_int_equal(p->zswap.max_pool_percent, -1);
@@ -286,26 +287,26 @@ static void test_every_key(void **state) {
         assert_string_equal(P.files[0], "policy.conf");
         assert_true(P.backend_set);
         assert_int_equal(P.backends, BACKEND_ZRAM | BACKEND_FILE);
-        assert_ptr_equal(P.backend_origin.file, P.files[0]);
-        assert_int_equal(P.backend_origin.line, 2);
+        assert_ptr_equal(P.origin[POLICY_KEY_SWAP_BACKEND].file, P.files[0]);
+        assert_int_equal(P.origin[POLICY_KEY_SWAP_BACKEND].line, 2);
 
         assert_true(P.zram.size == UINT64_C(4251451392));       /* 16218 MiB / 4 = 4054.5 MiB */
         assert_string_equal(P.zram.size_expr, "25%");
-        assert_ptr_equal(P.zram.size_origin.file, P.files[0]);
-        assert_int_equal(P.zram.size_origin.line, 5);
+        assert_ptr_equal(P.origin[POLICY_KEY_ZRAM_SIZE].file, P.files[0]);
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_SIZE].line, 5);
         assert_string_equal(P.zram.algorithms[0], "lz4");
         assert_string_equal(P.zram.algorithms[1], "lzo-rle");
         assert_null(P.zram.algorithms[2]);
         assert_int_equal(P.zram.priority, 32767);
-        assert_int_equal(P.zram.priority_origin.line, 7);
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_PRIORITY].line, 7);
         assert_true(P.zram.mem_limit == GiB);
 
         assert_string_equal(P.file.path, "/srv/swap/node.swap");
         assert_true(P.file.size == 2 * ctx.ram);
         assert_string_equal(P.file.size_expr, "2 * ram");
-        assert_int_equal(P.file.size_origin.line, 12);
+        assert_int_equal(P.origin[POLICY_KEY_FILE_SIZE].line, 12);
         assert_int_equal(P.file.priority, 0);
-        assert_int_equal(P.file.priority_origin.line, 13);
+        assert_int_equal(P.origin[POLICY_KEY_FILE_PRIORITY].line, 13);
         assert_int_equal(P.file.storage, STORAGE_MMC | STORAGE_ROTATIONAL);
 
         assert_int_equal(P.swappiness, 200);
@@ -625,6 +626,25 @@ static void test_zram_knobs(void **state) {
         assert_string_equal(timespan_format_sec(buf, sizeof buf, 0), "0");
 }
 
+/* Every row of the schema: its default (what policy_init_defaults() gives) is what an empty
+ * assignment of the key gives, except Units=, where an empty assignment empties the list. */
+static void test_every_key_empty_is_its_default(void **state) {
+        assert_true(schema_n_keys == _POLICY_KEY_MAX);
+        for (size_t i = 0; i < schema_n_keys; i++) {
+                const KeyDef *k = &schema_keys[i];
+                _cleanup_free_ char *text = strdup_printf("[%s]\n%s=\n", k->section, k->name);
+                print_message("%s", text);
+                assert_no_errors(load_text(text));
+                assert_int_equal(P.origin[k->id].line, 2);
+                if (k->empty_is_value) {
+                        assert_int_equal(strv_length(P.conflict_units), 0);
+                        continue;
+                }
+                memset(P.origin, 0, sizeof P.origin);
+                assert_defaults(&P);
+        }
+}
+
 static void test_empty_value_resets_to_default(void **state) {
         assert_no_errors(load_text(
                 "[Swap]\n"
@@ -661,8 +681,8 @@ static void test_empty_value_resets_to_default(void **state) {
                 "Unit=k3s.service\n"
                 "Unit=\n"));
         /* Everything is back to the defaults, but the reset lines are where the values came from. */
-        assert_int_equal(P.zram.priority_origin.line, 10);
-        P.zram.size_origin = P.zram.priority_origin = P.file.size_origin = P.file.priority_origin = (Origin) {};
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_PRIORITY].line, 10);
+        memset(P.origin, 0, sizeof P.origin);
         assert_defaults(&P);
 }
 
@@ -677,7 +697,7 @@ static void test_later_assignment_wins(void **state) {
                 "Priority=6\n"
                 "Algorithm=zstd\n"));
         assert_int_equal(P.zram.priority, 6);
-        assert_int_equal(P.zram.priority_origin.line, 7);
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_PRIORITY].line, 7);
         assert_int_equal(P.file.priority, 7);
         /* Algorithm= replaces the list, it does not append. */
         assert_int_equal(strv_length(P.zram.algorithms), 1);
@@ -1052,8 +1072,8 @@ static void test_search_path(void **state) {
         assert_true(P.backend_set);
         assert_int_equal(P.backends, BACKEND_ZRAM);
         assert_int_equal(P.zram.priority, 60);
-        assert_ptr_equal(P.zram.priority_origin.file, P.files[4]);
-        assert_int_equal(P.zram.priority_origin.line, 2);
+        assert_ptr_equal(P.origin[POLICY_KEY_ZRAM_PRIORITY].file, P.files[4]);
+        assert_int_equal(P.origin[POLICY_KEY_ZRAM_PRIORITY].line, 2);
         assert_string_equal(P.zram.algorithms[0], "lz4");
         assert_null(P.zram.algorithms[1]);
         assert_int_equal(P.swappiness, 20);
@@ -1300,6 +1320,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test_setup_teardown(test_valid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_invalid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_zram_knobs, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_every_key_empty_is_its_default, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_empty_value_resets_to_default, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_later_assignment_wins, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_units_append_and_reset, setup, teardown),

@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 
 #include "plan/verdict.h"
+#include "report/json.h"
 
 /* Every row: an id of lower-case words joined by '-', unique, a severity and a summary. */
 static void test_table_rows(void **state) {
@@ -50,16 +51,18 @@ static void test_finding_at_a_key(void **state) {
         assert_null(finding_where(&fs.f[1]));
         assert_int_equal(findings_count(&fs, SEVERITY_ERROR), 2);
 
-        json_object *o = finding_to_json(&fs.f[0]);
+        json_object *a = findings_to_json(&fs);
+        assert_non_null(a);
+        assert_int_equal(json_object_array_length(a), 2);
+        json_object *o = json_object_array_get_idx(a, 0);
         assert_string_equal(json_object_get_string(json_object_object_get(o, "id")), "zram-algorithm-unavailable");
         assert_int_equal(json_object_get_int(json_object_object_get(o, "line")), 7);
         assert_string_equal(json_object_get_string(json_object_object_get(o, "key")), "Algorithm");
         assert_string_equal(json_object_get_string(json_object_object_get(o, "hint")), "did you mean zstd?");
-        json_object_put(o);
-        o = finding_to_json(&fs.f[1]);
+        o = json_object_array_get_idx(a, 1);
         assert_null(json_object_object_get(o, "file"));
         assert_null(json_object_object_get(o, "hint"));
-        json_object_put(o);
+        json_object_put(a);
         findings_done(&fs);
         assert_int_equal(fs.n, 0);
 }

@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* nodeswap status as text and as JSON, both rendered from one StatusModel (report/status.h). */
+#include "report/status.h"
+
+#include <time.h>
+
+#include "plan/allowance.h"
+#include "plan/kubelet.h"
+#include "report/json.h"
+#include "report/zswap.h"
+
+/* --- the model ------------------------------------------------------------------------------- */
+
+static const char *recorded_file_state(const RecordedSwapFile *f) {
+        return !f->exists ? "gone" : !f->is_regular ? "not-regular" : !f->labelled ? "unlabelled"
+                                                                    : f->swap_on ? "on" : "off";
+}
+
+static double zram_ratio(const ZramDevice *z) {
+        return z->compr_data_size > 0 ? (double) z->orig_data_size / (double) z->compr_data_size : 0.0;
+}
+
+/* The storage under a swap file, when it is the policy's file (the only one probed). */
+static const SwapFileState *file_state_for(const StatusModel *m, const SwapDevice *s) {
+        if (s->kind != SWAP_KIND_FILE || !m->policy->file.path || !streq(m->policy->file.path, s->path))
+                return NULL;
+        return &m->host->file;
+}
+
+/* The kubelet's effective swapBehavior as JSON shows it: "LimitedSwap", "NoSwap", "invalid" (a
+ * value the kubelet refuses), NULL when no file sets it (the default, NoSwap). */
+static const char *effective_text(const KubeletEffective *e) {
+        if (e->swap_behavior_unknown)
+                return "invalid";
+        return e->swap_behavior == SWAP_BEHAVIOR_UNSET ? NULL : swap_behavior_to_string(e->swap_behavior);
+}
+
+static uint64_t zram_mem_used(const HostState *h) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const ZramDevice *z = h->swaps[i].kind == SWAP_KIND_ZRAM ? host_find_zram(h, h->swaps[i].zram_id) : NULL;
+                if (z)
+                        sum += z->mem_used_total;
+        }
+        return sum;
+}
+
+/* 1 matches, 0 differs, -1 unknown (no policy, or an invalid one). */
+static int status_matches(const StatusVerdict *v) {
+        if (!v->have_policy || !v->policy_valid || findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
+                return -1;
+        return v->pending == 0 && findings_count(&v->findings, SEVERITY_ERROR) == 0;
+}
+
+static int format_usec(uint64_t usec, char **ret) {
+        time_t t = (time_t) (usec / USEC_PER_SEC);
+        struct tm tm;
+        char buf[64];
+        if (!gmtime_r(&t, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) {
+                *ret = NULL;    /* a time gmtime() cannot show: JSON null, text "" */
+                return 0;
+        }
+        *ret = strdup(buf);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* "FILE:LINE" of a kubelet value, NULL for the default (no file). */
+static int kubelet_source_of(const KubeletConfigFile *f, unsigned line, char **ret) {
+        *ret = f ? kubelet_source(f, line) : NULL;
+        return f && !*ret ? -ENOMEM : 0;
+}
+
+int status_model_build(const Policy *p, const HostState *h, const StatusVerdict *v, const PodSwap *pods,
+                       size_t n_pods, bool with_pods, StatusModel *ret) {
+        StatusModel m = {
+                .policy = p,
+                .host = h,
+                .verdict = v,
+                .pods = pods,
+                .n_pods = n_pods,
+                .with_pods = with_pods,
+                .zram_mem_used = zram_mem_used(h),
+                .matches = status_matches(v),
+        };
+        int r;
+
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &m.kubelet);
+        const KubeletEffective *e = &m.kubelet;
+        if ((r = kubelet_source_of(e->swap_behavior_from, e->swap_behavior_from ? e->swap_behavior_from->swap_behavior_line : 0,
+                                   &m.swap_behavior_source)) < 0 ||
+            (r = kubelet_source_of(e->fail_swap_on_from, e->fail_swap_on_from ? e->fail_swap_on_from->fail_swap_on_line : 0,
+                                   &m.fail_swap_on_source)) < 0 ||
+            (h->state.last_run_usec > 0 && (r = format_usec(h->state.last_run_usec, &m.last_run_time)) < 0))
+                goto fail;
+
+        if (h->rpi_swap.installed) {
+                r = rpi_swap_units(&h->rpi_swap, p->file.path, &m.rpi_units);
+                if (r < 0)
+                        goto fail;
+                for (size_t i = 0; i < h->n_units; i++)
+                        if (strv_contains(m.rpi_units, h->units[i].name)) {
+                                m.rpi_units_present++;
+                                m.rpi_units_masked += h->units[i].masked;
+                        }
+        }
+        *ret = m;
+        return 0;
+
+fail:
+        status_model_done(&m);
+        return r;
+}
+
+void status_model_done(StatusModel *m) {
+        free(m->swap_behavior_source);
+        free(m->fail_swap_on_source);
+        strv_free(m->rpi_units);
+        free(m->last_run_time);
+        *m = (StatusModel) {};
+}
+
+/* --- text ------------------------------------------------------------------------------------ */
+
+static const char *owner_text(SwapOwner o) {
+        switch (o) {
+        case SWAP_OWNER_NODESWAP: return "nodeswap";
+        case SWAP_OWNER_CONFLICT: return "distro (conflict)";
+        default:                  return "other";
+        }
+}
+
+static void print_zram_text(FILE *f, const ZramDevice *z) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+
+        fprintf(f, "      algorithm %s", z->algorithm ?: "unknown");
+        if (z->compr_data_size > 0)
+                fprintf(f, ", %s stored in %s (%.1f:1)", format_bytes(a, sizeof a, z->orig_data_size),
+                        format_bytes(b, sizeof b, z->compr_data_size), zram_ratio(z));
+        fprintf(f, ", RAM used %s%s%s\n", format_bytes(c, sizeof c, z->mem_used_total),
+                z->mem_limit ? " of at most " : "", z->mem_limit ? format_bytes(a, sizeof a, z->mem_limit) : "");
+        fprintf(f, "      this RAM is charged to no cgroup: no pod's memory limit accounts for it\n");
+        if (z->wb.backing_dev) {
+                fprintf(f, "      writeback to %s: %s written back, %s kept there, %s read back", z->wb.backing_dev,
+                        format_bytes(a, sizeof a, z->bd_writes), format_bytes(b, sizeof b, z->bd_count),
+                        format_bytes(c, sizeof c, z->bd_reads));
+                if (z->wb.writeback_limit_enabled)
+                        fprintf(f, "; %s left of the day's limit", format_bytes(a, sizeof a, z->wb.writeback_limit));
+                fputc('\n', f);
+        }
+}
+
+static void print_swaps_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
+
+        fprintf(f, "Swap:\n");
+        if (h->n_swaps == 0)
+                fprintf(f, "  none\n");
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                fprintf(f, "  %-28s %-9s %10s  used %10s  priority %6d  owner %s\n", s->path,
+                        strempty(swap_kind_to_string(s->kind)), format_bytes(a, sizeof a, s->size),
+                        format_bytes(b, sizeof b, s->used), s->priority, owner_text(s->owner));
+
+                if (s->kind == SWAP_KIND_ZRAM) {
+                        const ZramDevice *z = host_find_zram(h, s->zram_id);
+                        if (z)
+                                print_zram_text(f, z);
+                } else if (s->kind == SWAP_KIND_FILE) {
+                        const SwapFileState *fs = file_state_for(m, s);
+                        const char *kind = fs ? storage_kind_to_string(fs->storage) : NULL;
+                        bool dev = fs && fs->storage_device;
+                        fprintf(f, "      on %s storage%s%s%s\n", kind ?: "unknown", dev ? " (" : "",
+                                dev ? fs->storage_device : "", dev ? ")" : "");
+                }
+        }
+        fprintf(f, "  total %s, free %s; RAM %s, available %s", format_bytes(a, sizeof a, h->swap_total),
+                format_bytes(b, sizeof b, h->swap_free), format_bytes(c, sizeof c, h->mem_total),
+                format_bytes(d, sizeof d, h->mem_available));
+        if (m->zram_mem_used > 0)
+                fprintf(f, "; zram holds %s of RAM", format_bytes(a, sizeof a, m->zram_mem_used));
+        fprintf(f, "\n  page size %s (swap headers are written for it)\n", format_bytes(a, sizeof a, h->page_size));
+}
+
+static void print_sysctl_text(FILE *f, const HostState *h) {
+        fprintf(f, "\nSysctl:\n");
+        if (h->swappiness >= 0)
+                fprintf(f, "  vm.swappiness   %d\n", h->swappiness);
+        else
+                fprintf(f, "  vm.swappiness   unreadable\n");
+        if (h->page_cluster >= 0)
+                fprintf(f, "  vm.page-cluster %d\n", h->page_cluster);
+        else
+                fprintf(f, "  vm.page-cluster unreadable\n");
+}
+
+static void print_kubelet_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        const KubeletEffective *eff = &m->kubelet;
+        const char *src = strempty(m->swap_behavior_source);
+
+        fprintf(f, "\nKubelet:\n");
+        fprintf(f, "  unit            %s%s\n", h->kubelet_unit ?: "none found",
+                !h->kubelet_unit ? "" : h->kubelet_active > 0 ? " (active)" :
+                h->kubelet_active == 0 ? " (inactive)" : "");
+        fprintf(f, "  drop-in         %s%s\n", strempty(h->dropin_path ?: m->policy->dropin), h->dropin ? "" : " (absent)");
+        if (eff->swap_behavior_unknown)
+                fprintf(f, "  swapBehavior    %s from %s: not NoSwap or LimitedSwap, the kubelet refuses it\n",
+                        eff->swap_behavior_value, src);
+        else if (!eff->swap_behavior_from)
+                fprintf(f, "  swapBehavior    NoSwap (the kubelet's default: no file sets it)\n");
+        else
+                fprintf(f, "  swapBehavior    %s from %s%s\n",
+                        swap_behavior_to_string(eff->swap_behavior == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP
+                                                                                           : eff->swap_behavior),
+                        src, eff->swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
+        if (eff->fail_swap_on && eff->fail_swap_on_from)
+                fprintf(f, "  failSwapOn      true from %s: the kubelet does not start while the node has swap\n",
+                        strempty(m->fail_swap_on_source));
+        if (h->kubelet.config_dir)
+                fprintf(f, "  drop-in dir     %s\n", h->kubelet.config_dir);
+        for (size_t i = 0; i < h->kubelet.n_files; i++) {
+                const KubeletConfigFile *kf = &h->kubelet.files[i];
+                if (!kf->invalid)
+                        continue;
+                _cleanup_free_ char *isrc = kubelet_source(kf, kf->invalid_line);
+                fprintf(f, "  invalid file    %s: %s (the kubelet does not start)\n", strempty(isrc), kf->invalid_reason);
+        }
+        fprintf(f, "  cgroup          %s%s\n", strempty(cgroup_mode_to_string(h->cgroup)),
+                cgroup_mode_is_v1(h->cgroup) ? " (LimitedSwap needs v2)" : "");
+        if (kubelet_capacity_stale(h) > 0)
+                fprintf(f, "  swap capacity   stale: the unit started before the last swap change; restart it\n");
+        fprintf(f, "  PSI             %s\n", h->psi ? "on" : "off");
+}
+
+static void print_units_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        size_t shown = 0;
+
+        fprintf(f, "\nConflict units:\n");
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                if (!u->exists && !u->masked)
+                        continue;
+                fprintf(f, "  %-36s %s%s\n", u->name,
+                        u->masked ? (u->masked_runtime ? "masked (runtime, by nodeswap)" : "masked") : "not masked",
+                        u->active > 0 ? ", active" : "");
+                shown++;
+        }
+        if (shown == 0)
+                fprintf(f, "  none present\n");
+
+        if (!h->rpi_swap.installed)
+                return;
+        size_t n = m->rpi_units_present, masked = m->rpi_units_masked;
+        fprintf(f, "\nRaspberry Pi OS rpi-swap:\n");
+        fprintf(f, "  mechanism       %s (%s%s)\n", rpi_swap_mechanism_to_string(h->rpi_swap.mechanism),
+                h->rpi_swap.mechanism_source ? "Mechanism= in " : "the default", strempty(h->rpi_swap.mechanism_source));
+        fprintf(f, "  swap file       %s\n", strempty(h->rpi_swap.path));
+        fprintf(f, "  its units       %zu of %zu masked%s\n", masked, n,
+                h->state.reverted ? " (nodeswap is reverted: rpi-swap runs the swap)"
+                : masked == n && n > 0 ? " (kept off while nodeswap is in charge)" : "");
+}
+
+static void print_recorded_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        if (h->n_recorded_files == 0)
+                return;
+        fprintf(f, "\nSwap files nodeswap created:\n");
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const RecordedSwapFile *rf = &h->recorded_files[i];
+                bool current = streq_ptr(rf->path, m->policy->file.path);
+                const char *st = recorded_file_state(rf);
+                fprintf(f, "  %-36s %s%s\n", rf->path, st,
+                        streq(st, "not-regular") || streq(st, "unlabelled") ? " (left alone, never deleted)"
+                        : streq(st, "gone")                                 ? " (forgotten by the next apply)"
+                        : current                                           ? " (the policy's Path=)"
+                                  : " (no longer the policy's Path=: the next apply deletes it)");
+        }
+}
+
+static void print_runs_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        fprintf(f, "\nReverted: %s\n", h->state.reverted ? "yes (nodeswap revert ran last; nodeswap apply undoes it)" : "no");
+        if (h->state.last_run_usec > 0)
+                fprintf(f, "Last run: %s at %s, %s\n", h->state.last_run_revert ? "revert" : "apply",
+                        strempty(m->last_run_time),
+                        h->state.last_run_failed ? "failed (journalctl -u nodeswap, or run nodeswap apply)" : "ok");
+        else
+                fprintf(f, "Last run: %s\n", h->state.unreadable ? "unknown (nodeswap's records are unreadable for this user)"
+                                                                 : "none recorded");
+        if (strv_length(m->policy->files) == 0)
+                fprintf(f, "Policy:   none (nodeswap leaves this node alone)\n");
+        else {
+                _cleanup_free_ char *list = strv_join(m->policy->files, " ");
+                fprintf(f, "Policy:   %s\n", strempty(list));
+        }
+}
+
+static const char *cgroup_value_text(char *buf, size_t len, uint64_t v) {
+        if (v == CGROUP_VALUE_UNKNOWN)
+                return "-";
+        if (v == CGROUP_VALUE_MAX)
+                return "max";
+        return format_bytes(buf, len, v);
+}
+
+static void print_pods_text(FILE *f, const PodSwap *pods, size_t n) {
+        fprintf(f, "\nContainers:\n");
+        if (n == 0) {
+                fprintf(f, "  none found (no kubelet cgroup tree)\n");
+                return;
+        }
+        fprintf(f, "  %-11s %-11s %-11s %-11s %-11s %-11s %s\n", "QOS", "MEM.MAX", "MEM.CUR", "SWAP.MAX", "SWAP.CUR",
+                "ZSWAP.CUR", "CGROUP");
+        for (size_t i = 0; i < n; i++) {
+                char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX],
+                        e[FORMAT_BYTES_MAX];
+                fprintf(f, "  %-11s %-11s %-11s %-11s %-11s %-11s %s\n", pod_qos_to_string(pods[i].qos),
+                        cgroup_value_text(a, sizeof a, pods[i].memory_max),
+                        cgroup_value_text(b, sizeof b, pods[i].memory_current),
+                        cgroup_value_text(c, sizeof c, pods[i].swap_max),
+                        cgroup_value_text(d, sizeof d, pods[i].swap_current),
+                        cgroup_value_text(e, sizeof e, pods[i].zswap_current), pods[i].name);
+        }
+}
+
+void status_print_verdict(FILE *f, const StatusVerdict *v) {
+        size_t errors = findings_count(&v->findings, SEVERITY_ERROR);
+        if (!v->have_policy)
+                fprintf(f, "Verdict:  no policy: nodeswap leaves this node alone\n");
+        else if (findings_has(&v->findings, VERDICT_POLICY_UNREADABLE) && errors == 0)
+                fprintf(f, "Verdict:  not judged: this user may not read the whole policy (run as root)\n");
+        else if (!v->policy_valid)
+                fprintf(f, "Verdict:  the policy has %zu error%s: not judged (nodeswap check lists them)\n", errors,
+                        errors == 1 ? "" : "s");
+        else if (findings_has(&v->findings, VERDICT_HOST_UNREADABLE))
+                fprintf(f, "Verdict:  not judged: this user may not read all of the node (run as root)\n");
+        else if (errors > 0)
+                fprintf(f, "Verdict:  apply would refuse the policy: %zu error%s (nodeswap check lists them)\n", errors,
+                        errors == 1 ? "" : "s");
+        else if (v->pending > 0)
+                fprintf(f, "Verdict:  the node differs from the policy: %zu change%s pending (nodeswap plan shows them)\n",
+                        v->pending, v->pending == 1 ? "" : "s");
+        else
+                fprintf(f, "Verdict:  the node matches the policy\n");
+}
+
+void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color) {
+        const Findings *fs = &m->verdict->findings;
+
+        print_swaps_text(f, m);
+        zswap_print_text(f, &m->host->zswap);
+        print_sysctl_text(f, m->host);
+        print_kubelet_text(f, m);
+        print_units_text(f, m);
+        print_recorded_text(f, m);
+        print_runs_text(f, m);
+
+        status_print_verdict(f, m->verdict);
+        bool any = false;
+        for (size_t i = 0; i < fs->n; i++) {
+                if (verbosity <= 0 && fs->f[i].severity == SEVERITY_INFO)
+                        continue;
+                if (!any)
+                        fprintf(f, "\nFindings:\n");
+                finding_print(f, &fs->f[i], color);
+                any = true;
+        }
+
+        if (m->with_pods)
+                print_pods_text(f, m->pods, m->n_pods);
+}
+
+/* --- JSON ------------------------------------------------------------------------------------ */
+
+static int zram_to_json(const ZramDevice *z, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *wb = NULL;
+        if (!o ||
+            json_add_int(o, "id", z->id) < 0 ||
+            json_add_string(o, "algorithm", z->algorithm) < 0 ||
+            json_add_u64(o, "orig_data_size", z->orig_data_size) < 0 ||
+            json_add_u64(o, "compr_data_size", z->compr_data_size) < 0 ||
+            json_add_u64(o, "mem_used_total", z->mem_used_total) < 0 ||
+            json_add_u64(o, "mem_limit", z->mem_limit) < 0 ||
+            (z->compr_data_size > 0 ? json_add_double(o, "ratio", zram_ratio(z)) : json_add_null(o, "ratio")) < 0)
+                return -ENOMEM;
+        if (z->wb.backing_dev) {
+                wb = json_object_new_object();
+                if (!wb ||
+                    json_add_string(wb, "backing_dev", z->wb.backing_dev) < 0 ||
+                    json_add_u64(wb, "stored", z->bd_count) < 0 ||
+                    json_add_u64(wb, "written", z->bd_writes) < 0 ||
+                    json_add_u64(wb, "read", z->bd_reads) < 0 ||
+                    (z->wb.writeback_limit_enabled ? json_add_u64(wb, "limit_left", z->wb.writeback_limit)
+                                                   : json_add_null(wb, "limit_left")) < 0 ||
+                    json_add(o, "writeback", TAKE_PTR(wb)) < 0)
+                        return -ENOMEM;
+        } else if (json_add_null(o, "writeback") < 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int swap_to_json(const StatusModel *m, const SwapDevice *s, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_string(o, "path", s->path) < 0 ||
+            json_add_string(o, "kind", strempty(swap_kind_to_string(s->kind))) < 0 ||
+            json_add_u64(o, "size", s->size) < 0 ||
+            json_add_u64(o, "used", s->used) < 0 ||
+            json_add_int(o, "priority", s->priority) < 0 ||
+            json_add_string(o, "owner", strempty(swap_owner_to_string(s->owner))) < 0 ||
+            json_add_string(o, "unit", s->unit) < 0)
+                return -ENOMEM;
+
+        if (s->kind == SWAP_KIND_ZRAM) {
+                const ZramDevice *z = host_find_zram(m->host, s->zram_id);
+                json_object *zo = NULL;
+                if (z && zram_to_json(z, &zo) < 0)
+                        return -ENOMEM;
+                if ((zo ? json_add(o, "zram", zo) : json_add_null(o, "zram")) < 0)
+                        return -ENOMEM;
+        }
+        if (s->kind == SWAP_KIND_FILE) {
+                const SwapFileState *f = file_state_for(m, s);
+                if (json_add_string(o, "storage", f ? storage_kind_to_string(f->storage) : NULL) < 0 ||
+                    json_add_string(o, "storage_device", f ? f->storage_device : NULL) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int kubelet_file_to_json(const KubeletConfigFile *f, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_string(o, "path", f->path) < 0 ||
+            json_add_string(o, "invalid", f->invalid ? f->invalid_reason : NULL) < 0 ||
+            (f->invalid && f->invalid_line > 0 ? json_add_int(o, "invalid_line", f->invalid_line)
+                                                : json_add_null(o, "invalid_line")) < 0 ||
+            json_add_string(o, "swap_behavior",
+                            f->swap_behavior_field == KUBELET_FIELD_SET ? f->swap_behavior_value : NULL) < 0 ||
+            (f->swap_behavior_field != KUBELET_FIELD_ABSENT ? json_add_int(o, "swap_behavior_line", f->swap_behavior_line)
+                                                            : json_add_null(o, "swap_behavior_line")) < 0 ||
+            json_add_tristate(o, "fail_swap_on", f->fail_swap_on_field == KUBELET_FIELD_SET ? f->fail_swap_on : -1) < 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int kubelet_to_json(const StatusModel *m, json_object **ret) {
+        const HostState *h = m->host;
+        _cleanup_json_ json_object *o = json_object_new_object(), *files = json_object_new_array();
+        if (!o || !files)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->kubelet.n_files; i++) {
+                json_object *fo;
+                if (kubelet_file_to_json(&h->kubelet.files[i], &fo) < 0 || json_append(files, fo) < 0)
+                        return -ENOMEM;
+        }
+        if (json_add_string(o, "unit", h->kubelet_unit) < 0 ||
+            json_add_tristate(o, "active", h->kubelet_active) < 0 ||
+            json_add_string(o, "dropin", h->dropin_path ?: m->policy->dropin) < 0 ||
+            json_add_bool(o, "dropin_present", h->dropin != NULL) < 0 ||
+            json_add_string(o, "swap_behavior", effective_text(&m->kubelet)) < 0 ||
+            json_add_string(o, "swap_behavior_source", m->swap_behavior_source) < 0 ||
+            json_add_bool(o, "fail_swap_on", m->kubelet.fail_swap_on) < 0 ||
+            json_add_string(o, "fail_swap_on_source", m->fail_swap_on_source) < 0 ||
+            json_add_string(o, "config_dir", h->kubelet.config_dir) < 0 ||
+            json_add(o, "config_files", TAKE_PTR(files)) < 0 ||
+            json_add_tristate(o, "swap_stale", kubelet_capacity_stale(h)) < 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int units_to_json(const HostState *h, json_object **ret) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->n_units; i++) {
+                const UnitState *u = &h->units[i];
+                _cleanup_json_ json_object *o = json_object_new_object();
+                if (!o ||
+                    json_add_string(o, "name", u->name) < 0 ||
+                    json_add_bool(o, "exists", u->exists) < 0 ||
+                    json_add_bool(o, "masked", u->masked) < 0 ||
+                    json_add_bool(o, "masked_runtime", u->masked_runtime) < 0 ||
+                    json_add_tristate(o, "active", u->active) < 0 ||
+                    json_append(a, TAKE_PTR(o)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(a);
+        return 0;
+}
+
+static int rpi_swap_to_json(const StatusModel *m, json_object *parent) {
+        const RpiSwapConfig *r = &m->host->rpi_swap;
+        if (!r->installed)
+                return json_add_null(parent, "rpi_swap");
+        _cleanup_json_ json_object *o = json_object_new_object(), *units = json_object_new_array();
+        if (!o || !units)
+                return -ENOMEM;
+        for (char **n = m->rpi_units; n && *n; n++)
+                if (json_append_string(units, *n) < 0)
+                        return -ENOMEM;
+        if (json_add_string(o, "mechanism", rpi_swap_mechanism_to_string(r->mechanism)) < 0 ||
+            json_add_string(o, "source", r->mechanism_source) < 0 ||
+            json_add_string(o, "path", r->path) < 0 ||
+            json_add(o, "units", TAKE_PTR(units)) < 0)
+                return -ENOMEM;
+        return json_add(parent, "rpi_swap", TAKE_PTR(o));
+}
+
+static int recorded_to_json(const StatusModel *m, json_object **ret) {
+        const HostState *h = m->host;
+        _cleanup_json_ json_object *a = json_object_new_array();
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->n_recorded_files; i++) {
+                const RecordedSwapFile *f = &h->recorded_files[i];
+                _cleanup_json_ json_object *o = json_object_new_object();
+                if (!o ||
+                    json_add_string(o, "path", f->path) < 0 ||
+                    json_add_string(o, "state", recorded_file_state(f)) < 0 ||
+                    json_add_bool(o, "policy_path", streq_ptr(f->path, m->policy->file.path)) < 0 ||
+                    json_append(a, TAKE_PTR(o)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(a);
+        return 0;
+}
+
+static int last_run_to_json(const StatusModel *m, json_object *parent) {
+        const NodeswapState *st = &m->host->state;
+        if (st->last_run_usec == 0)
+                return json_add_null(parent, "last_run");
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_string(o, "verb", st->last_run_revert ? "revert" : "apply") < 0 ||
+            json_add_u64(o, "time_usec", st->last_run_usec) < 0 ||
+            json_add_string(o, "time", m->last_run_time) < 0 ||
+            json_add_string(o, "result", st->last_run_failed ? "failed" : "ok") < 0)
+                return -ENOMEM;
+        return json_add(parent, "last_run", TAKE_PTR(o));
+}
+
+static int cgroup_value_to_json(json_object *o, const char *key, uint64_t v) {
+        if (v == CGROUP_VALUE_UNKNOWN)
+                return json_add_null(o, key);
+        if (v == CGROUP_VALUE_MAX)
+                return json_add_string(o, key, "max");
+        return json_add_u64(o, key, v);
+}
+
+static int pods_to_json(const PodSwap *pods, size_t n, json_object **ret) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_json_ json_object *o = json_object_new_object();
+                if (!o ||
+                    json_add_string(o, "cgroup", pods[i].name) < 0 ||
+                    json_add_string(o, "qos", pod_qos_to_string(pods[i].qos)) < 0 ||
+                    cgroup_value_to_json(o, "memory_max", pods[i].memory_max) < 0 ||
+                    cgroup_value_to_json(o, "memory_current", pods[i].memory_current) < 0 ||
+                    cgroup_value_to_json(o, "swap_max", pods[i].swap_max) < 0 ||
+                    cgroup_value_to_json(o, "swap_current", pods[i].swap_current) < 0 ||
+                    cgroup_value_to_json(o, "zswap_current", pods[i].zswap_current) < 0 ||
+                    json_append(a, TAKE_PTR(o)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(a);
+        return 0;
+}
+
+/* The swaps, the node's numbers, zswap and the sysctls, in the document's order. */
+static int node_to_json(const StatusModel *m, json_object *o) {
+        const HostState *h = m->host;
+        _cleanup_json_ json_object *swaps = json_object_new_array(), *kubelet = NULL, *units = NULL;
+        if (!swaps)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                json_object *s;
+                if (swap_to_json(m, &h->swaps[i], &s) < 0 || json_append(swaps, s) < 0)
+                        return -ENOMEM;
+        }
+        bool zswap_oom = false;
+        json_object *zswap = zswap_to_json(&h->zswap, &zswap_oom);
+        if (zswap_oom ||
+            kubelet_to_json(m, &kubelet) < 0 ||
+            units_to_json(h, &units) < 0 ||
+            json_add(o, "swaps", TAKE_PTR(swaps)) < 0 ||
+            json_add(o, "kubelet", TAKE_PTR(kubelet)) < 0 ||
+            json_add(o, "units", TAKE_PTR(units)) < 0 ||
+            json_add_u64(o, "mem_total", h->mem_total) < 0 ||
+            json_add_u64(o, "mem_available", h->mem_available) < 0 ||
+            json_add_u64(o, "swap_total", h->swap_total) < 0 ||
+            json_add_u64(o, "swap_free", h->swap_free) < 0 ||
+            json_add_u64(o, "page_size", h->page_size) < 0 ||
+            json_add_u64(o, "zram_mem_used", m->zram_mem_used) < 0) {
+                json_object_put(zswap);
+                return -ENOMEM;
+        }
+        if ((zswap ? json_add(o, "zswap", zswap) : json_add_null(o, "zswap")) < 0 ||
+            (h->swappiness >= 0 ? json_add_int(o, "swappiness", h->swappiness) : json_add_null(o, "swappiness")) < 0 ||
+            (h->page_cluster >= 0 ? json_add_int(o, "page_cluster", h->page_cluster)
+                                  : json_add_null(o, "page_cluster")) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+int status_to_json(const StatusModel *m, json_object **ret) {
+        const HostState *h = m->host;
+        const StatusVerdict *v = m->verdict;
+        _cleanup_json_ json_object *o = json_object_new_object(), *recorded = NULL, *files = NULL, *pods = NULL;
+        if (!o ||
+            json_add_int(o, "version", NODESWAP_JSON_VERSION) < 0 ||
+            node_to_json(m, o) < 0 ||
+            rpi_swap_to_json(m, o) < 0 ||
+            json_add_string(o, "cgroup", strempty(cgroup_mode_to_string(h->cgroup))) < 0 ||
+            json_add_bool(o, "psi", h->psi) < 0 ||
+            json_add_bool(o, "reverted", h->state.reverted) < 0 ||
+            recorded_to_json(m, &recorded) < 0 ||
+            json_add(o, "swap_files", TAKE_PTR(recorded)) < 0 ||
+            json_add_tristate(o, "matches_policy", m->matches) < 0 ||
+            (m->matches >= 0 ? json_add_u64(o, "pending_actions", v->pending) : json_add_null(o, "pending_actions")) < 0 ||
+            json_add_bool(o, "policy_valid", v->policy_valid) < 0 ||
+            last_run_to_json(m, o) < 0 ||
+            json_add(o, "findings", findings_to_json(&v->findings)) < 0 ||
+            json_add_u64(o, "errors", findings_count(&v->findings, SEVERITY_ERROR)) < 0 ||
+            json_add_u64(o, "warnings", findings_count(&v->findings, SEVERITY_WARNING)) < 0)
+                return -ENOMEM;
+
+        files = json_object_new_array();
+        if (!files)
+                return -ENOMEM;
+        for (char *const *f = m->policy->files; f && *f; f++)
+                if (json_append_string(files, *f) < 0)
+                        return -ENOMEM;
+        if (json_add(o, "policy_files", TAKE_PTR(files)) < 0)
+                return -ENOMEM;
+        if (m->with_pods &&
+            (pods_to_json(m->pods, m->n_pods, &pods) < 0 || json_add(o, "pods", TAKE_PTR(pods)) < 0))
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}

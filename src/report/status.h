@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+/*
+ * nodeswap status, rendered: the text for people and the JSON for programs, both from one
+ * StatusModel (what the node is, what the policy says, the verdict, and the values derived from
+ * them once: the kubelet's effective settings and their sources, rpi-swap's units, zram's RAM).
+ *
+ * The JSON document (nodeswap status --json) is one object:
+ *   swaps            array, in /proc/swaps order, of
+ *     path           as in /proc/swaps
+ *     kind           "zram" | "file" | "partition"
+ *     size, used     bytes
+ *     priority       the kernel's priority (negative when none was given)
+ *     owner          "nodeswap" | "conflict" (the distribution's, from a [Conflicts] unit) | "other"
+ *     unit           the .swap unit name for the path, or null
+ *     zram           (kind "zram" only) object:
+ *       id               N of /dev/zramN
+ *       algorithm        the active compression algorithm, or null
+ *       orig_data_size   bytes stored (uncompressed)
+ *       compr_data_size  bytes they take compressed
+ *       mem_used_total   bytes of RAM the device really uses; charged to no cgroup, so no
+ *                        pod's memory limit accounts for it
+ *       mem_limit        bytes, 0 = none
+ *       ratio            orig_data_size / compr_data_size, or null when empty
+ *       writeback        null without a backing device; else an object (bd_stat, bytes):
+ *         backing_dev      the device pages are written back to (/dev/loopN for a Writeback= file)
+ *         stored           bytes written back and still kept there (bd_count)
+ *         written          bytes written back since the device was set up (bd_writes)
+ *         read             bytes read back from it (bd_reads)
+ *         limit_left       bytes left of the day's WritebackLimit= budget, or null when uncapped
+ *     storage        (kind "file" only) "nvme" | "ssd" | "virtual" | "rotational" | "mmc" | null
+ *                    (known for the policy's [File] Path= only)
+ *     storage_device (kind "file" only) e.g. "nvme0n1", or null
+ *   mem_total, mem_available, swap_total, swap_free   bytes, from /proc/meminfo
+ *   page_size        bytes: the kernel's page size (a swap header is written for it; 16384 on
+ *                    a Raspberry Pi 5)
+ *   zram_mem_used    bytes of RAM all zram swap uses (sum of mem_used_total)
+ *   zswap            null when the kernel has no zswap, else object:
+ *     enabled        true | false
+ *     compressor, max_pool_percent, accept_threshold_percent, shrinker_enabled
+ *                    each parameter as the kernel shows it, null when the kernel lacks it
+ *     pool_bytes     RAM the pool uses (/proc/meminfo Zswap), null when not shown
+ *     stored_bytes   the pages it holds, uncompressed (Zswapped), null when not shown
+ *     stored_pages, written_back_pages   debugfs counters, null unless readable (root, mounted)
+ *     cmdline        object: the zswap parameters the kernel command line sets, NAME: value
+ *   swappiness       vm.swappiness, or null when unreadable
+ *   page_cluster     vm.page-cluster, or null when unreadable
+ *   kubelet          object:
+ *     unit           the kubelet unit (policy's Unit= or the first present), or null
+ *     active         true | false | null (unknown: systemd not asked)
+ *     dropin         the drop-in path nodeswap manages, or null
+ *     dropin_present true when that file exists
+ *     swap_behavior  the kubelet's effective swapBehavior, every file it reads merged in its order:
+ *                    "LimitedSwap" | "NoSwap" | "invalid" (a value the kubelet refuses) | null (no
+ *                    file sets it: the kubelet's default, NoSwap)
+ *     swap_behavior_source  "FILE:LINE" of the file that decides it, or null (the default)
+ *     fail_swap_on   the effective failSwapOn (true: the default)
+ *     fail_swap_on_source   "FILE:LINE", or null (the default)
+ *     config_dir     the drop-in directory the kubelet reads (--config-dir), or null
+ *     config_files   array, in merge order, of every file the kubelet reads:
+ *       path, invalid (why the kubelet refuses it, or null), invalid_line (or null),
+ *       swap_behavior (the value it sets, or null), swap_behavior_line (null: the file does not
+ *       set it; a line with a null swap_behavior: set to null, back to the default),
+ *       fail_swap_on (true | false | null: not set)
+ *     swap_stale     true when the unit started before nodeswap's last swap change (the kubelet
+ *                    still works with the old SwapTotal), false when after, null when unknown
+ *   units            array, one per conflict unit ([Conflicts] Units= in policy order, then what
+ *                    follows from rpi-swap's configuration and [File] Path=), of
+ *     name, exists, masked, masked_runtime (masked in /run by nodeswap), active (true|false|null)
+ *   rpi_swap         Raspberry Pi OS's rpi-swap, null when its generator is not installed:
+ *     mechanism      its [Main] Mechanism= ("auto", "zram+file", "zram", "swapfile", ...)
+ *     source         "FILE:LINE" of the Mechanism= in effect, null for the default (auto)
+ *     path           its [File] Path= (default /var/swap)
+ *     units          the units its generator makes for that mechanism (and its remove service
+ *                    for the policy's [File] Path=), each also in "units" above
+ *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
+ *   psi              true when /proc/pressure/memory is readable
+ *   reverted         true when "nodeswap revert" ran last
+ *   swap_files       array, in state order, of the swap files nodeswap created (state swap_file=):
+ *     path           the file
+ *     state          "on" | "off" | "gone" | "not-regular" (a symlink ...) | "unlabelled" (no
+ *                    longer carries nodeswap's swap label); the last two are never deleted
+ *     policy_path    true when it is the policy's [File] Path= (apply keeps it; the others are
+ *                    deleted by the next apply, every one by revert --purge)
+ *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap
+ *                    leaves the node alone)
+ *   pods             (--pods only) array, sorted by cgroup, of
+ *     cgroup         the container's cgroup below the v2 mount
+ *     qos            "burstable" | "guaranteed" | "besteffort" (from the cgroup path)
+ *     memory_max, memory_current, swap_max, swap_current, zswap_current
+ *                    bytes; "max" for no limit; null when the file is absent (zswap_current:
+ *                    memory.zswap.current, the container's pages in zswap, compressed)
+ *
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+
+#include "plan/verdict.h"
+#include "policy/policy.h"
+#include "probe/host.h"
+#include "probe/pods.h"
+
+/* Whether the node matches the policy, judged as plan judges it. */
+typedef struct StatusVerdict {
+        Findings findings;      /* the policy's errors, then the plan's and the rules' findings */
+        bool have_policy;       /* a policy was found (valid or not) */
+        bool policy_valid;
+        size_t pending;         /* actions the plan has */
+} StatusVerdict;
+
+typedef struct StatusModel {
+        const Policy *policy;
+        const HostState *host;
+        const StatusVerdict *verdict;
+        const PodSwap *pods;    /* with_pods only */
+        size_t n_pods;
+        bool with_pods;
+
+        /* derived once, read by both renderers */
+        KubeletEffective kubelet;       /* every file the kubelet reads, merged */
+        char *swap_behavior_source;     /* "FILE:LINE" of the swapBehavior in effect, NULL: the default */
+        char *fail_swap_on_source;      /* the same for failSwapOn */
+        char **rpi_units;               /* the units rpi-swap's generator makes (NULL: not installed) */
+        size_t rpi_units_present;       /* how many of them are in host->units */
+        size_t rpi_units_masked;        /* ... and masked */
+        uint64_t zram_mem_used;         /* bytes of RAM all zram swap uses */
+        int matches;                    /* 1 matches, 0 differs, -1 unknown (no or an invalid policy) */
+        char *last_run_time;            /* "YYYY-MM-DDTHH:MM:SSZ" of the last run, NULL: none */
+} StatusModel;
+
+/* The model for p, h and v (and pods when with_pods), which it points to and must outlive it.
+ * Returns 0 or -ENOMEM. */
+int status_model_build(const Policy *p, const HostState *h, const StatusVerdict *v, const PodSwap *pods,
+                       size_t n_pods, bool with_pods, StatusModel *ret);
+void status_model_done(StatusModel *m);
+
+/* The one-line verdict, also all that status -q prints. */
+void status_print_verdict(FILE *f, const StatusVerdict *v);
+/* The text: swap, zswap, sysctls, kubelet, conflict units, rpi-swap, swap files, the verdict and
+ * the findings (info ones only with verbosity > 0), the containers with pods. */
+void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color);
+/* The JSON document above. Returns 0 or -ENOMEM (nothing in *ret). */
+int status_to_json(const StatusModel *m, json_object **ret);
