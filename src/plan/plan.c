@@ -17,35 +17,54 @@
 #include "plan/zram-knobs.h"
 
 static const char *const action_kind_table[_ACTION_KIND_MAX] = {
-        [ACTION_MASK_UNIT] = "mask-unit",
-        [ACTION_STOP_UNIT] = "stop-unit",
-        [ACTION_ZRAM_CREATE] = "zram-create",
-        [ACTION_FILE_CREATE] = "file-create",
-        [ACTION_FILE_MKSWAP] = "file-mkswap",
-        [ACTION_SWAPON] = "swapon",
-        [ACTION_SWAPOFF] = "swapoff",
-        [ACTION_ZRAM_REMOVE] = "zram-remove",
-        [ACTION_FILE_REMOVE] = "file-remove",
-        [ACTION_SYSCTL] = "sysctl",
-        [ACTION_ZSWAP_SET] = "zswap-set",
-        [ACTION_DROPIN_WRITE] = "dropin-write",
-        [ACTION_DROPIN_REMOVE] = "dropin-remove",
-        [ACTION_RESTART_UNIT] = "restart-unit",
-        [ACTION_UNMASK_UNIT] = "unmask-unit",
-        [ACTION_START_UNIT] = "start-unit",
-        [ACTION_MARK_REVERTED] = "mark-reverted",
-        [ACTION_CLEAR_REVERTED] = "clear-reverted",
+#define ACTION_KIND_NAME(K, name, string) [ACTION_##K] = string,
+        FOREACH_ACTION_KIND(ACTION_KIND_NAME)
+#undef ACTION_KIND_NAME
 };
 
 DEFINE_STRING_TABLE_TO_STRING(action_kind, ActionKind, action_kind_table);
 
+static const char *const plan_sysctl_table[_PLAN_SYSCTL_MAX] = {
+        [PLAN_SYSCTL_SWAPPINESS] = "vm.swappiness",
+        [PLAN_SYSCTL_PAGE_CLUSTER] = "vm.page-cluster",
+};
+
+DEFINE_PRIVATE_STRING_TABLE_TO_STRING(plan_sysctl, PlanSysctl, plan_sysctl_table);
+
+/* What a kind's payload owns. */
 static void action_done(Action *a) {
         free(a->target);
         free(a->now);
         free(a->want);
         free(a->reason);
-        free(a->algorithm);
-        free(a->content);
+        switch (a->kind) {
+        case ACTION_ZRAM_CREATE:
+                free(a->zram_create.algorithm);
+                break;
+        case ACTION_ZSWAP_SET:
+                free(a->zswap_set.value);
+                break;
+        case ACTION_DROPIN_WRITE:
+                free(a->dropin_write.content);
+                break;
+        case ACTION_MASK_UNIT:
+        case ACTION_STOP_UNIT:
+        case ACTION_FILE_CREATE:
+        case ACTION_FILE_MKSWAP:
+        case ACTION_SWAPON:
+        case ACTION_SWAPOFF:
+        case ACTION_ZRAM_REMOVE:
+        case ACTION_FILE_REMOVE:
+        case ACTION_SYSCTL:
+        case ACTION_DROPIN_REMOVE:
+        case ACTION_RESTART_UNIT:
+        case ACTION_UNMASK_UNIT:
+        case ACTION_START_UNIT:
+        case ACTION_MARK_REVERTED:
+        case ACTION_CLEAR_REVERTED:
+        case _ACTION_KIND_MAX:
+                break;
+        }
 }
 
 void plan_done(Plan *p) {
@@ -64,13 +83,24 @@ static Action *plan_add(Plan *p, ActionKind kind, const char *target, const char
                 return NULL;
         p->actions = n;
         Action *a = &p->actions[p->n_actions];
-        *a = (Action) { .kind = kind, .zram_id = -1 };
+        *a = (Action) { .kind = kind };
         if ((target && !(a->target = strdup(target))) || (now && !(a->now = strdup(now))) ||
             (want && !(a->want = strdup(want))) || (reason && !(a->reason = strdup(reason)))) {
                 action_done(a);
                 return NULL;
         }
         p->n_actions++;
+        return a;
+}
+
+/* A swap file's deletion: the policy's own, or one only the state names as nodeswap's (checked
+ * for nodeswap's label again when it is deleted). */
+static Action *plan_add_swap_file_remove(Plan *plan, const Policy *p, const char *target, const char *now,
+                                         const char *want, const char *reason) {
+        Action *a = plan_add(plan, ACTION_FILE_REMOVE, target, now, want, reason);
+        if (a)
+                a->file_remove.role = streq_ptr(target, p->file.path) ? ACTION_FILE_POLICY_SWAP_FILE
+                                                                      : ACTION_FILE_RECORDED_SWAP_FILE;
         return a;
 }
 
@@ -248,8 +278,7 @@ static int plan_zram(Ctx *c) {
                                      "nodeswap's zram device is initialised but not swapped on");
                 if (!a)
                         return -ENOMEM;
-                a->priority = p->zram.priority;
-                a->zram_id = z->id;
+                a->swapon.priority = p->zram.priority;
                 c->new_swap += swap_usable(z->disksize, h->page_size);
                 c->swap_changed = true;
                 return 0;
@@ -265,10 +294,10 @@ static int plan_zram(Ctx *c) {
         Action *a = plan_add(plan, ACTION_ZRAM_CREATE, "zram", NULL, want, why);
         if (!a)
                 return -ENOMEM;
-        a->size = p->zram.size;
-        a->mem_limit = p->zram.mem_limit;
-        a->priority = p->zram.priority;
-        if (algorithm && !(a->algorithm = strdup(algorithm)))
+        a->zram_create.size = p->zram.size;
+        a->zram_create.mem_limit = p->zram.mem_limit;
+        a->zram_create.priority = p->zram.priority;
+        if (algorithm && !(a->zram_create.algorithm = strdup(algorithm)))
                 return -ENOMEM;
         c->new_swap += swap_usable(p->zram.size, h->page_size);
         c->swap_changed = true;
@@ -284,8 +313,8 @@ static int plan_file_create(Ctx *c, const char *now, const char *reason) {
         Action *a = plan_add(c->plan, ACTION_FILE_CREATE, p->file.path, now, want, reason);
         if (!a)
                 return -ENOMEM;
-        a->size = p->file.size;
-        a->priority = p->file.priority;
+        a->file_create.size = p->file.size;
+        a->file_create.priority = p->file.priority;
         c->new_swap += swap_usable(p->file.size, c->h->page_size);
         c->swap_changed = true;
         return 0;
@@ -364,7 +393,7 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
 
         if (bridged && !bridge_on && bridge_rec && bridge_rec->exists) {
                 /* Left off by an earlier run that was stopped: made anew at the size wanted now. */
-                if (!plan_add(c->plan, ACTION_FILE_REMOVE, bridge, "present, off", "deleted",
+                if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "present, off", "deleted",
                               "a bridge left by an earlier run, made anew below"))
                         return -ENOMEM;
         }
@@ -378,8 +407,8 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
                              "cannot be renamed)");
                 if (!a)
                         return -ENOMEM;
-                a->size = bridge_size;
-                a->priority = p->file.priority;
+                a->file_create.size = bridge_size;
+                a->file_create.priority = p->file.priority;
         }
         if (bridge_on)
                 c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
@@ -393,14 +422,14 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
                              : "replaced, --force without room for a bridge: its pages go to memory");
         if (!a)
                 return -ENOMEM;
-        a->used = on->used;
+        a->swapoff.used = on->used;
         c->swap_changed = true;
 
         if (resize) {
                 _cleanup_free_ char *was = strdup_printf("%s, off", B(f->size));
                 if (!was)
                         return -ENOMEM;
-                if (!plan_add(c->plan, ACTION_FILE_REMOVE, path, was, "deleted", "size changed: made anew below"))
+                if (!plan_add_swap_file_remove(c->plan, c->p, path, was, "deleted", "size changed: made anew below"))
                         return -ENOMEM;
                 int r = plan_file_create(c, NULL, "size changed");
                 if (r < 0)
@@ -412,7 +441,7 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
                 a = plan_add(c->plan, ACTION_SWAPON, path, "off", want, "priority changed: swapped on again");
                 if (!a)
                         return -ENOMEM;
-                a->priority = p->file.priority;
+                a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true };
                 c->new_swap += swap_usable(f->size, h->page_size);
         }
 
@@ -427,8 +456,8 @@ static int plan_file_replace(Ctx *c, const SwapDevice *on) {
                      "bridge no longer needed: its pages go to memory or to the new file");
         if (!a)
                 return -ENOMEM;
-        a->used = bridge_on ? bridge_on->used : 0;
-        if (!plan_add(c->plan, ACTION_FILE_REMOVE, bridge, "off", "deleted", "bridge no longer needed"))
+        a->swapoff.used = bridge_on ? bridge_on->used : 0;
+        if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "off", "deleted", "bridge no longer needed"))
                 return -ENOMEM;
         return 0;
 }
@@ -535,7 +564,7 @@ static int plan_file(Ctx *c) {
                 _cleanup_free_ char *now = strdup_printf("%s, off", B(f->size));
                 if (!now)
                         return -ENOMEM;
-                if (!plan_add(plan, ACTION_FILE_REMOVE, path, now, NULL, "size changed and the file is not in use"))
+                if (!plan_add_swap_file_remove(plan, p, path, now, NULL, "size changed and the file is not in use"))
                         return -ENOMEM;
                 return plan_file_create(c, NULL, "size changed");
         }
@@ -549,7 +578,7 @@ static int plan_file(Ctx *c) {
                                                          kernel_refuses);
                 if (!now || !why)
                         return -ENOMEM;
-                if (!plan_add(plan, ACTION_FILE_REMOVE, path, now, NULL, why))
+                if (!plan_add_swap_file_remove(plan, p, path, now, NULL, why))
                         return -ENOMEM;
                 return plan_file_create(c, NULL, f->allocation_problem ? "the old file had holes or shared extents"
                                                                        : "the old file lacked the No_COW attribute");
@@ -567,7 +596,7 @@ static int plan_file(Ctx *c) {
                 Action *a = plan_add(plan, ACTION_FILE_MKSWAP, path, now, want, why);
                 if (!a)
                         return -ENOMEM;
-                a->size = f->size;
+                a->file_mkswap.size = f->size;
         }
         _cleanup_free_ char *want = strdup_printf("on, priority %d", p->file.priority);
         if (!want)
@@ -575,7 +604,7 @@ static int plan_file(Ctx *c) {
         Action *a = plan_add(plan, ACTION_SWAPON, path, "off", want, "the swap file exists but is not in use");
         if (!a)
                 return -ENOMEM;
-        a->priority = p->file.priority;
+        a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true };
         c->new_swap += swap_usable(f->size, h->page_size);
         c->swap_changed = true;
         return 0;
@@ -653,7 +682,7 @@ static int plan_swapoff(Ctx *c) {
                                              "its swap conflicts with the policy");
                         if (!a)
                                 return -ENOMEM;
-                        a->used = s->used;
+                        a->stop_unit.used = s->used;
                         continue;
                 }
                 bool old_file = s->kind == SWAP_KIND_FILE && s->owner == SWAP_OWNER_NODESWAP &&
@@ -665,14 +694,13 @@ static int plan_swapoff(Ctx *c) {
                                                                         : "Backend=none: no swap on this node");
                 if (!a)
                         return -ENOMEM;
-                a->used = s->used;
-                a->zram_id = s->zram_id;
+                a->swapoff.used = s->used;
                 if (s->kind == SWAP_KIND_ZRAM && s->owner == SWAP_OWNER_NODESWAP) {
                         a = plan_add(c->plan, ACTION_ZRAM_REMOVE, s->path, "initialised", "removed",
                                      "a zram device nodeswap created and no longer uses");
                         if (!a)
                                 return -ENOMEM;
-                        a->zram_id = s->zram_id;
+                        a->zram_remove.zram_id = s->zram_id;
                 }
         }
         return 0;
@@ -713,7 +741,7 @@ static int plan_recorded_files(Ctx *c) {
                 bool off = find_action(c->plan, ACTION_SWAPOFF, f->path) >= 0;
                 if (f->swap_on && !off)
                         continue;       /* stays on (the plan has errors): deleted by a later run */
-                if (!plan_add(c->plan, ACTION_FILE_REMOVE, f->path, f->swap_on ? "on, swapped off above" : "present, off",
+                if (!plan_add_swap_file_remove(c->plan, c->p, f->path, f->swap_on ? "on, swapped off above" : "present, off",
                               "deleted",
                               c->o->revert ? "revert --purge: created by nodeswap"
                                            : "created by nodeswap, no longer the policy's Path="))
@@ -742,7 +770,7 @@ static int plan_stale_zram(Ctx *c) {
                                      "removed", "a zram device nodeswap created and no longer uses");
                 if (!a)
                         return -ENOMEM;
-                a->zram_id = z->id;
+                a->zram_remove.zram_id = z->id;
         }
         return 0;
 }
@@ -752,7 +780,7 @@ static int plan_stale_zram(Ctx *c) {
 static bool plan_frees_loop(const Ctx *c, const char *loop) {
         for (size_t i = 0; i < c->plan->n_actions; i++) {
                 const Action *a = &c->plan->actions[i];
-                const ZramDevice *z = a->kind == ACTION_ZRAM_REMOVE ? host_find_zram(c->h, a->zram_id) : NULL;
+                const ZramDevice *z = a->kind == ACTION_ZRAM_REMOVE ? host_find_zram(c->h, a->zram_remove.zram_id) : NULL;
                 if (z && streq_ptr(z->wb.backing_dev, loop))
                         return true;
         }
@@ -800,7 +828,7 @@ static int plan_writeback_files(Ctx *c) {
                                                     "policy's [Zram] Writeback=");
                 if (!a)
                         return -ENOMEM;
-                a->value = 1;
+                a->file_remove.role = ACTION_FILE_WRITEBACK;
         }
         return 0;
 }
@@ -828,28 +856,35 @@ static int plan_writeback_timer(Ctx *c, bool start) {
         }
         if (c->o->boot)
                 return 0;
-        if (want && h->writeback_timer_active == 0 &&
-            !plan_add(c->plan, ACTION_START_UNIT, NODESWAP_WRITEBACK_TIMER, "inactive", "active",
-                      "the policy asks for writeback or recompression on a schedule ([Zram] WritebackInterval=)"))
-                return -ENOMEM;
-        if (!want && h->writeback_timer_active == 1 &&
-            !plan_add(c->plan, ACTION_STOP_UNIT, NODESWAP_WRITEBACK_TIMER, "active", "stopped",
-                      c->o->revert ? "nodeswap revert" : "the policy asks for no writeback schedule"))
-                return -ENOMEM;
+        Action *a = NULL;
+        if (want && h->writeback_timer_active == 0) {
+                a = plan_add(c->plan, ACTION_START_UNIT, NODESWAP_WRITEBACK_TIMER, "inactive", "active",
+                             "the policy asks for writeback or recompression on a schedule ([Zram] WritebackInterval=)");
+                if (!a)
+                        return -ENOMEM;
+                a->start_unit.unit = ACTION_UNIT_WRITEBACK_TIMER;
+        }
+        if (!want && h->writeback_timer_active == 1) {
+                a = plan_add(c->plan, ACTION_STOP_UNIT, NODESWAP_WRITEBACK_TIMER, "active", "stopped",
+                             c->o->revert ? "nodeswap revert" : "the policy asks for no writeback schedule");
+                if (!a)
+                        return -ENOMEM;
+                a->stop_unit.unit = ACTION_UNIT_WRITEBACK_TIMER;
+        }
         return 0;
 }
 
-static int plan_sysctl(Ctx *c, const char *name, int now, int want) {
+static int plan_sysctl(Ctx *c, PlanSysctl name, int now, int want) {
         if (want < 0 || now == want)
                 return 0;
         char n[16], w[16];
         snprintf(n, sizeof n, "%d", now);
         snprintf(w, sizeof w, "%d", want);
-        Action *a = plan_add(c->plan, ACTION_SYSCTL, name, now >= 0 ? n : NULL, w,
+        Action *a = plan_add(c->plan, ACTION_SYSCTL, plan_sysctl_to_string(name), now >= 0 ? n : NULL, w,
                              c->o->revert ? "restoring the value from before nodeswap" : "policy [Sysctl]");
         if (!a)
                 return -ENOMEM;
-        a->value = want;
+        a->sysctl = (ActionSysctl) { .name = name, .value = want };
         return 0;
 }
 
@@ -916,7 +951,7 @@ static int plan_kubelet(Ctx *c) {
                                              swap_behavior_to_string(p->swap_behavior), "policy [Kubelet] SwapBehavior=");
                         if (!a)
                                 return -ENOMEM;
-                        a->content = content;
+                        a->dropin_write.content = content;
                         content = NULL;
                         dropin_changed = true;
                 }
@@ -996,7 +1031,7 @@ static int plan_masks(Ctx *c) {
         const HostState *h = c->h;
 
         if (c->o->revert) {
-                if (!h->state.reverted && !plan_add(c->plan, ACTION_MARK_REVERTED, "/var/lib/nodeswap/state", NULL,
+                if (!h->state.reverted && !plan_add(c->plan, ACTION_MARK_REVERTED, STATE_PERSISTENT_PATH, NULL,
                                                     "reverted", "the generator masks nothing until the next apply"))
                         return -ENOMEM;
                 for (size_t i = 0; i < h->n_units; i++)
@@ -1019,7 +1054,7 @@ static int plan_masks(Ctx *c) {
         }
 
         if (h->state.reverted &&
-            !plan_add(c->plan, ACTION_CLEAR_REVERTED, "/var/lib/nodeswap/state", "reverted", "applied",
+            !plan_add(c->plan, ACTION_CLEAR_REVERTED, STATE_PERSISTENT_PATH, "reverted", "applied",
                       "nodeswap apply ends a revert"))
                 return -ENOMEM;
         if (!p->backend_set)
@@ -1080,7 +1115,7 @@ static int plan_stop_services(Ctx *c) {
 
 int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret) {
         static const PlanOptions no_opts = {};
-        Plan plan = {};
+        Plan plan = { .revert = opts && opts->revert };
         _cleanup_free_ uint8_t *keep = calloc(host->n_swaps + 1, sizeof(uint8_t));
         if (!keep)
                 return -ENOMEM;
@@ -1127,17 +1162,17 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 if (c.o->purge && host->file.exists && host->file.is_regular && host->file.label &&
                     streq(host->file.label, SWAP_LABEL) &&
                     find_action(&plan, ACTION_FILE_REMOVE, policy->file.path) < 0 &&
-                    !plan_add(&plan, ACTION_FILE_REMOVE, policy->file.path, "present", "deleted", "revert --purge")) {
+                    !plan_add_swap_file_remove(&plan, policy, policy->file.path, "present", "deleted", "revert --purge")) {
                         r = -ENOMEM;
                         goto fail;
                 }
-                r = plan_sysctl(&c, "vm.swappiness", host->swappiness, host->state.saved_swappiness);
+                r = plan_sysctl(&c, PLAN_SYSCTL_SWAPPINESS, host->swappiness, host->state.saved_swappiness);
                 if (r >= 0)
-                        r = plan_sysctl(&c, "vm.page-cluster", host->page_cluster, host->state.saved_page_cluster);
+                        r = plan_sysctl(&c, PLAN_SYSCTL_PAGE_CLUSTER, host->page_cluster, host->state.saved_page_cluster);
         } else {
-                r = plan_sysctl(&c, "vm.swappiness", host->swappiness, policy->swappiness);
+                r = plan_sysctl(&c, PLAN_SYSCTL_SWAPPINESS, host->swappiness, policy->swappiness);
                 if (r >= 0)
-                        r = plan_sysctl(&c, "vm.page-cluster", host->page_cluster, policy->page_cluster);
+                        r = plan_sysctl(&c, PLAN_SYSCTL_PAGE_CLUSTER, host->page_cluster, policy->page_cluster);
         }
         if (r < 0)
                 goto fail;

@@ -43,9 +43,11 @@ static int add_set(Plan *plan, ZswapParam param, const char *now, const char *wa
         if (!target)
                 return -ENOMEM;
         Action *a = plan_append(plan, ACTION_ZSWAP_SET, target, now, want, reason);
-        if (!a || !(a->content = strdup(want)))
+        if (!a)
                 return -ENOMEM;
-        a->value = restore;
+        a->zswap_set = (ActionZswapSet) { .param = param, .value = strdup(want), .restore = restore };
+        if (!a->zswap_set.value)
+                return -ENOMEM;
         return 0;
 }
 
