@@ -463,11 +463,12 @@ static int exec_zswap_set(Exec *e, size_t i) {
 }
 
 /* Restart the unit and make sure it stays up: a Type=simple service whose job is "done" can still
- * fail a moment later (the kubelet rejecting its configuration), so watch it for a while. */
+ * fail a moment later (the kubelet rejecting its configuration), so watch it for a while, by its
+ * D-Bus signals (systemd_wait_unit_settled()). */
 #define RESTART_TIMEOUT_USEC (5 * 60 * USEC_PER_SEC)
 #define RESTART_SETTLE_USEC (3 * USEC_PER_SEC)
 static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_state) {
-        _cleanup_free_ char *result = NULL;
+        _cleanup_free_ char *result = NULL, *state = NULL;
         int r = systemd_restart_unit(b, unit, RESTART_TIMEOUT_USEC, &result);
         if (r < 0) {
                 *ret_state = strdup_printf("restart failed: %s", strerror(-r));
@@ -477,27 +478,16 @@ static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_st
                 *ret_state = strdup_printf("restart job %s", strempty(result));
                 return -EIO;
         }
-        for (uint64_t waited = 0;; waited += 100000) {
-                _cleanup_free_ char *state = NULL;
-                r = systemd_unit_active(b, unit, &state);
-                if (r < 0) {
-                        *ret_state = strdup_printf("state unknown: %s", strerror(-r));
-                        return r;
-                }
-                if (!systemd_active_state_up(state)) {
-                        *ret_state = strdup_printf("%s after the restart", state);
-                        return -EIO;
-                }
-                if (waited >= RESTART_SETTLE_USEC && streq(state, "active"))
-                        break;
-                if (waited >= RESTART_TIMEOUT_USEC) {
-                        *ret_state = strdup_printf("still %s", state);
-                        return -ETIMEDOUT;
-                }
-                usleep(100000);
-        }
-        *ret_state = strdup("active");
-        return 0;
+        r = systemd_wait_unit_settled(b, unit, RESTART_SETTLE_USEC, RESTART_TIMEOUT_USEC, &state);
+        if (r == -EIO)
+                *ret_state = strdup_printf("%s after the restart", strempty(state));
+        else if (r == -ETIMEDOUT)
+                *ret_state = strdup_printf("still %s", strempty(state));
+        else if (r < 0)
+                *ret_state = strdup_printf("state unknown: %s", strerror(-r));
+        else
+                *ret_state = strdup("active");
+        return r;
 }
 
 /* Restart the kubelet; if it does not come back, put the previous drop-in back and restart again. */
