@@ -146,11 +146,6 @@ typedef struct PlanOptions {
         bool force;             /* swapoff even when the pages may not fit */
 } PlanOptions;
 
-/* Appends an action to p (target/now/want/reason copied), for the planners outside plan.c
- * (plan/zswap.c). NULL on ENOMEM. */
-Action *plan_append(Plan *p, ActionKind kind, const char *target, const char *now, const char *want,
-                    const char *reason);
-
 /* A pure function of (policy, host, options): no I/O. */
 int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret);
 void plan_done(Plan *p);
