@@ -191,21 +191,14 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         return 0;
 }
 
-int plan_file(PlanContext *c) {
+/* Whether [File] Path= is on a file system and storage that may hold a swap file, decided as the
+ * swap file backend decides: > 0 yes, 0 no (a finding says why), -errno. */
+static int plan_file_placement(PlanContext *c) {
         const Policy *p = c->p;
-        const HostState *h = c->h;
-        const SwapFileState *f = &h->file;
+        const SwapFileState *f = &c->h->file;
         Plan *plan = c->plan;
         const char *path = p->file.path;
 
-        if (f->unreadable)
-                /* A non-root status or check: nothing is known about the file, so nothing is
-                 * planned for it (apply runs as root and sees it). */
-                return plan_find(plan, VERDICT_HOST_UNREADABLE, p, POLICY_KEY_FILE_PATH, path,
-                                 strdup("run as root to judge the swap file"),
-                                 "%s: this user may not look at it; the swap file is not judged", path);
-
-        /* The file system and the storage under it, decided as the swap file backend decides. */
         if (!f->fstype || !f->fs_mount_point)
                 return plan_find(plan, VERDICT_SWAPFILE_NO_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
                                  strdup("mount the file system that should hold it, or choose another [File] Path="),
@@ -222,48 +215,34 @@ int plan_file(PlanContext *c) {
         };
         _cleanup_free_ char *refused = NULL;
         int r = placement_check_fs(&fs, p->file.storage, &refused);
-        if (r < 0)
+        if (r != 0)
                 return r;
-        if (r == 0) {
-                /* Refused for the storage kind alone (it passes with every kind allowed), or for
-                 * the file system. */
-                _cleanup_free_ char *fs_refused = NULL;
-                int any = placement_check_fs(&fs, ~0u, &fs_refused);
-                if (any < 0)
-                        return any;
-                if (any > 0)
-                        return plan_find(plan, VERDICT_SWAPFILE_STORAGE, p, POLICY_KEY_FILE_STORAGE,
-                                         NULL, strdup("move [File] Path= to NVMe or SSD storage, or list the kind in "
-                                                      "[File] Storage="),
-                                         "%s: %s", path, refused);
-                return plan_find(plan, VERDICT_SWAPFILE_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
-                                 strdup("put [File] Path= on a file system that can hold a swap file: ext4, xfs, "
-                                        "or btrfs on one device without compression, read-write, on local storage"),
+
+        /* Refused for the storage kind alone (it passes with every kind allowed), or for
+         * the file system. */
+        _cleanup_free_ char *fs_refused = NULL;
+        int any = placement_check_fs(&fs, ~0u, &fs_refused);
+        if (any < 0)
+                return any;
+        if (any > 0)
+                return plan_find(plan, VERDICT_SWAPFILE_STORAGE, p, POLICY_KEY_FILE_STORAGE,
+                                 NULL, strdup("move [File] Path= to NVMe or SSD storage, or list the kind in "
+                                              "[File] Storage="),
                                  "%s: %s", path, refused);
-        }
+        return plan_find(plan, VERDICT_SWAPFILE_FILESYSTEM, p, POLICY_KEY_FILE_PATH, path,
+                         strdup("put [File] Path= on a file system that can hold a swap file: ext4, xfs, "
+                                "or btrfs on one device without compression, read-write, on local storage"),
+                         "%s: %s", path, refused);
+}
 
-        if (!f->exists) {
-                if (f->fs_free < p->file.size + swapfile_margin(p->file.size))
-                        return plan_no_space(c, f->fs_free, "");
-                return plan_file_create(c, NULL, "no swap file yet");
-        }
-
-        if (!f->is_regular)
-                return plan_find(plan, VERDICT_SWAPFILE_NOT_REGULAR, p, POLICY_KEY_FILE_PATH, path,
-                                 strdup("remove it or choose another [File] Path="),
-                                 "%s: exists and is not a regular file (a symlink?); refusing to use it", path);
-
-        const SwapDevice *on = host_find_swap(h, path);
-        if (on) {
-                size_t idx = (size_t) (on - h->swaps);
-                if (f->size == p->file.size && on->priority == p->file.priority) {
-                        c->keep[idx] = KEEP_ON;
-                        return 0;
-                }
-                /* Replaced step by step below (plan_file_replace): no swapoff from plan_swapoff(). */
-                c->keep[idx] = KEEP_REPLACED;
-                return plan_file_replace(c, on);
-        }
+/* The policy's swap file exists and is off: reused when it is right, rewritten or made anew where
+ * it is wrong. */
+static int plan_file_off(PlanContext *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        const SwapFileState *f = &h->file;
+        Plan *plan = c->plan;
+        const char *path = p->file.path;
 
         /* Exists, off. Reuse it when it is right; rewrite what is wrong. (An active file with a bad
          * mode is left to `nodeswap check`: swapping it off would not make it safer.) */
@@ -337,6 +316,50 @@ int plan_file(PlanContext *c) {
         c->new_swap += swap_usable(f->size, h->page_size);
         c->swap_changed = true;
         return 0;
+}
+
+int plan_file(PlanContext *c) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        const SwapFileState *f = &h->file;
+        Plan *plan = c->plan;
+        const char *path = p->file.path;
+
+        if (f->unreadable)
+                /* A non-root status or check: nothing is known about the file, so nothing is
+                 * planned for it (apply runs as root and sees it). */
+                return plan_find(plan, VERDICT_HOST_UNREADABLE, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("run as root to judge the swap file"),
+                                 "%s: this user may not look at it; the swap file is not judged", path);
+
+        int r = plan_file_placement(c);
+        if (r <= 0)
+                return r;
+
+        if (!f->exists) {
+                if (f->fs_free < p->file.size + swapfile_margin(p->file.size))
+                        return plan_no_space(c, f->fs_free, "");
+                return plan_file_create(c, NULL, "no swap file yet");
+        }
+
+        if (!f->is_regular)
+                return plan_find(plan, VERDICT_SWAPFILE_NOT_REGULAR, p, POLICY_KEY_FILE_PATH, path,
+                                 strdup("remove it or choose another [File] Path="),
+                                 "%s: exists and is not a regular file (a symlink?); refusing to use it", path);
+
+        const SwapDevice *on = host_find_swap(h, path);
+        if (on) {
+                size_t idx = (size_t) (on - h->swaps);
+                if (f->size == p->file.size && on->priority == p->file.priority) {
+                        c->keep[idx] = KEEP_ON;
+                        return 0;
+                }
+                /* Replaced step by step below (plan_file_replace): no swapoff from plan_swapoff(). */
+                c->keep[idx] = KEEP_REPLACED;
+                return plan_file_replace(c, on);
+        }
+
+        return plan_file_off(c);
 }
 
 /* Swap files nodeswap created (the state's swap_file= records) at a path the policy's [File] Path=

@@ -47,6 +47,106 @@ int kubelet_capacity_stale(const HostState *h) {
         return h->state.swap_changed_usec > h->kubelet_started_usec;
 }
 
+/* Apply with [Kubelet] SwapBehavior=: the drop-in written when its bytes change, and the findings
+ * on what the kubelet would run with instead (after: what it reads once the drop-in is there, ours
+ * the drop-in in it). */
+static int plan_kubelet_dropin(PlanContext *c, const KubeletEffective *after, const KubeletConfigFile *ours,
+                               const char *now, const char *after_src, const char *after_value,
+                               bool *dropin_changed) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        Plan *plan = c->plan;
+
+        _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior);
+        if (!content)
+                return -ENOMEM;
+        if (!streq_ptr(h->dropin, content)) {
+                Action *a = plan_add(plan, ACTION_DROPIN_WRITE, p->dropin, now,
+                                     swap_behavior_to_string(p->swap_behavior), "policy [Kubelet] SwapBehavior=");
+                if (!a)
+                        return -ENOMEM;
+                a->dropin_write.content = content;
+                content = NULL;
+                *dropin_changed = true;
+        }
+        if (!kubelet_config_reads(&h->kubelet, p->dropin)) {
+                if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
+                              strdup_printf("set [Kubelet] DropIn= to a file in %s",
+                                            strempty(h->kubelet.config_dir)),
+                              "the kubelet does not read %s: its drop-in directory is %s (%s); set [Kubelet] "
+                              "DropIn= to a file there",
+                              p->dropin, strempty(h->kubelet.config_dir),
+                              strempty(h->kubelet.config_dir_source)) < 0)
+                        return -ENOMEM;
+        } else if (after->swap_behavior_from != ours &&
+                   (after->swap_behavior_unknown || after->swap_behavior != p->swap_behavior) &&
+                   !(after->swap_behavior == SWAP_BEHAVIOR_UNSET && p->swap_behavior == SWAP_BEHAVIOR_NO_SWAP)) {
+                if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
+                              swap_behavior_to_string(p->swap_behavior),
+                              strdup_printf("remove swapBehavior from %s (or the file), or set [Kubelet] "
+                                            "SwapBehavior=%s", after_src, after_value),
+                              "%s sets swapBehavior %s and is merged after %s: the kubelet would run with %s, "
+                              "not the policy's %s; remove it (or its swapBehavior), or set [Kubelet] "
+                              "SwapBehavior=%s",
+                              after_src, after_value, p->dropin, after_value,
+                              swap_behavior_to_string(p->swap_behavior), after_value) < 0)
+                        return -ENOMEM;
+        }
+        if (after->fail_swap_on && after->fail_swap_on_from && after->fail_swap_on_from != ours &&
+            plan->swap_total_after > 0) {
+                _cleanup_free_ char *src = kubelet_source(after->fail_swap_on_from,
+                                                          after->fail_swap_on_from->fail_swap_on_line);
+                if (!src)
+                        return -ENOMEM;
+                if (plan_find(plan, VERDICT_KUBELET_FAIL_SWAP_ON, p, -1, NULL,
+                              strdup_printf("set failSwapOn: false in %s or remove it",
+                                            after->fail_swap_on_from->path),
+                              "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
+                              "start on this node with swap; set failSwapOn: false there or remove it",
+                              src, p->dropin) < 0)
+                        return -ENOMEM;
+        }
+        /* The drop-in's name and the cgroup version are judged by the rules of check.c
+         * (dropin-order, cgroup-v1-limitedswap), which verdict_plan() adds. */
+        return 0;
+}
+
+/* The kubelet's restart, when its drop-in or the node's total swap changed and its unit is
+ * active (not with --boot: it reads the new settings when it starts). */
+static int plan_kubelet_restart(PlanContext *c, bool dropin_changed) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        Plan *plan = c->plan;
+
+        bool swap_total_changed = plan->swap_total_after != plan->swap_total_now;
+        if (!dropin_changed && !swap_total_changed)
+                return 0;
+        if (!h->kubelet_unit) {
+                if (dropin_changed)
+                        if (plan_find(plan, VERDICT_KUBELET_UNIT_MISSING, p, POLICY_KEY_KUBELET_UNIT, NULL,
+                                      strdup("restart the kubelet yourself, or name its unit in [Kubelet] Unit="),
+                                      "no kubelet unit found (tried k3s-agent, k3s, rke2-agent, rke2-server, kubelet): "
+                                      "restart the kubelet yourself for the change to take effect") < 0)
+                                return -ENOMEM;
+                return 0;
+        }
+        if (c->o->boot || h->kubelet_active == 0)
+                return 0;       /* it reads the new settings when it starts */
+
+        _cleanup_free_ char *why = NULL;
+        if (swap_total_changed)
+                why = strdup_printf("node swap %s -> %s%s", B(plan->swap_total_now), B(plan->swap_total_after),
+                                    dropin_changed ? ", drop-in changed" : "");
+        else
+                why = strdup("drop-in changed");
+        if (!why)
+                return -ENOMEM;
+        if (!plan_add(plan, ACTION_RESTART_UNIT, h->kubelet_unit,
+                      h->kubelet_active > 0 ? "active" : NULL, "restarted", why))
+                return -ENOMEM;
+        return 0;
+}
+
 int plan_kubelet(PlanContext *c) {
         const Policy *p = c->p;
         const HostState *h = c->h;
@@ -102,85 +202,11 @@ int plan_kubelet(PlanContext *c) {
                                       "giving pods swap; remove it for NoSwap", after_src) < 0)
                                 return -ENOMEM;
         } else if (p->swap_behavior != SWAP_BEHAVIOR_UNSET) {
-                _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior);
-                if (!content)
-                        return -ENOMEM;
-                if (!streq_ptr(h->dropin, content)) {
-                        Action *a = plan_add(plan, ACTION_DROPIN_WRITE, p->dropin, now,
-                                             swap_behavior_to_string(p->swap_behavior), "policy [Kubelet] SwapBehavior=");
-                        if (!a)
-                                return -ENOMEM;
-                        a->dropin_write.content = content;
-                        content = NULL;
-                        dropin_changed = true;
-                }
-                if (!kubelet_config_reads(&h->kubelet, p->dropin)) {
-                        if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_DROPIN, p->dropin,
-                                      strdup_printf("set [Kubelet] DropIn= to a file in %s",
-                                                    strempty(h->kubelet.config_dir)),
-                                      "the kubelet does not read %s: its drop-in directory is %s (%s); set [Kubelet] "
-                                      "DropIn= to a file there",
-                                      p->dropin, strempty(h->kubelet.config_dir),
-                                      strempty(h->kubelet.config_dir_source)) < 0)
-                                return -ENOMEM;
-                } else if (after.swap_behavior_from != &ours &&
-                           (after.swap_behavior_unknown || after.swap_behavior != p->swap_behavior) &&
-                           !(after.swap_behavior == SWAP_BEHAVIOR_UNSET && p->swap_behavior == SWAP_BEHAVIOR_NO_SWAP)) {
-                        if (plan_find(plan, VERDICT_DROPIN_OVERRIDDEN, p, POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
-                                      swap_behavior_to_string(p->swap_behavior),
-                                      strdup_printf("remove swapBehavior from %s (or the file), or set [Kubelet] "
-                                                    "SwapBehavior=%s", after_src, after_value),
-                                      "%s sets swapBehavior %s and is merged after %s: the kubelet would run with %s, "
-                                      "not the policy's %s; remove it (or its swapBehavior), or set [Kubelet] "
-                                      "SwapBehavior=%s",
-                                      after_src, after_value, p->dropin, after_value,
-                                      swap_behavior_to_string(p->swap_behavior), after_value) < 0)
-                                return -ENOMEM;
-                }
-                if (after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours &&
-                    plan->swap_total_after > 0) {
-                        _cleanup_free_ char *src = kubelet_source(after.fail_swap_on_from,
-                                                                  after.fail_swap_on_from->fail_swap_on_line);
-                        if (!src)
-                                return -ENOMEM;
-                        if (plan_find(plan, VERDICT_KUBELET_FAIL_SWAP_ON, p, -1, NULL,
-                                      strdup_printf("set failSwapOn: false in %s or remove it",
-                                                    after.fail_swap_on_from->path),
-                                      "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
-                                      "start on this node with swap; set failSwapOn: false there or remove it",
-                                      src, p->dropin) < 0)
-                                return -ENOMEM;
-                }
-                /* The drop-in's name and the cgroup version are judged by the rules of check.c
-                 * (dropin-order, cgroup-v1-limitedswap), which verdict_plan() adds. */
+                r = plan_kubelet_dropin(c, &after, &ours, now, after_src, after_value, &dropin_changed);
+                if (r < 0)
+                        return r;
         } else
                 return 0;       /* the kubelet is left alone */
 
-        bool swap_total_changed = plan->swap_total_after != plan->swap_total_now;
-        if (!dropin_changed && !swap_total_changed)
-                return 0;
-        if (!h->kubelet_unit) {
-                if (dropin_changed)
-                        if (plan_find(plan, VERDICT_KUBELET_UNIT_MISSING, p, POLICY_KEY_KUBELET_UNIT, NULL,
-                                      strdup("restart the kubelet yourself, or name its unit in [Kubelet] Unit="),
-                                      "no kubelet unit found (tried k3s-agent, k3s, rke2-agent, rke2-server, kubelet): "
-                                      "restart the kubelet yourself for the change to take effect") < 0)
-                                return -ENOMEM;
-                return 0;
-        }
-        if (c->o->boot || h->kubelet_active == 0)
-                return 0;       /* it reads the new settings when it starts */
-
-        _cleanup_free_ char *why = NULL;
-        if (swap_total_changed)
-                why = strdup_printf("node swap %s -> %s%s", B(plan->swap_total_now), B(plan->swap_total_after),
-                                    dropin_changed ? ", drop-in changed" : "");
-        else
-                why = strdup("drop-in changed");
-        if (!why)
-                return -ENOMEM;
-        if (!plan_add(plan, ACTION_RESTART_UNIT, h->kubelet_unit,
-                      h->kubelet_active > 0 ? "active" : NULL, "restarted", why))
-                return -ENOMEM;
-        return 0;
+        return plan_kubelet_restart(c, dropin_changed);
 }
