@@ -109,6 +109,7 @@ static void test_rpi_to_file(void **state) {
         run(&c, NULL);
 
         assert_int_equal(plan_errors(&c.plan), 0);
+        assert_false(c.plan.revert);
         for (size_t i = 0; i < ELEMENTSOF(default_conflicts); i++)
                 assert_true(find(&c.plan, ACTION_MASK_UNIT, default_conflicts[i]) >= 0);
         int create = find(&c.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
@@ -601,6 +602,7 @@ static void test_matching_revert(void **state) {
         c.policy.backends = 0;
         run(&c, &o);
         assert_int_equal(plan_errors(&c.plan), 0);
+        assert_true(c.plan.revert);
         int mark = find(&c.plan, ACTION_MARK_REVERTED, NULL);
         int unmask = find(&c.plan, ACTION_UNMASK_UNIT, "dev-zram0.swap");
         int start = find(&c.plan, ACTION_START_UNIT, "dev-zram0.swap");
