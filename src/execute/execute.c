@@ -217,9 +217,8 @@ static int do_start_unit(Exec *e, size_t i) {
 
 /* nodeswap's own writeback timer: started by apply, stopped by apply or revert. Not a conflict
  * unit, so not recorded in stopped_unit= (revert would start it again). */
-static int do_writeback_timer(Exec *e, size_t i) {
+static int do_writeback_timer(Exec *e, size_t i, bool start) {
         const Action *a = &e->pl->actions[i];
-        bool start = a->kind == ACTION_START_UNIT;
         sd_bus *b = bus_for_action(e, i);
         if (!b)
                 return 0;
@@ -251,12 +250,13 @@ static int swap_result(Exec *e, size_t i, int r, const char *what) {
         return 0;
 }
 
-static int do_zram_create(Exec *e, size_t i) {
+static int exec_zram_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         const Policy *p = e->p;
         _cleanup_free_ char *chosen = NULL, *reason = NULL, *params = NULL;
         _cleanup_(zram_backing_done) ZramBacking backing = ZRAM_BACKING_NULL;
-        const char *algorithm = a->algorithm;
+        const ActionZramCreate *z = &a->zram_create;
+        const char *algorithm = z->algorithm;
         int id = -1, r;
 
         /* The backing device first: the kernel takes backing_dev only before disksize. */
@@ -268,7 +268,7 @@ static int do_zram_create(Exec *e, size_t i) {
                                 state_add_writeback_file(&e->state, p->zram.writeback) == 0;
                 if (recorded)
                         (void) save_state(e);
-                r = zram_backing_prepare(e->root, p->zram.writeback, policy_writeback_is_file(p), a->size,
+                r = zram_backing_prepare(e->root, p->zram.writeback, policy_writeback_is_file(p), z->size,
                                          &backing, &reason);
                 loop_skipped = r == -EOPNOTSUPP;
                 /* Not made now (someone else's after all), or removed again on failure: no record. */
@@ -293,8 +293,8 @@ static int do_zram_create(Exec *e, size_t i) {
         };
 
         /* With no zram device to read the kernel's offer from, plan() left the choice to the device. */
-        r = zram_provision(e->root, algorithm, p->zram.algorithms, params, &extra, a->mem_limit, a->size,
-                              a->priority, e->h->page_size, &id, &chosen);
+        r = zram_provision(e->root, algorithm, p->zram.algorithms, params, &extra, z->mem_limit, z->size,
+                              z->priority, e->h->page_size, &id, &chosen);
         if (!algorithm)
                 algorithm = chosen;
         if (r < 0) {
@@ -316,7 +316,7 @@ static int do_zram_create(Exec *e, size_t i) {
         return k < 0 ? k : 0;
 }
 
-static int do_file_create(Exec *e, size_t i) {
+static int exec_file_create(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         _cleanup_free_ char *reason = NULL;
         int r;
@@ -327,7 +327,7 @@ static int do_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        r = swapfile_create(e->root, a->target, a->size, e->h->page_size, a->priority,
+        r = swapfile_create(e->root, a->target, a->file_create.size, e->h->page_size, a->file_create.priority,
                                   swap_discard_flags(e->p->file.discard), e->p->file.storage, &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
@@ -361,11 +361,19 @@ static int do_writeback_file_remove(Exec *e, size_t i) {
         return 0;
 }
 
-static int do_sysctl(Exec *e, size_t i) {
+/* Where the state keeps a sysctl's value from before nodeswap, and the value probe() read. */
+static int *sysctl_saved(Exec *e, PlanSysctl s) {
+        return s == PLAN_SYSCTL_SWAPPINESS ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
+}
+
+static int sysctl_now(const Exec *e, PlanSysctl s) {
+        return s == PLAN_SYSCTL_SWAPPINESS ? e->h->swappiness : e->h->page_cluster;
+}
+
+static int exec_sysctl(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        bool swappiness = streq(a->target, "vm.swappiness");
-        int *saved = swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
-        int now = swappiness ? e->h->swappiness : e->h->page_cluster;
+        int *saved = sysctl_saved(e, a->sysctl.name);
+        int now = sysctl_now(e, a->sysctl.name);
 
         /* Keep the value from before nodeswap's first change, for revert. This save must come
          * before the write: killed right after it, the next run would see the new value only and
@@ -376,11 +384,11 @@ static int do_sysctl(Exec *e, size_t i) {
                 *saved = now;
                 for (size_t j = i + 1; j < e->pl->n_actions; j++) {
                         const Action *b = &e->pl->actions[j];
-                        if (b->kind != ACTION_SYSCTL || e->results[j].status != ACTION_STATUS_PENDING || streq(b->target, a->target))
+                        if (b->kind != ACTION_SYSCTL || e->results[j].status != ACTION_STATUS_PENDING ||
+                            b->sysctl.name == a->sysctl.name)
                                 continue;
-                        bool other_swappiness = streq(b->target, "vm.swappiness");
-                        int *other = other_swappiness ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
-                        int other_now = other_swappiness ? e->h->swappiness : e->h->page_cluster;
+                        int *other = sysctl_saved(e, b->sysctl.name);
+                        int other_now = sysctl_now(e, b->sysctl.name);
                         if (*other < 0 && other_now >= 0)
                                 *other = other_now;
                 }
@@ -391,10 +399,10 @@ static int do_sysctl(Exec *e, size_t i) {
                         return r;
                 }
         }
-        int r = sysctl_write(e->root, a->target, a->value);
+        int r = sysctl_write(e->root, a->target, a->sysctl.value);
         if (r < 0) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                           strdup_printf("Failed to set %s to %d: %s", a->target, a->value, strerror(-r)));
+                           strdup_printf("Failed to set %s to %d: %s", a->target, a->sysctl.value, strerror(-r)));
                 return r;
         }
         set_result(e, i, ACTION_STATUS_DONE, NULL);
@@ -405,23 +413,18 @@ static int do_sysctl(Exec *e, size_t i) {
  * sets for the policy is kept in the state (one fsync'ed save), unless one is kept already: killed
  * right after a write, the next run would only see the new value. A write-back of a saved value
  * forgets it once the kernel shows it again. */
-static int do_zswap_set(Exec *e, size_t i) {
+static int exec_zswap_set(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
-        int p = zswap_param_from_string(startswith(a->target, "zswap.") ? a->target + strlen("zswap.") : a->target);
-        if (p < 0) {
-                set_result_errno(e, i, ACTION_STATUS_FAILED, -EINVAL, strdup_printf("unknown zswap parameter '%s'", a->target));
-                return -EINVAL;
-        }
-        if (!a->value) {
+        const ActionZswapSet *z = &a->zswap_set;
+        ZswapParam p = z->param;
+        if (!z->restore) {
                 bool changed = false;
                 for (size_t j = i; j < e->pl->n_actions; j++) {
                         const Action *b = &e->pl->actions[j];
-                        if (b->kind != ACTION_ZSWAP_SET || b->value || e->results[j].status != ACTION_STATUS_PENDING || !b->now)
+                        if (b->kind != ACTION_ZSWAP_SET || b->zswap_set.restore ||
+                            e->results[j].status != ACTION_STATUS_PENDING || !b->now)
                                 continue;
-                        int q = zswap_param_from_string(b->target + strlen("zswap."));
-                        if (q < 0)
-                                continue;
-                        int r = state_save_zswap(&e->state, q, b->now);
+                        int r = state_save_zswap(&e->state, b->zswap_set.param, b->now);
                         if (r == -EINVAL && j == i) {
                                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                            strdup_printf("the kernel's value '%s' cannot be kept for revert; not "
@@ -438,20 +441,20 @@ static int do_zswap_set(Exec *e, size_t i) {
                 }
         }
         _cleanup_free_ char *shown = NULL;
-        int r = zswap_write_param(e->root, p, a->content, &shown);
+        int r = zswap_write_param(e->root, p, z->value, &shown);
         if (r < 0) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            r == -EIO && shown
-                                   ? strdup_printf("wrote '%s' to %s/%s, the kernel shows '%s'", a->content,
+                                   ? strdup_printf("wrote '%s' to %s/%s, the kernel shows '%s'", z->value,
                                                    ZSWAP_PARAMETERS_DIR, zswap_param_to_string(p), shown)
-                                   : strdup_printf("Failed to write '%s' to %s/%s: %s", a->content,
+                                   : strdup_printf("Failed to write '%s' to %s/%s: %s", z->value,
                                                    ZSWAP_PARAMETERS_DIR, zswap_param_to_string(p),
                                                    r == -ENOENT && p == ZSWAP_PARAM_COMPRESSOR
                                                            ? "the kernel's crypto API has no such compressor"
                                                            : strerror(-r)));
                 return r;
         }
-        if (a->value) {
+        if (z->restore) {
                 state_forget_zswap(&e->state, p);
                 (void) save_state(e);
         }
@@ -460,11 +463,12 @@ static int do_zswap_set(Exec *e, size_t i) {
 }
 
 /* Restart the unit and make sure it stays up: a Type=simple service whose job is "done" can still
- * fail a moment later (the kubelet rejecting its configuration), so watch it for a while. */
+ * fail a moment later (the kubelet rejecting its configuration), so watch it for a while, by its
+ * D-Bus signals (systemd_wait_unit_settled()). */
 #define RESTART_TIMEOUT_USEC (5 * 60 * USEC_PER_SEC)
 #define RESTART_SETTLE_USEC (3 * USEC_PER_SEC)
 static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_state) {
-        _cleanup_free_ char *result = NULL;
+        _cleanup_free_ char *result = NULL, *state = NULL;
         int r = systemd_restart_unit(b, unit, RESTART_TIMEOUT_USEC, &result);
         if (r < 0) {
                 *ret_state = strdup_printf("restart failed: %s", strerror(-r));
@@ -474,31 +478,20 @@ static int systemd_restart_and_verify(sd_bus *b, const char *unit, char **ret_st
                 *ret_state = strdup_printf("restart job %s", strempty(result));
                 return -EIO;
         }
-        for (uint64_t waited = 0;; waited += 100000) {
-                _cleanup_free_ char *state = NULL;
-                r = systemd_unit_active(b, unit, &state);
-                if (r < 0) {
-                        *ret_state = strdup_printf("state unknown: %s", strerror(-r));
-                        return r;
-                }
-                if (!systemd_active_state_up(state)) {
-                        *ret_state = strdup_printf("%s after the restart", state);
-                        return -EIO;
-                }
-                if (waited >= RESTART_SETTLE_USEC && streq(state, "active"))
-                        break;
-                if (waited >= RESTART_TIMEOUT_USEC) {
-                        *ret_state = strdup_printf("still %s", state);
-                        return -ETIMEDOUT;
-                }
-                usleep(100000);
-        }
-        *ret_state = strdup("active");
-        return 0;
+        r = systemd_wait_unit_settled(b, unit, RESTART_SETTLE_USEC, RESTART_TIMEOUT_USEC, &state);
+        if (r == -EIO)
+                *ret_state = strdup_printf("%s after the restart", strempty(state));
+        else if (r == -ETIMEDOUT)
+                *ret_state = strdup_printf("still %s", strempty(state));
+        else if (r < 0)
+                *ret_state = strdup_printf("state unknown: %s", strerror(-r));
+        else
+                *ret_state = strdup("active");
+        return r;
 }
 
 /* Restart the kubelet; if it does not come back, put the previous drop-in back and restart again. */
-static int do_restart(Exec *e, size_t i) {
+static int exec_restart_unit(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
         sd_bus *b = bus_for_action(e, i);
         if (!b)
@@ -532,128 +525,153 @@ static int do_restart(Exec *e, size_t i) {
         return -EIO;
 }
 
-static int do_action(Exec *e, size_t i) {
-        const Action *a = &e->pl->actions[i];
-        const char *root = e->root;
-        int r;
-
-        switch (a->kind) {
-        case ACTION_MASK_UNIT:
-        case ACTION_UNMASK_UNIT:
-                do_mask_group(e, a->kind);
-                return 0;
-        case ACTION_STOP_UNIT:
-                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
-                        return do_writeback_timer(e, i);
-                return do_stop_unit(e, i);
-        case ACTION_START_UNIT:
-                if (streq_ptr(a->target, NODESWAP_WRITEBACK_TIMER))
-                        return do_writeback_timer(e, i);
-                r = do_start_unit(e, i);
-                if (r >= 0) {
-                        strv_free(e->state.stopped_units);
-                        e->state.stopped_units = NULL;
-                }
-                return r;
-        case ACTION_ZRAM_CREATE:
-                return do_zram_create(e, i);
-        case ACTION_FILE_CREATE:
-                return do_file_create(e, i);
-        case ACTION_FILE_MKSWAP:
-                r = swapfile_rewrite_header(root, a->target, e->h->page_size);
-                if (r < 0) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                   strdup_printf("Failed to rewrite the header of '%s': %s", a->target, strerror(-r)));
-                        return r;
-                }
-                set_result(e, i, ACTION_STATUS_DONE, NULL);
-                return 0;
-        case ACTION_SWAPON:
-                return swap_result(e, i,
-                                   swap_on_flags(root, a->target, a->priority,
-                                                 a->zram_id < 0 && streq_ptr(a->target, e->p->file.path)
-                                                         ? swap_discard_flags(e->p->file.discard) : 0),
-                                   "swapon");
-        case ACTION_SWAPOFF:
-                return swap_result(e, i, swap_off(root, a->target), "swapoff");
-        case ACTION_ZRAM_REMOVE:
-                r = zram_teardown(root, a->zram_id);
-                if (r < 0 && r != -EOPNOTSUPP) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                   strdup_printf("Failed to remove /dev/zram%d: %s", a->zram_id, strerror(-r)));
-                        return r;
-                }
-                /* Right away too: a stale id would make a device someone else adds later "ours". */
-                state_remove_zram_id(&e->state, a->zram_id);
-                save_runtime_state(e);
-                /* Its loop device, if nodeswap attached one for writeback, goes with it. */
-                (void) zram_writeback_forget(root, a->zram_id);
-                set_result(e, i, ACTION_STATUS_DONE, NULL);
-                return 0;
-        case ACTION_FILE_REMOVE:
-                if (a->value)
-                        return do_writeback_file_remove(e, i);
-                /* A file only the state names as nodeswap's (an earlier Path=) must still carry
-                 * nodeswap's label when it is deleted, as plan() saw it. */
-                r = streq_ptr(a->target, e->p->file.path) ? swapfile_remove(root, a->target)
-                                                          : swapfile_remove_labelled(root, a->target);
-                if (r < 0 && r != -EOPNOTSUPP) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                   strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
-                        return r;
-                }
-                if (state_remove_swap_file(&e->state, a->target) == 0)
-                        (void) save_state(e);
-                set_result(e, i, ACTION_STATUS_DONE, NULL);
-                return 0;
-        case ACTION_SYSCTL:
-                return do_sysctl(e, i);
-        case ACTION_ZSWAP_SET:
-                return do_zswap_set(e, i);
-        case ACTION_DROPIN_WRITE:
-                r = kubelet_write_dropin(root, a->target, a->content);
-                if (r < 0) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                   strdup_printf("Failed to write '%s': %s", a->target, strerror(-r)));
-                        return r;
-                }
-                set_result(e, i, ACTION_STATUS_DONE, NULL);
-                return 0;
-        case ACTION_DROPIN_REMOVE:
-                r = kubelet_remove_dropin(root, a->target);
-                if (r < 0) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                   strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
-                        return r;
-                }
-                set_result(e, i, ACTION_STATUS_DONE, NULL);
-                return 0;
-        case ACTION_RESTART_UNIT:
-                return do_restart(e, i);
-        case ACTION_MARK_REVERTED:
-        case ACTION_CLEAR_REVERTED: {
-                e->state.reverted = a->kind == ACTION_MARK_REVERTED;
-                r = save_state(e);
-                if (r < 0) {
-                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
-                                         strdup_printf("Failed to save nodeswap's state: %s", strerror(-r)));
-                        return r;
-                }
-                /* After a reboot the masks are the generator's (in /run/systemd/generator.early),
-                 * not runtime ones: a reload runs the generator again, which now sees the revert
-                 * and masks nothing, so the distro's units can be started. */
-                char *why = NULL;
-                sd_bus *b = a->kind == ACTION_MARK_REVERTED ? bus_get(e, &why) : NULL;
-                if (b && (r = systemd_reload(b)) < 0)
-                        why = strdup_printf("Failed to reload systemd: %s", strerror(-r));
-                set_result(e, i, ACTION_STATUS_DONE, why);
-                return 0;
-        }
-        default:
-                set_result_errno(e, i, ACTION_STATUS_FAILED, -EINVAL, strdup("unknown action"));
-                return -EINVAL;
-        }
+static int exec_mask_unit(Exec *e, size_t i) {
+        (void) i;
+        do_mask_group(e, ACTION_MASK_UNIT);
+        return 0;
 }
+
+static int exec_unmask_unit(Exec *e, size_t i) {
+        (void) i;
+        do_mask_group(e, ACTION_UNMASK_UNIT);
+        return 0;
+}
+
+static int exec_stop_unit(Exec *e, size_t i) {
+        if (e->pl->actions[i].stop_unit.unit == ACTION_UNIT_WRITEBACK_TIMER)
+                return do_writeback_timer(e, i, false);
+        return do_stop_unit(e, i);
+}
+
+static int exec_start_unit(Exec *e, size_t i) {
+        if (e->pl->actions[i].start_unit.unit == ACTION_UNIT_WRITEBACK_TIMER)
+                return do_writeback_timer(e, i, true);
+        int r = do_start_unit(e, i);
+        if (r >= 0) {
+                strv_free(e->state.stopped_units);
+                e->state.stopped_units = NULL;
+        }
+        return r;
+}
+
+static int exec_file_mkswap(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int r = swapfile_rewrite_header(e->root, a->target, e->h->page_size);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to rewrite the header of '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int exec_swapon(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        return swap_result(e, i,
+                           swap_on_flags(e->root, a->target, a->swapon.priority,
+                                         a->swapon.policy_file ? swap_discard_flags(e->p->file.discard) : 0),
+                           "swapon");
+}
+
+static int exec_swapoff(Exec *e, size_t i) {
+        return swap_result(e, i, swap_off(e->root, e->pl->actions[i].target), "swapoff");
+}
+
+static int exec_zram_remove(Exec *e, size_t i) {
+        int id = e->pl->actions[i].zram_remove.zram_id;
+        int r = zram_teardown(e->root, id);
+        if (r < 0 && r != -EOPNOTSUPP) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to remove /dev/zram%d: %s", id, strerror(-r)));
+                return r;
+        }
+        /* Right away too: a stale id would make a device someone else adds later "ours". */
+        state_remove_zram_id(&e->state, id);
+        save_runtime_state(e);
+        /* Its loop device, if nodeswap attached one for writeback, goes with it. */
+        (void) zram_writeback_forget(e->root, id);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int exec_file_remove(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        if (a->file_remove.role == ACTION_FILE_WRITEBACK)
+                return do_writeback_file_remove(e, i);
+        /* A file only the state names as nodeswap's (an earlier Path=, a bridge) must still carry
+         * nodeswap's label when it is deleted, as plan() saw it. */
+        int r = a->file_remove.role == ACTION_FILE_POLICY_SWAP_FILE ? swapfile_remove(e->root, a->target)
+                                                                    : swapfile_remove_labelled(e->root, a->target);
+        if (r < 0 && r != -EOPNOTSUPP) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        if (state_remove_swap_file(&e->state, a->target) == 0)
+                (void) save_state(e);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int exec_dropin_write(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int r = kubelet_write_dropin(e->root, a->target, a->dropin_write.content);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to write '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int exec_dropin_remove(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int r = kubelet_remove_dropin(e->root, a->target);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                           strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int set_reverted(Exec *e, size_t i, bool reverted) {
+        e->state.reverted = reverted;
+        int r = save_state(e);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to save nodeswap's state: %s", strerror(-r)));
+                return r;
+        }
+        /* After a reboot the masks are the generator's (in /run/systemd/generator.early), not
+         * runtime ones: a reload runs the generator again, which now sees the revert and masks
+         * nothing, so the distro's units can be started. */
+        char *why = NULL;
+        sd_bus *b = reverted ? bus_get(e, &why) : NULL;
+        if (b && (r = systemd_reload(b)) < 0)
+                why = strdup_printf("Failed to reload systemd: %s", strerror(-r));
+        set_result(e, i, ACTION_STATUS_DONE, why);
+        return 0;
+}
+
+static int exec_mark_reverted(Exec *e, size_t i) {
+        return set_reverted(e, i, true);
+}
+
+static int exec_clear_reverted(Exec *e, size_t i) {
+        return set_reverted(e, i, false);
+}
+
+/* Each kind's writer, from the one list of kinds (plan/plan.h): a kind without its exec_ function
+ * does not compile. */
+static int (*const action_exec[_ACTION_KIND_MAX])(Exec *e, size_t i) = {
+#define ACTION_EXEC(K, name, string) [ACTION_##K] = exec_##name,
+        FOREACH_ACTION_KIND(ACTION_EXEC)
+#undef ACTION_EXEC
+};
 
 int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const ExecuteOptions *o, PlanResult *ret) {
         _cleanup_free_ ActionResult *results = calloc(pl->n_actions + 1, sizeof(ActionResult));
@@ -664,15 +682,13 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
                 .h = h,
                 .pl = pl,
                 .results = results,
+                .reverting = pl->revert,
         };
         bool failed = false;
         int r;
 
         if (!results)
                 return -ENOMEM;
-        for (size_t i = 0; i < pl->n_actions; i++)
-                if (pl->actions[i].kind == ACTION_MARK_REVERTED || pl->actions[i].kind == ACTION_DROPIN_REMOVE)
-                        e.reverting = true;
         /* The state probe() read (under the lock, so nobody changed it since), not a second reading:
          * the plan was made from this one. */
         r = nodeswap_state_copy(&h->state, &e.state);
@@ -704,7 +720,7 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
         for (size_t i = 0; i < pl->n_actions; i++) {
                 /* An action carried out with an earlier one (masks go to systemd in one call) is
                  * done already; it is still a step of its own for fault injection. */
-                r = e.results[i].status == ACTION_STATUS_PENDING ? do_action(&e, i) : 0;
+                r = e.results[i].status == ACTION_STATUS_PENDING ? action_exec[pl->actions[i].kind](&e, i) : 0;
                 /* The test build's fault injection (execute/fault.h): nothing in a release build. */
                 fault_step(action_kind_to_string(pl->actions[i].kind));
                 if (r < 0) {
@@ -723,11 +739,12 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
                 for (size_t z = 0; z < _ZSWAP_PARAM_MAX; z++)
                         state_forget_zswap(&e.state, z);
         /* A run that changed nothing (every action failed, was skipped or not done) leaves the
-         * state file as it was, or absent. */
+         * state file as it was, or absent; a revert with actions is recorded even when none was
+         * done (its mark-reverted may be the one that failed), one without any writes nothing. */
         bool any_done = false;
         for (size_t i = 0; i < pl->n_actions; i++)
                 any_done = any_done || e.results[i].status == ACTION_STATUS_DONE;
-        if (any_done || e.reverting || forgot) {
+        if (any_done || (e.reverting && pl->n_actions > 0) || forgot) {
                 e.state.last_run_usec = now_realtime_usec();
                 e.state.last_run_revert = e.reverting;
                 e.state.last_run_failed = failed;

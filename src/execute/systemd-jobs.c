@@ -204,3 +204,76 @@ int systemd_stop_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char *
 int systemd_restart_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result) {
         return unit_job(b, "RestartUnit", unit, timeout_usec, ret_result);
 }
+
+static int on_properties_changed(sd_bus_message *m, void *userdata, sd_bus_error *ret_error) {
+        bool *changed = userdata;
+        *changed = true;
+        return 0;
+}
+
+static int unit_active_state(sd_bus *b, const char *path, char **ret) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        return sym_sd_bus_get_property_string(b, SYSTEMD_DEST, path, SYSTEMD_UNIT_IFACE, "ActiveState", &error, ret);
+}
+
+/* As systemd's bus-wait-for-units does: match the unit's PropertiesChanged, then read its state,
+ * then wait on the bus, reading it again only when a signal says it changed. */
+int systemd_wait_unit_settled(sd_bus *b, const char *unit, uint64_t settle_usec, uint64_t timeout_usec,
+                              char **ret_state) {
+        _cleanup_bus_slot_ sd_bus_slot *slot = NULL;
+        _cleanup_free_ char *path = NULL, *state = NULL;
+        bool changed = true;    /* nothing read yet */
+        int r;
+
+        r = systemd_unit_object_path(b, unit, &path);
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_match_signal(b, &slot, sym_sd_bus_is_bus_client(b) > 0 ? SYSTEMD_DEST : NULL, path,
+                                    "org.freedesktop.DBus.Properties", "PropertiesChanged", on_properties_changed,
+                                    &changed);
+        if (r < 0)
+                return r;
+        /* PID 1 sends a unit's PropertiesChanged only to clients that subscribed. */
+        r = subscribe(b);
+        if (r < 0)
+                return r;
+
+        uint64_t start = now_monotonic_usec();
+        uint64_t settled = start + settle_usec, deadline = start + timeout_usec;
+        for (;;) {
+                if (changed) {
+                        changed = false;
+                        free(state);
+                        state = NULL;
+                        r = unit_active_state(b, path, &state);
+                        if (r < 0)
+                                break;
+                }
+                if (!systemd_active_state_up(state)) {
+                        r = -EIO;
+                        break;
+                }
+                bool active = streq(state, "active");
+                uint64_t n = now_monotonic_usec();
+                if (active && n >= settled) {
+                        r = 0;
+                        break;
+                }
+                if (n >= deadline) {
+                        r = -ETIMEDOUT;
+                        break;
+                }
+                r = sym_sd_bus_process(b, NULL);
+                if (r < 0)
+                        break;
+                if (r > 0)
+                        continue;
+                /* Woken by a signal, or when the active unit has lasted the settle time. */
+                r = sym_sd_bus_wait(b, (active && settled < deadline ? settled : deadline) - n);
+                if (r < 0)
+                        break;
+        }
+        if (ret_state)
+                *ret_state = TAKE_PTR(state);
+        return r;
+}

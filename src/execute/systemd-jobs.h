@@ -26,3 +26,15 @@ int systemd_reload(sd_bus *b);
 int systemd_start_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
 int systemd_stop_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
 int systemd_restart_unit(sd_bus *b, const char *unit, uint64_t timeout_usec, char **ret_result);
+
+/* Wait until unit has been "active" for settle_usec, or has gone down, or timeout_usec has
+ * passed, whichever comes first (both counted from the call): the way to tell that a restarted
+ * Type=simple service stayed up. Waits for the unit's PropertiesChanged signals (the match is
+ * installed, and Manager.Subscribe called, before ActiveState is first read, so no change can be
+ * missed) and reads ActiveState again after each; it never polls. 0 when it stayed active;
+ * -EIO when its ActiveState left active/activating/reloading (systemd_active_state_up());
+ * -ETIMEDOUT when it was not active at the end; another -errno when systemd could not be asked.
+ * *ret_state (may be NULL) is the last ActiveState read, on success and failure alike (NULL when
+ * none could be read). */
+int systemd_wait_unit_settled(sd_bus *b, const char *unit, uint64_t settle_usec, uint64_t timeout_usec,
+                              char **ret_state);

@@ -23,3 +23,9 @@ char *kubelet_source(const KubeletConfigFile *f, unsigned line);
  * nodeswap's last swap change (the kubelet reads SwapTotal when it starts), 0 when after (or no
  * change), -1 when unknown (no start time: systemd not asked). */
 int kubelet_capacity_stale(const HostState *h);
+
+typedef struct PlanContext PlanContext;
+/* The kubelet's part of the plan (plan/context.h): the drop-in written for [Kubelet]
+ * SwapBehavior= (removed on revert), the findings on what the kubelet would run with instead, and
+ * the restart of its unit when the drop-in or the node's total swap changed. Last in the plan. */
+int plan_kubelet(PlanContext *c);

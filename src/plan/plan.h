@@ -4,30 +4,108 @@
 #include "probe/host.h"
 #include "plan/verdict.h"
 
+/* Every kind of action, in one list: its enum suffix, its name in C (the payload member of
+ * Action, and the stem of the functions execute/ and report/ give each kind) and its name in ids
+ * and JSON. execute/execute.c and report/report.c build their tables from this list, so a kind
+ * added here without its functions there does not compile. */
+#define FOREACH_ACTION_KIND(X)                                                                     \
+        X(MASK_UNIT, mask_unit, "mask-unit")                                                       \
+        X(STOP_UNIT, stop_unit, "stop-unit")                                                       \
+        X(ZRAM_CREATE, zram_create, "zram-create")                                                 \
+        X(FILE_CREATE, file_create, "file-create")                                                 \
+        X(FILE_MKSWAP, file_mkswap, "file-mkswap")                                                 \
+        X(SWAPON, swapon, "swapon")                                                                \
+        X(SWAPOFF, swapoff, "swapoff")                                                             \
+        X(ZRAM_REMOVE, zram_remove, "zram-remove")                                                 \
+        X(FILE_REMOVE, file_remove, "file-remove")                                                 \
+        X(SYSCTL, sysctl, "sysctl")                                                                \
+        X(ZSWAP_SET, zswap_set, "zswap-set")                                                       \
+        X(DROPIN_WRITE, dropin_write, "dropin-write")                                              \
+        X(DROPIN_REMOVE, dropin_remove, "dropin-remove")                                           \
+        X(RESTART_UNIT, restart_unit, "restart-unit")                                              \
+        X(UNMASK_UNIT, unmask_unit, "unmask-unit")                                                 \
+        X(START_UNIT, start_unit, "start-unit")                                                    \
+        X(MARK_REVERTED, mark_reverted, "mark-reverted")                                           \
+        X(CLEAR_REVERTED, clear_reverted, "clear-reverted")
+
 typedef enum ActionKind {
-        ACTION_MASK_UNIT,       /* runtime mask of a [Conflicts] unit (then daemon-reload) */
-        ACTION_STOP_UNIT,       /* stop a masked conflict unit that is active, or nodeswap-writeback.timer */
-        ACTION_ZRAM_CREATE,     /* algorithm, params, mem_limit, disksize, header, swapon */
-        ACTION_FILE_CREATE,     /* new swap file, header, swapon */
-        ACTION_FILE_MKSWAP,     /* rewrite the header of an existing file (page size, label, size) */
-        ACTION_SWAPON,          /* an existing, correct swap area that is off */
-        ACTION_SWAPOFF,         /* a swap area the policy no longer wants */
-        ACTION_ZRAM_REMOVE,     /* reset + hot_remove of a zram device nodeswap created */
-        ACTION_FILE_REMOVE,     /* delete nodeswap's swap file (revert --purge, resize) or its
-                                 * zram writeback file */
-        ACTION_SYSCTL,
-        ACTION_ZSWAP_SET,       /* a zswap module parameter (plan/zswap.c) */
-        ACTION_DROPIN_WRITE,
-        ACTION_DROPIN_REMOVE,
-        ACTION_RESTART_UNIT,    /* the kubelet unit */
-        ACTION_UNMASK_UNIT,     /* revert */
-        ACTION_START_UNIT,      /* revert: the distro's swap units nodeswap stopped; apply:
-                                 * nodeswap-writeback.timer */
-        ACTION_MARK_REVERTED,
-        ACTION_CLEAR_REVERTED,
+#define ACTION_KIND_ENUM(K, name, string) ACTION_##K,
+        FOREACH_ACTION_KIND(ACTION_KIND_ENUM)
+#undef ACTION_KIND_ENUM
         _ACTION_KIND_MAX,
 } ActionKind;
 const char *action_kind_to_string(ActionKind k);
+
+/* Which unit a start or stop is for: a conflict unit (its stop is recorded, revert starts it
+ * again) or nodeswap's own writeback timer (never recorded). */
+typedef enum ActionUnit {
+        ACTION_UNIT_CONFLICT,
+        ACTION_UNIT_WRITEBACK_TIMER,
+} ActionUnit;
+
+/* The sysctls nodeswap sets; the action's target is the name ("vm.swappiness"). */
+typedef enum PlanSysctl {
+        PLAN_SYSCTL_SWAPPINESS,
+        PLAN_SYSCTL_PAGE_CLUSTER,
+        _PLAN_SYSCTL_MAX,
+} PlanSysctl;
+
+/* Which file a file-remove deletes, and so how it is checked before: the policy's swap file, a
+ * swap file only the state names as nodeswap's (it must still carry nodeswap's label), or a
+ * [Zram] Writeback= file nodeswap made (no swap header). */
+typedef enum ActionFileRole {
+        ACTION_FILE_POLICY_SWAP_FILE,
+        ACTION_FILE_RECORDED_SWAP_FILE,
+        ACTION_FILE_WRITEBACK,
+} ActionFileRole;
+
+/* The parameters each kind carries for execute, one struct per kind (kinds without any have
+ * none): the member of Action's union named like the kind. */
+typedef struct ActionStopUnit {
+        ActionUnit unit;
+        uint64_t used;          /* bytes in use on the swap the stop takes off */
+} ActionStopUnit;
+typedef struct ActionZramCreate {
+        uint64_t size;          /* disksize, bytes */
+        uint64_t mem_limit;
+        int priority;
+        char *algorithm;        /* NULL: the first of the policy's the kernel offers, chosen by execute */
+} ActionZramCreate;
+typedef struct ActionFileCreate {
+        uint64_t size;          /* bytes */
+        int priority;
+} ActionFileCreate;
+typedef struct ActionFileMkswap {
+        uint64_t size;          /* the file's size the header covers */
+} ActionFileMkswap;
+typedef struct ActionSwapon {
+        int priority;
+        bool policy_file;       /* the policy's swap file: swapped on with [File] Discard= */
+} ActionSwapon;
+typedef struct ActionSwapoff {
+        uint64_t used;          /* bytes in use on the area */
+} ActionSwapoff;
+typedef struct ActionZramRemove {
+        int zram_id;
+} ActionZramRemove;
+typedef struct ActionFileRemove {
+        ActionFileRole role;
+} ActionFileRemove;
+typedef struct ActionSysctl {
+        PlanSysctl name;
+        int value;
+} ActionSysctl;
+typedef struct ActionZswapSet {
+        ZswapParam param;
+        char *value;            /* the bytes to write */
+        bool restore;           /* writes back the value saved before nodeswap (then forgotten) */
+} ActionZswapSet;
+typedef struct ActionDropinWrite {
+        char *content;          /* the drop-in's whole text */
+} ActionDropinWrite;
+typedef struct ActionStartUnit {
+        ActionUnit unit;
+} ActionStartUnit;
 
 typedef struct Action {
         ActionKind kind;
@@ -36,23 +114,28 @@ typedef struct Action {
         char *want;             /* human readable wanted value, NULL = absent */
         char *reason;           /* why, in words */
 
-        /* parameters for execute */
-        uint64_t size;          /* ZRAM_CREATE, FILE_CREATE: bytes */
-        uint64_t mem_limit;     /* ZRAM_CREATE */
-        uint64_t used;          /* SWAPOFF: bytes in use on the device */
-        int priority;           /* ZRAM_CREATE, FILE_CREATE, SWAPON */
-        int zram_id;            /* ZRAM_REMOVE, SWAPOFF of a zram device; -1 otherwise */
-        int value;              /* SYSCTL; ZSWAP_SET: 1 when it writes back the value saved before
-                                 * nodeswap (then forgotten), 0 when the policy's; FILE_REMOVE: 1 for
-                                 * a [Zram] Writeback= file (no swap header), 0 for a swap file */
-        char *algorithm;        /* ZRAM_CREATE */
-        char *content;          /* DROPIN_WRITE; ZSWAP_SET: the value to write */
+        /* The parameters for execute: the member named like kind (FOREACH_ACTION_KIND). */
+        union {
+                ActionStopUnit stop_unit;
+                ActionZramCreate zram_create;
+                ActionFileCreate file_create;
+                ActionFileMkswap file_mkswap;
+                ActionSwapon swapon;
+                ActionSwapoff swapoff;
+                ActionZramRemove zram_remove;
+                ActionFileRemove file_remove;
+                ActionSysctl sysctl;
+                ActionZswapSet zswap_set;
+                ActionDropinWrite dropin_write;
+                ActionStartUnit start_unit;
+        };
 } Action;
 
 typedef struct Plan {
         Action *actions;
         size_t n_actions;
         Findings findings;      /* errors stop apply (the plan is still shown); warnings do not */
+        bool revert;            /* planned as a revert (PlanOptions.revert), whatever its actions */
         uint64_t swap_total_now, swap_total_after;
 } Plan;
 
@@ -62,11 +145,6 @@ typedef struct PlanOptions {
         bool boot;              /* apply --boot: never restart the kubelet */
         bool force;             /* swapoff even when the pages may not fit */
 } PlanOptions;
-
-/* Appends an action to p (target/now/want/reason copied), for the planners outside plan.c
- * (plan/zswap.c). NULL on ENOMEM. */
-Action *plan_append(Plan *p, ActionKind kind, const char *target, const char *now, const char *want,
-                    const char *reason);
 
 /* A pure function of (policy, host, options): no I/O. */
 int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, Plan *ret);

@@ -2,7 +2,7 @@
 /* zswap's part of the plan: a pure function of (policy, host), see plan/zswap.h. */
 #include "plan/zswap.h"
 
-#include <stdarg.h>
+#include "plan/context.h"
 
 static const PolicyKey param_keys[_ZSWAP_PARAM_MAX] = {
         [ZSWAP_PARAM_COMPRESSOR] = POLICY_KEY_ZSWAP_COMPRESSOR,
@@ -21,31 +21,17 @@ static bool restores(const Policy *p, bool revert) {
         return revert || (p->backend_set && !(p->backends & BACKEND_ZSWAP));
 }
 
-static int find(Plan *plan, Verdict v, const Policy *p, PolicyKey k, const char *value, char *hint,
-                const char *fmt, ...) _printf_(7, 8);
-static int find(Plan *plan, Verdict v, const Policy *p, PolicyKey k, const char *value, char *hint,
-                const char *fmt, ...) {
-        va_list ap;
-        char *s;
-        va_start(ap, fmt);
-        int n = vasprintf(&s, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-                free(hint);
-                return -ENOMEM;
-        }
-        return findings_add_at(&plan->findings, v, p, k, value, s, hint);
-}
-
 static int add_set(Plan *plan, ZswapParam param, const char *now, const char *want, const char *reason,
                    bool restore) {
         _cleanup_free_ char *target = strdup_printf("zswap.%s", zswap_param_to_string(param));
         if (!target)
                 return -ENOMEM;
-        Action *a = plan_append(plan, ACTION_ZSWAP_SET, target, now, want, reason);
-        if (!a || !(a->content = strdup(want)))
+        Action *a = plan_add(plan, ACTION_ZSWAP_SET, target, now, want, reason);
+        if (!a)
                 return -ENOMEM;
-        a->value = restore;
+        a->zswap_set = (ActionZswapSet) { .param = param, .value = strdup(want), .restore = restore };
+        if (!a->zswap_set.value)
+                return -ENOMEM;
         return 0;
 }
 
@@ -69,7 +55,7 @@ static int plan_apply(const Policy *p, const HostState *h, Plan *plan) {
                 return -ENOMEM;
 
         if (z->enabled < 0 || !z->param[ZSWAP_PARAM_ENABLED])
-                return find(plan, VERDICT_ZSWAP_UNAVAILABLE, p, POLICY_KEY_SWAP_BACKEND, "zswap file",
+                return plan_find(plan, VERDICT_ZSWAP_UNAVAILABLE, p, POLICY_KEY_SWAP_BACKEND, "zswap file",
                             strdup("use a kernel built with CONFIG_ZSWAP, or write Backend=zram or Backend=file"),
                             "Backend=zswap file, but this kernel has no zswap (no %s)", ZSWAP_PARAMETERS_DIR);
 
@@ -82,7 +68,7 @@ static int plan_apply(const Policy *p, const HostState *h, Plan *plan) {
                 _cleanup_free_ char *have = strv_join(z->compressors_offered, " ");
                 if (!have)
                         return -ENOMEM;
-                int r = find(plan, VERDICT_ZSWAP_COMPRESSOR_UNAVAILABLE, p, POLICY_KEY_ZSWAP_COMPRESSOR, wanted,
+                int r = plan_find(plan, VERDICT_ZSWAP_COMPRESSOR_UNAVAILABLE, p, POLICY_KEY_ZSWAP_COMPRESSOR, wanted,
                              strdup_printf("this kernel's crypto API offers %s (/proc/crypto): write [Zswap] "
                                            "Compressor= with one of them, e.g. Compressor=%s",
                                            *have ? have : "no compressor",
@@ -135,7 +121,7 @@ static int plan_apply(const Policy *p, const HostState *h, Plan *plan) {
                         : i == ZSWAP_PARAM_SHRINKER_ENABLED ? (p->zswap.shrinker ? "yes" : "no")
                         : wants[i];
                 if (!z->param[i]) {
-                        int r = find(plan, VERDICT_ZSWAP_PARAMETER_UNAVAILABLE, p, k, as_written,
+                        int r = plan_find(plan, VERDICT_ZSWAP_PARAMETER_UNAVAILABLE, p, k, as_written,
                                      strdup_printf("remove [%s] %s= (a newer kernel has %s)", policy_key_section(k),
                                                    policy_key_name(k), name),
                                      "[%s] %s=%s: this kernel's zswap has no %s parameter (%s/%s)",
@@ -148,7 +134,7 @@ static int plan_apply(const Policy *p, const HostState *h, Plan *plan) {
                 if (z->cmdline[i]) {
                         if (zswap_value_equal(i, z->cmdline[i], wants[i]))
                                 continue;
-                        int r = find(plan, VERDICT_ZSWAP_CMDLINE, p, k, as_written,
+                        int r = plan_find(plan, VERDICT_ZSWAP_CMDLINE, p, k, as_written,
                                      strdup_printf("remove zswap.%s= from the kernel command line (on a Raspberry "
                                                    "Pi: /boot/firmware/cmdline.txt) and reboot, or set the policy to "
                                                    "what it says", name),
@@ -196,11 +182,11 @@ static int plan_restore(const HostState *h, bool revert, Plan *plan) {
         return 0;
 }
 
-int plan_zswap(const Policy *p, const HostState *h, bool revert, Plan *plan) {
-        if (wants_zswap(p, revert))
-                return plan_apply(p, h, plan);
-        if (restores(p, revert))
-                return plan_restore(h, revert, plan);
+int plan_zswap(PlanContext *c) {
+        if (wants_zswap(c->p, c->o->revert))
+                return plan_apply(c->p, c->h, c->plan);
+        if (restores(c->p, c->o->revert))
+                return plan_restore(c->h, c->o->revert, c->plan);
         return 0;
 }
 

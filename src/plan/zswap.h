@@ -3,7 +3,8 @@
 
 #include "plan/plan.h"
 
-/* zswap's part of the plan (pure): the ACTION_ZSWAP_SET actions and zswap's findings.
+/* zswap's part of the plan (pure; .finish of plan.c's backend table, plan/context.h): the
+ * ACTION_ZSWAP_SET actions and zswap's findings.
  *
  * With Backend=zswap file: each parameter the policy sets ([Zswap] keys, the first offered
  * Compressor=, enabled=Y) that differs from the kernel's value, enabled last. A parameter named on
@@ -15,7 +16,8 @@
  * With revert, or a Backend= set without zswap: every parameter nodeswap saved in its state is
  * written back where it differs (enabled first, so zswap stops before its settings change),
  * except one the command line names. */
-int plan_zswap(const Policy *p, const HostState *h, bool revert, Plan *plan);
+typedef struct PlanContext PlanContext;
+int plan_zswap(PlanContext *c);
 
 /* Whether zswap is on after the plan: the policy's Backend=zswap (unless the command line turns it
  * off), else the value a revert writes back, else the kernel's. */

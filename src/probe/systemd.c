@@ -92,8 +92,7 @@ int systemd_open(const char *root, sd_bus **ret) {
         return 0;
 }
 
-/* Manager.LoadUnit: the unit's object path, loading the unit when it is not yet. */
-static int unit_path(sd_bus *b, const char *unit, char **ret) {
+int systemd_unit_object_path(sd_bus *b, const char *unit, char **ret) {
         _cleanup_bus_message_ sd_bus_message *reply = NULL;
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
         const char *path;
@@ -126,7 +125,7 @@ static int unit_string_property(sd_bus *b, const char *unit, const char *propert
 
         if (!ret)
                 return -EINVAL;
-        r = unit_path(b, unit, &path);
+        r = systemd_unit_object_path(b, unit, &path);
         if (r < 0)
                 return r;
         r = sym_sd_bus_get_property_string(b, SYSTEMD_DEST, path, SYSTEMD_UNIT_IFACE, property, &error, &value);
@@ -162,7 +161,7 @@ int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, ui
 
         if (!property || !*property || !ret_usec)
                 return -EINVAL;
-        r = unit_path(b, unit, &path);
+        r = systemd_unit_object_path(b, unit, &path);
         if (r < 0)
                 return r;
 

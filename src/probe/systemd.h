@@ -41,6 +41,8 @@ int systemd_open(const char *root, sd_bus **ret);
  * file gives load state "not-found" and active state "inactive" instead of an error.
  * ret_active_state: "active", "reloading", "inactive", "failed", "activating", "deactivating". */
 int systemd_unit_active(sd_bus *b, const char *unit, char **ret_active_state);
+/* Manager.LoadUnit: the unit's object path (malloc'd), loading the unit when it is not yet. */
+int systemd_unit_object_path(sd_bus *b, const char *unit, char **ret);
 /* Whether an ActiveState counts as up: running, starting or reloading. */
 static inline bool systemd_active_state_up(const char *state) {
         return streq_ptr(state, "active") || streq_ptr(state, "activating") || streq_ptr(state, "reloading");

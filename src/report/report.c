@@ -1,94 +1,164 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "report/report.h"
 
-/* "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB" */
-char *action_describe(const Action *a) {
-        const char *t = strempty(a->target), *why = strempty(a->reason), *now = a->now ?: "none",
-                   *want = a->want ?: "none";
-        switch (a->kind) {
-        case ACTION_MASK_UNIT:
-                return strdup_printf("masking %s (runtime): %s", t, why);
-        case ACTION_UNMASK_UNIT:
-                return strdup_printf("unmasking %s: %s", t, why);
-        case ACTION_STOP_UNIT:
-                return strdup_printf("stopping %s: %s", t, why);
-        case ACTION_START_UNIT:
-                return strdup_printf("starting %s: %s", t, why);
-        case ACTION_RESTART_UNIT:
-                return strdup_printf("restarting %s: %s", t, why);
-        case ACTION_ZRAM_CREATE:
-                return strdup_printf("creating zram swap: %s (%s)", want, why);
-        case ACTION_FILE_CREATE:
-                /* (a swap file that is on is replaced in steps, plan.c: there is never a now) */
-                return strdup_printf("creating swap file %s: %s", t, want);
-        case ACTION_FILE_MKSWAP:
-                return strdup_printf("rewriting the swap header of %s: %s -> %s (%s)", t, now, want, why);
-        case ACTION_SWAPON:
-                return strdup_printf("swapping on %s: %s (%s)", t, want, why);
-        case ACTION_SWAPOFF:
-                return strdup_printf("swapping off %s: %s (%s)", t, now, why);
-        case ACTION_ZRAM_REMOVE:
-                return strdup_printf("removing %s (%s)", t, why);
-        case ACTION_FILE_REMOVE:
-                return strdup_printf("deleting %s (%s)", t, why);
-        case ACTION_SYSCTL:
-        case ACTION_ZSWAP_SET:
-                return strdup_printf("setting %s: %s -> %s (%s)", t, now, want, why);
-        case ACTION_DROPIN_WRITE:
-                return strdup_printf("writing %s: swapBehavior %s -> %s", t, now, want);
-        case ACTION_DROPIN_REMOVE:
-                return strdup_printf("removing %s: swapBehavior %s -> %s", t, now, want);
-        case ACTION_MARK_REVERTED:
-                return strdup_printf("marking the node reverted (%s)", why);
-        case ACTION_CLEAR_REVERTED:
-                return strdup_printf("ending the revert (%s)", why);
-        default:
-                return action_format(a);
-        }
+#define T(a) strempty((a)->target)
+#define WHY(a) strempty((a)->reason)
+#define NOW(a) ((a)->now ?: "none")
+#define WANT(a) ((a)->want ?: "none")
+
+/* Each kind in words ("restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB"), and the
+ * numbers behind the display text that its JSON object carries besides the common fields. */
+
+static char *describe_mask_unit(const Action *a) {
+        return strdup_printf("masking %s (runtime): %s", T(a), WHY(a));
 }
 
-char *action_format(const Action *a) {
-        return strdup_printf("%s %s: %s -> %s%s%s%s", action_kind_to_string(a->kind), strempty(a->target),
-                             a->now ?: "(none)", a->want ?: "(none)", a->reason ? " (" : "", strempty(a->reason),
-                             a->reason ? ")" : "");
+static char *describe_unmask_unit(const Action *a) {
+        return strdup_printf("unmasking %s: %s", T(a), WHY(a));
+}
+
+static char *describe_stop_unit(const Action *a) {
+        return strdup_printf("stopping %s: %s", T(a), WHY(a));
+}
+
+static int json_stop_unit(const Action *a, json_object *j) {
+        return json_add_u64(j, "used", a->stop_unit.used);
+}
+
+static char *describe_start_unit(const Action *a) {
+        return strdup_printf("starting %s: %s", T(a), WHY(a));
+}
+
+static char *describe_restart_unit(const Action *a) {
+        return strdup_printf("restarting %s: %s", T(a), WHY(a));
+}
+
+static char *describe_zram_create(const Action *a) {
+        return strdup_printf("creating zram swap: %s (%s)", WANT(a), WHY(a));
+}
+
+static int json_zram_create(const Action *a, json_object *j) {
+        return json_add_u64(j, "size", a->zram_create.size) < 0 ||
+               json_add_u64(j, "mem_limit", a->zram_create.mem_limit) < 0 ||
+               json_add_int(j, "priority", a->zram_create.priority) < 0 ||
+               json_add_string(j, "algorithm", a->zram_create.algorithm) < 0 ? -ENOMEM : 0;
+}
+
+static char *describe_file_create(const Action *a) {
+        /* (a swap file that is on is replaced in steps, plan/: there is never a now) */
+        return strdup_printf("creating swap file %s: %s", T(a), WANT(a));
+}
+
+static int json_file_create(const Action *a, json_object *j) {
+        return json_add_u64(j, "size", a->file_create.size) < 0 ||
+               json_add_int(j, "priority", a->file_create.priority) < 0 ? -ENOMEM : 0;
+}
+
+static char *describe_file_mkswap(const Action *a) {
+        return strdup_printf("rewriting the swap header of %s: %s -> %s (%s)", T(a), NOW(a), WANT(a), WHY(a));
+}
+
+static int json_file_mkswap(const Action *a, json_object *j) {
+        return json_add_u64(j, "size", a->file_mkswap.size);
+}
+
+static char *describe_swapon(const Action *a) {
+        return strdup_printf("swapping on %s: %s (%s)", T(a), WANT(a), WHY(a));
+}
+
+static int json_swapon(const Action *a, json_object *j) {
+        return json_add_int(j, "priority", a->swapon.priority);
+}
+
+static char *describe_swapoff(const Action *a) {
+        return strdup_printf("swapping off %s: %s (%s)", T(a), NOW(a), WHY(a));
+}
+
+static int json_swapoff(const Action *a, json_object *j) {
+        return json_add_u64(j, "used", a->swapoff.used);
+}
+
+static char *describe_zram_remove(const Action *a) {
+        return strdup_printf("removing %s (%s)", T(a), WHY(a));
+}
+
+static char *describe_file_remove(const Action *a) {
+        return strdup_printf("deleting %s (%s)", T(a), WHY(a));
+}
+
+static char *describe_sysctl(const Action *a) {
+        return strdup_printf("setting %s: %s -> %s (%s)", T(a), NOW(a), WANT(a), WHY(a));
+}
+
+static int json_sysctl(const Action *a, json_object *j) {
+        int now;
+        return json_add_int(j, "value", a->sysctl.value) < 0 ||
+               (a->now && safe_atoi(a->now, &now) >= 0 ? json_add_int(j, "value_now", now)
+                                                       : json_add_null(j, "value_now")) < 0 ? -ENOMEM : 0;
+}
+
+static char *describe_zswap_set(const Action *a) {
+        return describe_sysctl(a);
+}
+
+static int json_zswap_set(const Action *a, json_object *j) {
+        /* the bytes written to /sys/module/zswap/parameters/NAME; restore: nodeswap's saved value */
+        return json_add_string(j, "value", a->zswap_set.value) < 0 ||
+               json_add_bool(j, "restore", a->zswap_set.restore) < 0 ? -ENOMEM : 0;
+}
+
+static char *describe_dropin_write(const Action *a) {
+        return strdup_printf("writing %s: swapBehavior %s -> %s", T(a), NOW(a), WANT(a));
+}
+
+static char *describe_dropin_remove(const Action *a) {
+        return strdup_printf("removing %s: swapBehavior %s -> %s", T(a), NOW(a), WANT(a));
+}
+
+static char *describe_mark_reverted(const Action *a) {
+        return strdup_printf("marking the node reverted (%s)", WHY(a));
+}
+
+static char *describe_clear_reverted(const Action *a) {
+        return strdup_printf("ending the revert (%s)", WHY(a));
+}
+
+/* Kinds whose JSON has the common fields only. */
+#define JSON_COMMON_FIELDS_ONLY(name)                                                           \
+        static int json_##name(const Action *a, json_object *j) {                               \
+                return 0;                                                                       \
+        }
+JSON_COMMON_FIELDS_ONLY(mask_unit)
+JSON_COMMON_FIELDS_ONLY(unmask_unit)
+JSON_COMMON_FIELDS_ONLY(start_unit)
+JSON_COMMON_FIELDS_ONLY(restart_unit)
+JSON_COMMON_FIELDS_ONLY(zram_remove)
+JSON_COMMON_FIELDS_ONLY(file_remove)
+JSON_COMMON_FIELDS_ONLY(dropin_write)
+JSON_COMMON_FIELDS_ONLY(dropin_remove)
+JSON_COMMON_FIELDS_ONLY(mark_reverted)
+JSON_COMMON_FIELDS_ONLY(clear_reverted)
+
+typedef struct ActionRender {
+        char *(*describe)(const Action *a);
+        int (*json)(const Action *a, json_object *j);    /* -ENOMEM when an allocation failed */
+} ActionRender;
+
+/* Each kind's rendering, from the one list of kinds (plan/plan.h): a kind without its describe_
+ * and json_ functions does not compile. */
+static const ActionRender action_render[_ACTION_KIND_MAX] = {
+#define ACTION_RENDER(K, name, string) [ACTION_##K] = { describe_##name, json_##name },
+        FOREACH_ACTION_KIND(ACTION_RENDER)
+#undef ACTION_RENDER
+};
+
+char *action_describe(const Action *a) {
+        return action_render[a->kind].describe(a);
 }
 
 /* A stable id for an action, the same in plan and apply: "KIND:TARGET" ("mask-unit:dev-zram0.swap"). */
 char *action_id(const Action *a) {
         return strdup_printf("%s:%s", action_kind_to_string(a->kind), strempty(a->target));
-}
-
-/* The numbers behind the display text. */
-static int action_numbers_to_json(const Action *a, json_object *j) {
-        switch (a->kind) {
-        case ACTION_ZRAM_CREATE:
-                return json_add_u64(j, "size", a->size) < 0 ||
-                       json_add_u64(j, "mem_limit", a->mem_limit) < 0 ||
-                       json_add_int(j, "priority", a->priority) < 0 ||
-                       json_add_string(j, "algorithm", a->algorithm) < 0 ? -ENOMEM : 0;
-        case ACTION_FILE_CREATE:
-                return json_add_u64(j, "size", a->size) < 0 ||
-                       json_add_int(j, "priority", a->priority) < 0 ? -ENOMEM : 0;
-        case ACTION_FILE_MKSWAP:
-                return json_add_u64(j, "size", a->size);
-        case ACTION_SWAPON:
-                return json_add_int(j, "priority", a->priority);
-        case ACTION_SWAPOFF:
-        case ACTION_STOP_UNIT:
-                return json_add_u64(j, "used", a->used);
-        case ACTION_SYSCTL: {
-                int now;
-                return json_add_int(j, "value", a->value) < 0 ||
-                       (a->now && safe_atoi(a->now, &now) >= 0 ? json_add_int(j, "value_now", now)
-                                                               : json_add_null(j, "value_now")) < 0 ? -ENOMEM : 0;
-        }
-        case ACTION_ZSWAP_SET:
-                /* the bytes written to /sys/module/zswap/parameters/NAME; restore: nodeswap's saved value */
-                return json_add_string(j, "value", a->content) < 0 ||
-                       json_add_bool(j, "restore", a->value) < 0 ? -ENOMEM : 0;
-        default:
-                return 0;
-        }
 }
 
 json_object *action_to_json(const Action *a) {
@@ -101,7 +171,7 @@ json_object *action_to_json(const Action *a) {
             json_add_string(j, "now", a->now) < 0 ||
             json_add_string(j, "want", a->want) < 0 ||
             json_add_string(j, "reason", a->reason) < 0 ||
-            action_numbers_to_json(a, j) < 0)
+            action_render[a->kind].json(a, j) < 0)
                 return NULL;
         return TAKE_PTR(j);
 }

@@ -8,9 +8,6 @@
 /* One action in words, for people: "restarting k3s-agent.service: node swap 2.0 GiB -> 16.0 GiB". */
 char *action_describe(const Action *a);
 
-/* One action as a compact line: "mask-unit dev-zram0.swap: unmasked -> masked (runtime) (why)". */
-char *action_format(const Action *a);
-
 /* "KIND:TARGET", the action's id in JSON. */
 char *action_id(const Action *a);
 

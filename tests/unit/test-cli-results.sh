@@ -101,5 +101,19 @@ check "failure --json: ok false, changed false" [ "$(json "$tmp/bad.json" '(d["o
 check "failure --json: the actions after the failed one are pending" \
 	[ "$(json "$tmp/bad.json" '[a["result"] for a in d["actions"]][[a["result"] for a in d["actions"]].index("failed") + 1:] == ["pending"] * (len(d["actions"]) - 1 - [a["result"] for a in d["actions"]].index("failed"))')" = True ]
 
+# --- a revert with neither a mark-reverted nor a dropin-remove action is still a revert -----------
+# The node is marked reverted already and the drop-in is gone: the plan says it is a revert
+# (Plan.revert), which its actions' kinds alone do not tell.
+cp -a "$FIXTURE/matching" "$tmp/rev"
+sed -i 's/^reverted=no$/reverted=yes/' "$tmp/rev/var/lib/nodeswap/state"
+rm "$tmp/rev/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
+"$NODESWAP" revert --root "$tmp/rev" >"$tmp/rev.out" 2>&1
+check "revert without mark-reverted: no such action planned" [ "$(grep -c 'marking the node reverted' "$tmp/rev.out")" = 0 ]
+check "revert without mark-reverted: the state records last_run=revert" \
+	grep -qx 'last_run=revert' "$tmp/rev/var/lib/nodeswap/state"
+"$NODESWAP" status --root "$tmp/rev" >"$tmp/rev.status" 2>&1
+check "revert without mark-reverted: status says the last run was a revert ($(grep '^Last run' "$tmp/rev.status"))" \
+	grep -q '^Last run: revert at ' "$tmp/rev.status"
+
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

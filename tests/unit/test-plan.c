@@ -110,6 +110,7 @@ static void test_rpi_to_file(void **state) {
         run(&c, NULL);
 
         assert_int_equal(plan_errors(&c.plan), 0);
+        assert_false(c.plan.revert);
         for (size_t i = 0; i < ELEMENTSOF(default_conflicts); i++)
                 assert_true(find(&c.plan, ACTION_MASK_UNIT, default_conflicts[i]) >= 0);
         int create = find(&c.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
@@ -121,11 +122,11 @@ static void test_rpi_to_file(void **state) {
         assert_true(create >= 0 && create < stop);
         assert_true(stop < dropin && dropin < restart);
         assert_int_equal(restart, (int) c.plan.n_actions - 1);
-        assert_int_equal(c.plan.actions[create].size, 4 * GiB);
-        assert_int_equal(c.plan.actions[create].priority, 10);
-        assert_non_null(strstr(c.plan.actions[dropin].content, "swapBehavior: LimitedSwap"));
-        assert_non_null(strstr(c.plan.actions[dropin].content, "apiVersion: kubelet.config.k8s.io/v1beta1"));
-        assert_non_null(strstr(c.plan.actions[dropin].content, "kind: KubeletConfiguration"));
+        assert_int_equal(c.plan.actions[create].file_create.size, 4 * GiB);
+        assert_int_equal(c.plan.actions[create].file_create.priority, 10);
+        assert_non_null(strstr(c.plan.actions[dropin].dropin_write.content, "swapBehavior: LimitedSwap"));
+        assert_non_null(strstr(c.plan.actions[dropin].dropin_write.content, "apiVersion: kubelet.config.k8s.io/v1beta1"));
+        assert_non_null(strstr(c.plan.actions[dropin].dropin_write.content, "kind: KubeletConfiguration"));
         /* 2 GiB of zram out, a 4 GiB file in (less its header page, 16 KiB on this kernel). */
         assert_string_equal(c.plan.actions[restart].reason, "node swap 2.0 GiB -> 4.0 GiB, drop-in changed");
         /* Swappiness 60 and page-cluster 0 already hold: no sysctl action. */
@@ -271,10 +272,10 @@ static void test_matching_zram_resize(void **state) {
         int off = find(&c.plan, ACTION_SWAPOFF, "/dev/zram1");
         int remove = find(&c.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
         assert_true(create >= 0 && create < off && off < remove);
-        assert_string_equal(c.plan.actions[create].algorithm, "lz4");
+        assert_string_equal(c.plan.actions[create].zram_create.algorithm, "lz4");
         assert_string_equal(c.plan.actions[create].reason, "zstd not offered by this kernel, using lz4");
-        assert_int_equal(c.plan.actions[create].size, 12 * GiB);
-        assert_int_equal(c.plan.actions[remove].zram_id, 1);
+        assert_int_equal(c.plan.actions[create].zram_create.size, 12 * GiB);
+        assert_int_equal(c.plan.actions[remove].zram_remove.zram_id, 1);
         assert_true(find(&c.plan, ACTION_RESTART_UNIT, "k3s-agent.service") > remove);
         assert_int_equal(count(&c.plan, ACTION_MASK_UNIT), 0);
         done(&c);
@@ -518,12 +519,12 @@ static void test_writeback_file_plan(void **state) {
         assert_int_equal(plan_errors(&p.plan), 0);
         int rm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb");
         assert_true(rm > find(&p.plan, ACTION_ZRAM_REMOVE, "/dev/zram1"));
-        assert_int_equal(p.plan.actions[rm].value, 1);
+        assert_int_equal(p.plan.actions[rm].file_remove.role, ACTION_FILE_WRITEBACK);
         assert_string_equal(p.plan.actions[rm].reason, "revert --purge: zram's writeback file, created by nodeswap");
         /* the swap file is still a swap file's removal */
         int srm = find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
         assert_true(srm >= 0);
-        assert_int_equal(p.plan.actions[srm].value, 0);
+        assert_int_equal(p.plan.actions[srm].file_remove.role, ACTION_FILE_POLICY_SWAP_FILE);
         plan_done(&p.plan);
         run(&p, &revert);
         assert_int_equal(find(&p.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
@@ -602,6 +603,7 @@ static void test_matching_revert(void **state) {
         c.policy.backends = 0;
         run(&c, &o);
         assert_int_equal(plan_errors(&c.plan), 0);
+        assert_true(c.plan.revert);
         int mark = find(&c.plan, ACTION_MARK_REVERTED, NULL);
         int unmask = find(&c.plan, ACTION_UNMASK_UNIT, "dev-zram0.swap");
         int start = find(&c.plan, ACTION_START_UNIT, "dev-zram0.swap");
@@ -616,7 +618,7 @@ static void test_matching_revert(void **state) {
         assert_int_equal(count(&c.plan, ACTION_UNMASK_UNIT), ELEMENTSOF(default_conflicts));
         assert_true(find(&c.plan, ACTION_START_UNIT, "systemd-zram-setup@zram0.service") >= 0);
         assert_true(sysctl > remove && dropin > sysctl && restart > dropin);
-        assert_int_equal(c.plan.actions[sysctl].value, 3);
+        assert_int_equal(c.plan.actions[sysctl].sysctl.value, 3);
         /* swappiness was 60 before and is 60 now */
         assert_int_equal(find(&c.plan, ACTION_SYSCTL, "vm.swappiness"), -1);
         /* the file stays without --purge */
@@ -671,7 +673,7 @@ static void test_stale_file(void **state) {
         int rm = find(&sz.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
         int mk = find(&sz.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
         assert_true(rm >= 0 && rm < mk);
-        assert_int_equal(sz.plan.actions[mk].size, 32 * KiB);
+        assert_int_equal(sz.plan.actions[mk].file_create.size, 32 * KiB);
         done(&sz);
 
         /* The same file readable by others is refused, not swapped on. */
@@ -715,7 +717,7 @@ static void test_sysctl_only(void **state) {
         assert_string_equal(c.plan.actions[0].target, "vm.swappiness");
         assert_string_equal(c.plan.actions[0].now, "60");
         assert_string_equal(c.plan.actions[0].want, "100");
-        assert_int_equal(c.plan.actions[0].value, 100);
+        assert_int_equal(c.plan.actions[0].sysctl.value, 100);
         done(&c);
 }
 
@@ -737,7 +739,7 @@ static void test_vps_backend_none(void **state) {
         int off = find(&c.plan, ACTION_SWAPOFF, "/swapfile");
         assert_true(off >= 0);
         assert_string_equal(c.plan.actions[off].reason, "Backend=none: no swap on this node");
-        assert_int_equal(c.plan.actions[off].used, 1024 * KiB);
+        assert_int_equal(c.plan.actions[off].swapoff.used, 1024 * KiB);
         assert_int_equal(count(&c.plan, ACTION_MASK_UNIT), ELEMENTSOF(default_conflicts));
         done(&c);
 }
@@ -1065,10 +1067,10 @@ static void test_file_resize_steps(void **state) {
                      "swapoff " BRIDGE "\n"
                      "file-remove " BRIDGE "\n");
         const Action *b = &c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, BRIDGE)];
-        assert_int_equal(b->size, swapfile_bridge_size(0, c.host.page_size));
-        assert_int_equal(b->priority, 10);
+        assert_int_equal(b->file_create.size, swapfile_bridge_size(0, c.host.page_size));
+        assert_int_equal(b->file_create.priority, 10);
         assert_non_null(strstr(b->reason, "bridge"));
-        assert_int_equal(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, OLD_FILE)].size, 80 * KiB);
+        assert_int_equal(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, OLD_FILE)].file_create.size, 80 * KiB);
         done(&c);
 
         /* A new priority alone: the file is kept and swapped on again behind the bridge. */
@@ -1082,7 +1084,7 @@ static void test_file_resize_steps(void **state) {
                      "swapon " OLD_FILE "\n"
                      "swapoff " BRIDGE "\n"
                      "file-remove " BRIDGE "\n");
-        assert_int_equal(p.plan.actions[find(&p.plan, ACTION_SWAPON, OLD_FILE)].priority, 20);
+        assert_int_equal(p.plan.actions[find(&p.plan, ACTION_SWAPON, OLD_FILE)].swapon.priority, 20);
         done(&p);
 }
 

@@ -17,6 +17,7 @@
 #include <systemd/sd-id128.h>
 
 #include "execute/systemd-jobs.h"
+#include "shared/clock.h"
 
 #define UNIT_PREFIX "/org/freedesktop/systemd1/unit"
 
@@ -28,6 +29,8 @@ typedef struct Seen {
         int runtime, force;     /* -1: argument absent */
         char mode[32];
         unsigned reloads, subscribes;
+        unsigned active_state_gets;     /* reads of a unit's ActiveState */
+        bool flaky_failed;              /* flaky.service failed after its restart */
 } Seen;
 
 static Seen seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -142,6 +145,7 @@ static int emit_job_removed(sd_bus *bus, uint32_t id, const char *job, const cha
  *   early.service  JobRemoved sent before the method reply
  *   hang.service   no JobRemoved at all
  *   missing.service  org.freedesktop.systemd1.NoSuchUnit
+ *   flaky.service  "done", then it fails: ActiveState "failed" and its PropertiesChanged
  *   anything else  "done", after an unrelated JobRemoved for another job */
 static int method_job(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         sd_bus *bus = sd_bus_message_get_bus(m);
@@ -179,7 +183,17 @@ static int method_job(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         r = emit_job_removed(bus, id + 1000, other, "unrelated.service", "failed");
         if (r < 0)
                 return r;
-        return emit_job_removed(bus, id, job, unit, streq(unit, "fail.service") ? "failed" : "done");
+        r = emit_job_removed(bus, id, job, unit, streq(unit, "fail.service") ? "failed" : "done");
+        if (r < 0 || !streq(unit, "flaky.service"))
+                return r;
+        _cleanup_free_ char *path = NULL;
+        r = sd_bus_path_encode(UNIT_PREFIX, unit, &path);
+        if (r < 0)
+                return r;
+        pthread_mutex_lock(&seen.lock);
+        seen.flaky_failed = true;
+        pthread_mutex_unlock(&seen.lock);
+        return sd_bus_emit_properties_changed(bus, path, "org.freedesktop.systemd1.Unit", "ActiveState", NULL);
 }
 
 static const sd_bus_vtable manager_vtable[] = {
@@ -201,7 +215,8 @@ static int unit_name_of(const char *path, char **ret) {
 }
 
 /* kubelet.service is active since 1700000000 s; nothing.service is not-found/inactive;
- * everything else is loaded and active. */
+ * slow.service stays activating; flaky.service is failed once restarted; everything else is
+ * loaded and active. */
 static int property_unit(sd_bus *bus, const char *path, const char *interface, const char *property,
                          sd_bus_message *reply, void *userdata, sd_bus_error *error) {
         _cleanup_free_ char *name = NULL;
@@ -210,8 +225,14 @@ static int property_unit(sd_bus *bus, const char *path, const char *interface, c
                 return r < 0 ? r : -ENOENT;
         bool found = !streq(name, "nothing.service");
 
-        if (streq(property, "ActiveState"))
-                return sd_bus_message_append(reply, "s", found ? "active" : "inactive");
+        if (streq(property, "ActiveState")) {
+                pthread_mutex_lock(&seen.lock);
+                seen.active_state_gets++;
+                bool failed = seen.flaky_failed && streq(name, "flaky.service");
+                pthread_mutex_unlock(&seen.lock);
+                return sd_bus_message_append(reply, "s", !found ? "inactive" : failed ? "failed"
+                                                         : streq(name, "slow.service") ? "activating" : "active");
+        }
         if (streq(property, "LoadState"))
                 return sd_bus_message_append(reply, "s", found ? "loaded" : "not-found");
         if (streq(property, "ActiveEnterTimestamp"))
@@ -223,7 +244,7 @@ static int property_unit(sd_bus *bus, const char *path, const char *interface, c
 
 static const sd_bus_vtable unit_vtable[] = {
         SD_BUS_VTABLE_START(0),
-        SD_BUS_PROPERTY("ActiveState", "s", property_unit, 0, 0),
+        SD_BUS_PROPERTY("ActiveState", "s", property_unit, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
         SD_BUS_PROPERTY("LoadState", "s", property_unit, 0, 0),
         SD_BUS_PROPERTY("ActiveEnterTimestamp", "t", property_unit, 0, 0),
         SD_BUS_VTABLE_END,
@@ -442,6 +463,49 @@ static void job_result_may_be_ignored(void **state) {
         assert_int_equal(systemd_start_unit(f->client, "k3s.service", 0, NULL), 0);
 }
 
+/* A unit that stays active: read once, then nothing until the settle time has passed. */
+static void settled_unit_is_read_once(void **state) {
+        Fixture *f = *state;
+        char *s = NULL;
+        pthread_mutex_lock(&seen.lock);
+        seen.active_state_gets = 0;
+        pthread_mutex_unlock(&seen.lock);
+        uint64_t t0 = now_monotonic_usec();
+        assert_int_equal(systemd_wait_unit_settled(f->client, "k3s-agent.service", 300000, 5000000, &s), 0);
+        assert_true(now_monotonic_usec() - t0 >= 300000);
+        assert_string_equal(s, "active");
+        assert_int_equal(seen.active_state_gets, 1);
+        assert_true(seen.subscribes >= 1);
+        free(s);
+}
+
+/* A unit that fails after its restart job is done: its PropertiesChanged ends the wait at once,
+ * long before the settle time. */
+static void unit_failing_after_restart_ends_the_wait(void **state) {
+        Fixture *f = *state;
+        char *s = NULL;
+        assert_int_equal(systemd_restart_unit(f->client, "flaky.service", 5000000, &s), 0);
+        assert_string_equal(s, "done");
+        free(s);
+        s = NULL;
+        uint64_t t0 = now_monotonic_usec();
+        assert_int_equal(systemd_wait_unit_settled(f->client, "flaky.service", 3000000, 10000000, &s), -EIO);
+        assert_true(now_monotonic_usec() - t0 < 3000000);
+        assert_string_equal(s, "failed");
+        free(s);
+}
+
+/* A unit that never gets to active: -ETIMEDOUT at the timeout, with the state it is in. */
+static void unit_never_active_times_out(void **state) {
+        Fixture *f = *state;
+        char *s = NULL;
+        uint64_t t0 = now_monotonic_usec();
+        assert_int_equal(systemd_wait_unit_settled(f->client, "slow.service", 100000, 300000, &s), -ETIMEDOUT);
+        assert_true(now_monotonic_usec() - t0 >= 300000);
+        assert_string_equal(s, "activating");
+        free(s);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(open_below_a_root_is_not_supported),
@@ -454,6 +518,9 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(unit_states_and_timestamps, setup, teardown),
                 cmocka_unit_test_setup_teardown(jobs_wait_for_their_own_job_removed, setup, teardown),
                 cmocka_unit_test_setup_teardown(job_result_may_be_ignored, setup, teardown),
+                cmocka_unit_test_setup_teardown(settled_unit_is_read_once, setup, teardown),
+                cmocka_unit_test_setup_teardown(unit_failing_after_restart_ends_the_wait, setup, teardown),
+                cmocka_unit_test_setup_teardown(unit_never_active_times_out, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
