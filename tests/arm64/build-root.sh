@@ -19,8 +19,9 @@
 #        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
 # exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap or arch-test, no aarch64
 #        binfmt handler, no mirror, apt here knows no arm64 16k kernel: dpkg --add-architecture
-#        arm64 and apt-get update), 1 error
+#        arm64 and apt-get update), 1 error (with the step that failed)
 set -euo pipefail
+trap 'echo "build-root.sh: the arm64 VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root.
 RECIPE_VERSION=2

@@ -17,7 +17,8 @@
 #        ARM64_TIMEOUT        seconds for the boot and the checks (default 900)
 #        ARM64_KEEP=1         keep the temporary directory (image, serial log, results)
 #        ARM64_CACHE_DIR, E2E_MIRROR, E2E_SECURITY_MIRROR: see build-root.sh
-# exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
+# exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here (with
+#        CI=true, a root that cannot be built is a failure, not a skip)
 set -euo pipefail
 {
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -36,7 +37,10 @@ t_start=$(date +%s)
 
 # --- the cached root, with its kernel -----------------------------------------------------------
 rc=0; TARBALL=$("$HERE/build-root.sh") || rc=$?
-(( rc == 77 )) && skip "no arm64 root (build-root.sh skipped, reason above)"
+if (( rc == 77 )); then
+        [[ ${CI:-} == true ]] && { echo "FAIL arm64: no arm64 root under CI=true (build-root.sh could not build it; reason above)"; exit 1; }
+        skip "no arm64 root (build-root.sh skipped, reason above)"
+fi
 (( rc == 0 )) || { echo "FAIL arm64: building the arm64 root failed"; exit 1; }
 t_cache=$(date +%s)
 

@@ -12,7 +12,7 @@
 #        E2E_MIRROR     (default: the bookworm mirror apt uses on this machine)
 #        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
 # exit:  0 ok, 77 when the root cannot be built here (not root, no debootstrap, no mirror, apt on
-#        this machine does not know the 6.12 kernel), 1 error
+#        this machine does not know the 6.12 kernel), 1 error (with the step that failed)
 #
 # Two kernels: Debian 12's 6.1 (linux-image-amd64, from bookworm), the oldest kernel nodeswap
 # supports, and Debian 12's 6.12 (linux-image-6.12.*+deb12-amd64-unsigned, from
@@ -20,6 +20,7 @@
 # 6.1 for one boot. The 6.12 package is the newest one apt on this machine knows (apt-get update
 # first); its name and version are part of the cache key.
 set -euo pipefail
+trap 'echo "build-root.sh: the e2e VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
 RECIPE_VERSION=5

@@ -77,7 +77,11 @@ want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
 # --- the cached root ----------------------------------------------------------------------
 rc=0
 TARBALL=$("$HERE/build-root.sh") || rc=$?
-(( rc == 77 )) && exit 77
+if (( rc == 77 )); then
+        # by hand on a machine that cannot build the root: skip; in CI the root must be there
+        [[ ${CI:-} == true ]] && { echo "FAIL e2e: no VM root under CI=true (build-root.sh could not build it; reason above)"; exit 1; }
+        exit 77
+fi
 (( rc == 0 )) || { echo "FAIL e2e: building the VM root failed"; exit 1; }
 t_root=$(date +%s)
 
