@@ -173,7 +173,7 @@ if ! flock -n 8; then
 fi
 SERIAL=$TMP/serial.log
 t_boot=$(date +%s)
-log "booting $KREL (timeout ${TIMEOUT}s): qemu-system-aarch64 -M virt -cpu max, no network"
+log "booting $KREL (timeout ${TIMEOUT}s): qemu-system-aarch64 -M virt -cpu max,pauth=off, no network"
 # pauth=off: Debian's kernel (and its arm64 binaries) sign return addresses where the CPU has
 # pointer authentication, and qemu emulates its QARMA algorithm slowly under TCG (qemu's arm CPU
 # feature documentation); the Pi 5's Cortex-A76 has no pointer authentication either.
