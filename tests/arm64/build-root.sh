@@ -1,39 +1,52 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Builds (once) the Debian 12 arm64 root file system that the arm64 VM test boots, and prints
-# the path of the cached tarball. mmdebstrap --arch=arm64 installs it, running the arm64
-# maintainer scripts under qemu-user through binfmt_misc. Minimal: systemd, udev, util-linux,
-# kmod and nodeswap's runtime libraries; the kernel comes from build-kernel.sh (everything built
-# in: no modules, no initramfs). The cache key is a hash of the package list, the suite and
-# RECIPE_VERSION; the build runs in a temporary directory next to the cache, under a lock, and
-# the tarball is renamed into place only when complete.
+# Builds (once) the Debian 12 arm64 root file system that the arm64 VM test boots, with its
+# kernel, and prints the path of the cached tarball. mmdebstrap --arch=arm64 installs it, running
+# the arm64 maintainer scripts under qemu-user through binfmt_misc. Minimal: systemd, udev,
+# util-linux, kmod, nodeswap's runtime libraries, and Debian 12's prebuilt kernel with 16 KiB
+# pages (linux-image-6.12.*+deb12-arm64-16k-unsigned from bookworm-security, the newest apt on
+# this machine knows) with its modules and a small initramfs (virtio-blk and ext4, which are
+# modules there; made by the kernel's postinst with initramfs-tools). run-vm.sh boots
+# /boot/vmlinuz-* and /boot/initrd.img-* from the tarball. The cache key is a hash of the package
+# list, the suite, the kernel package's name and version and RECIPE_VERSION; the build runs in a
+# temporary directory next to the cache, under a lock, and the tarball is renamed into place only
+# when complete.
 #
 # usage: build-root.sh          prints the cached tarball path (builds it when missing)
 #        build-root.sh --key    prints the cache key only
 # env:   ARM64_CACHE_DIR (default /var/cache/nodeswap-arm64)
 #        E2E_MIRROR      (default: the bookworm mirror apt uses on this machine)
+#        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
 # exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap or arch-test, no aarch64
-#        binfmt handler, no mirror), 1 error
+#        binfmt handler, no mirror, apt here knows no arm64 16k kernel: dpkg --add-architecture
+#        arm64 and apt-get update), 1 error (with the step that failed)
 set -euo pipefail
+trap 'echo "build-root.sh: the arm64 VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root.
-RECIPE_VERSION=1
+RECIPE_VERSION=2
 
 PACKAGES=(
         systemd systemd-sysv udev util-linux mount kmod
         # nodeswap's runtime libraries (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
+        # the kernel's initramfs (the kernel package itself is KERNEL below)
+        initramfs-tools
 )
+# The kernel: Debian 12's 16 KiB-page arm64 kernel (like the Raspberry Pi 5's), the newest apt knows.
+KERNEL_PATTERN='^linux-image-6\.12\.[0-9]+\+deb12-arm64-16k-unsigned$'
 
 CACHE_DIR=${ARM64_CACHE_DIR:-/var/cache/nodeswap-arm64}
 SUITE=bookworm
 . "$(dirname "$(readlink -f "$0")")/../lib/vm-build.sh"
+skip() { echo "SKIP: $*" >&2; exit 77; }
 
+KERNEL=$(newest_package "$KERNEL_PATTERN" arm64) ||
+        skip "apt on this machine knows no linux-image-6.12.*+deb12-arm64-16k-unsigned (dpkg --add-architecture arm64, bookworm-security in /etc/apt/sources.list*, apt-get update)"
 cache_key() {
-        printf 'recipe %s\nsuite %s\narch arm64\n%s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" |
+        printf 'recipe %s\nsuite %s\narch arm64\n%s\nkernel %s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" "$KERNEL" |
                 sha256sum | cut -c1-16
 }
-skip() { echo "SKIP: $*" >&2; exit 77; }
 
 KEY=$(cache_key)
 TARBALL=$CACHE_DIR/root-$KEY.tar
@@ -48,6 +61,11 @@ command -v arch-test >/dev/null || skip "arch-test not installed (mmdebstrap nee
 MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
 [[ -n $MIRROR ]] || skip "no $SUITE mirror found in /etc/apt/sources.list* (set E2E_MIRROR)"
 mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the arm64 root"
+SECURITY_MIRROR=${E2E_SECURITY_MIRROR:-$(SUITE=$SUITE-security find_mirror || true)}
+[[ -n $SECURITY_MIRROR ]] ||
+        skip "no $SUITE-security mirror found in /etc/apt/sources.list* (set E2E_SECURITY_MIRROR); the kernel comes from there"
+SUITE=$SUITE-security mirror_reachable "$SECURITY_MIRROR" ||
+        skip "mirror $SECURITY_MIRROR ($SUITE-security) cannot be reached for the first build of the arm64 root"
 
 mkdir -p "$CACHE_DIR"
 cache_wait "$CACHE_DIR/.root.lock" "$TARBALL"
@@ -64,14 +82,42 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 start=$(date +%s)
-echo "Building the arm64 VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
-include=$(IFS=,; echo "${PACKAGES[*]}")
+echo "Building the arm64 VM root ($SUITE, key $KEY, $KERNEL) from $MIRROR and $SECURITY_MIRROR; this takes a few minutes ..." >&2
+
+# The initramfs, set up before initramfs-tools and the kernel are installed (the kernel's postinst
+# makes it): only the modules that mount the root (virtio-pci is built in), gzip (the arm64
+# maintainer scripts run under qemu-user: the smaller the work, the better).
+mkdir -p "$WORK/initramfs/conf.d" "$WORK/initramfs/hooks"
+printf 'MODULES=list\nCOMPRESS=gzip\n' >"$WORK/initramfs/conf.d/nodeswap-vm.conf"
+cat >"$WORK/initramfs/hooks/nodeswap-vm" <<'HOOK'
+#!/bin/sh
+# nodeswap's arm64 VM: the root is ext4 on virtio-blk, both modules in Debian's kernel
+case $1 in prereqs) exit 0 ;; esac
+. /usr/share/initramfs-tools/hook-functions
+force_load virtio_blk
+force_load ext4
+HOOK
+chmod 0755 "$WORK/initramfs/hooks/nodeswap-vm"
+
+include=$(IFS=,; echo "${PACKAGES[*]},${KERNEL% *}")
 run_bg nice -n 10 mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
-        "$SUITE" "$ROOT" "$MIRROR" >"$WORK/mmdebstrap.log" 2>&1 || {
+        --essential-hook="mkdir -p \"\$1/etc/initramfs-tools\" && cp -a '$WORK/initramfs/.' \"\$1/etc/initramfs-tools/\"" \
+        "$SUITE" "$ROOT" "deb $MIRROR $SUITE main" "deb $SECURITY_MIRROR $SUITE-security main" \
+        >"$WORK/mmdebstrap.log" 2>&1 || {
         tail -n 40 "$WORK/mmdebstrap.log" >&2
         echo "mmdebstrap failed (log above)" >&2
         exit 1
 }
+release=${KERNEL% *}
+release=${release#linux-image-}
+release=${release%-unsigned}
+for f in vmlinuz initrd.img; do
+        [[ -s $ROOT/boot/$f-$release ]] || {
+                tail -n 40 "$WORK/mmdebstrap.log" >&2
+                echo "the arm64 root has no /boot/$f-$release (mmdebstrap log above; /boot: $(ls "$ROOT/boot"))" >&2
+                exit 1
+        }
+done
 
 # --- configuration that every run shares -------------------------------------------------
 echo nodeswap-arm64 >"$ROOT/etc/hostname"

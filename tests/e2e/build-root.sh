@@ -10,11 +10,20 @@
 #        build-root.sh --key      prints the cache key only
 # env:   E2E_CACHE_DIR  (default /var/cache/nodeswap-e2e)
 #        E2E_MIRROR     (default: the bookworm mirror apt uses on this machine)
-# exit:  0 ok, 77 when the root cannot be built here (not root, no debootstrap, no mirror), 1 error
+#        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
+# exit:  0 ok, 77 when the root cannot be built here (not root, no debootstrap, no mirror, apt on
+#        this machine does not know the 6.12 kernel), 1 error (with the step that failed)
+#
+# Two kernels: Debian 12's 6.1 (linux-image-amd64, from bookworm), the oldest kernel nodeswap
+# supports, and Debian 12's 6.12 (linux-image-6.12.*+deb12-amd64-unsigned, from
+# bookworm-security), the kernel Raspberry Pi OS runs; run-e2e.sh boots 6.12 for the scenarios and
+# 6.1 for one boot. The 6.12 package is the newest one apt on this machine knows (apt-get update
+# first); its name and version are part of the cache key.
 set -euo pipefail
+trap 'echo "build-root.sh: the e2e VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
-RECIPE_VERSION=4
+RECIPE_VERSION=5
 
 PACKAGES=(
         systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools kmod
@@ -28,16 +37,19 @@ PACKAGES=(
 
 CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
 SUITE=bookworm
-
-cache_key() {
-        printf 'recipe %s\nsuite %s\n%s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" |
-                sha256sum | cut -c1-16
-}
+# The kernel Raspberry Pi OS runs, from Debian 12's security archive: the newest apt knows.
+KERNEL_612_PATTERN='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$'
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
 . "$(dirname "$(readlink -f "$0")")/../lib/vm-build.sh"
 
+KERNEL_612=$(newest_package "$KERNEL_612_PATTERN" amd64) ||
+        skip "apt on this machine knows no linux-image-6.12.*+deb12-amd64-unsigned (bookworm-security in /etc/apt/sources.list*, then apt-get update)"
+cache_key() {
+        printf 'recipe %s\nsuite %s\n%s\nkernel %s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" "$KERNEL_612" |
+                sha256sum | cut -c1-16
+}
 KEY=$(cache_key)
 TARBALL=$CACHE_DIR/root-$KEY.tar
 
@@ -48,6 +60,11 @@ command -v debootstrap >/dev/null || skip "debootstrap not installed"
 MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
 [[ -n $MIRROR ]] || skip "no $SUITE mirror found in /etc/apt/sources.list* (set E2E_MIRROR)"
 mirror_reachable "$MIRROR" || skip "mirror $MIRROR cannot be reached for the first build of the VM root"
+SECURITY_MIRROR=${E2E_SECURITY_MIRROR:-$(SUITE=$SUITE-security find_mirror || true)}
+[[ -n $SECURITY_MIRROR ]] ||
+        skip "no $SUITE-security mirror found in /etc/apt/sources.list* (set E2E_SECURITY_MIRROR); the 6.12 kernel comes from there"
+SUITE=$SUITE-security mirror_reachable "$SECURITY_MIRROR" ||
+        skip "mirror $SECURITY_MIRROR ($SUITE-security) cannot be reached for the first build of the VM root"
 
 mkdir -p "$CACHE_DIR"
 cache_wait "$CACHE_DIR/.lock" "$TARBALL"
@@ -97,7 +114,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 start=$(date +%s)
-echo "Building the e2e VM root ($SUITE, key $KEY) from $MIRROR; this takes a few minutes ..." >&2
+echo "Building the e2e VM root ($SUITE, key $KEY, ${KERNEL_612% *} ${KERNEL_612#* }) from $MIRROR and $SECURITY_MIRROR; this takes a few minutes ..." >&2
 
 include=$(IFS=,; echo "${PACKAGES[*]}")
 run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 || {
@@ -105,6 +122,29 @@ run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR
         echo "debootstrap failed (log above)" >&2
         exit 1
 }
+
+# Small initramfs: only what is needed to mount /dev/vda (faster to load under emulation). Set
+# before the 6.12 kernel is installed: its postinst makes its initramfs with this already.
+sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
+printf 'virtio_pci\nvirtio_blk\next4\n' >>"$ROOT/etc/initramfs-tools/modules"
+mount -t proc proc "$ROOT/proc"
+
+# The 6.12 kernel from bookworm-security (debootstrap takes one suite), with the chroot's apt and
+# the resolver debootstrap copied in; both are emptied below.
+printf 'deb %s %s main\ndeb %s %s-security main\n' "$MIRROR" "$SUITE" "$SECURITY_MIRROR" "$SUITE" >"$ROOT/etc/apt/sources.list"
+run chroot "$ROOT" apt-get update -q >"$WORK/kernel.log" 2>&1 &&
+        run chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "${KERNEL_612% *}" >>"$WORK/kernel.log" 2>&1 || {
+        tail -n 40 "$WORK/kernel.log" >&2
+        echo "installing ${KERNEL_612% *} from $SECURITY_MIRROR failed (log above)" >&2
+        exit 1
+}
+run chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
+        cat "$WORK/initramfs.log" >&2
+        echo "update-initramfs failed (log above)" >&2
+        exit 1
+}
+umount "$ROOT/proc"
 
 # --- configuration that every run shares -------------------------------------------------
 echo nodeswap-e2e >"$ROOT/etc/hostname"
@@ -137,22 +177,20 @@ PasswordAuthentication no
 UseDNS no
 SSH
 
-# Small initramfs: only what is needed to mount /dev/vda (faster to load under emulation).
-sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
-printf 'virtio_pci\nvirtio_blk\next4\n' >>"$ROOT/etc/initramfs-tools/modules"
-mount -t proc proc "$ROOT/proc"
-run chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
-        cat "$WORK/initramfs.log" >&2
-        exit 1
-}
-umount "$ROOT/proc"
-
 # machine-id is written per run; an empty one here means "first boot" semantics we do not want.
 : >"$ROOT/etc/machine-id"
 chroot "$ROOT" apt-get clean
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin
 
-ls "$ROOT"/boot/vmlinuz-* "$ROOT"/boot/initrd.img-* >/dev/null
+# both kernels, each with its initramfs: 6.1 (the oldest supported) and 6.12
+release_612=${KERNEL_612% *}
+release_612=${release_612#linux-image-}
+for v in "6.1.*-amd64" "${release_612%-unsigned}"; do
+        compgen -G "$ROOT/boot/vmlinuz-$v" >/dev/null && compgen -G "$ROOT/boot/initrd.img-$v" >/dev/null || {
+                echo "the root lacks the kernel or initramfs $v: $(ls "$ROOT/boot")" >&2
+                exit 1
+        }
+done
 
 run tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
 sync -f "$WORK/root.tar"

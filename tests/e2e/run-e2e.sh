@@ -17,6 +17,9 @@
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
 #                       for smoke alone, 900 for the first boot with product scenarios, 200 for
 #                       each reboot of scenarios e and g, 1500 for the ansible boot)
+#        E2E_KERNEL     6.12 or 6.1: every boot runs that kernel (default: 6.12, Debian 12's kernel
+#                       that Raspberry Pi OS runs, for every boot but one: scenario e's first
+#                       reboot, boot 2, runs 6.1, the oldest kernel nodeswap supports)
 #        E2E_CHARGE_ROUNDS  how many times scenario charge measures each backend (default 1;
 #                       the README's table: 3)
 #        E2E_CHARGE_DIR scenario charge's numbers go to DIR/backends.json and, rendered by
@@ -38,6 +41,9 @@ STANDIN=${E2E_STANDIN:-rpi-swap}
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 900 s with the product, 200 s for reboots
 KEEP=${E2E_KEEP:-0}
 CHARGE_ROUNDS=${E2E_CHARGE_ROUNDS:-1}
+KERNEL_CHOICE=${E2E_KERNEL:-}
+[[ -z $KERNEL_CHOICE || $KERNEL_CHOICE == 6.12 || $KERNEL_CHOICE == 6.1 ]] || {
+        echo "unknown E2E_KERNEL '$KERNEL_CHOICE' (6.12 or 6.1)" >&2; exit 2; }
 [[ $CHARGE_ROUNDS =~ ^[1-9]$ ]] || { echo "E2E_CHARGE_ROUNDS must be 1-9, not '$CHARGE_ROUNDS'" >&2; exit 2; }
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
@@ -71,7 +77,11 @@ want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
 # --- the cached root ----------------------------------------------------------------------
 rc=0
 TARBALL=$("$HERE/build-root.sh") || rc=$?
-(( rc == 77 )) && exit 77
+if (( rc == 77 )); then
+        # by hand on a machine that cannot build the root: skip; in CI the root must be there
+        [[ ${CI:-} == true ]] && { echo "FAIL e2e: no VM root under CI=true (build-root.sh could not build it; reason above)"; exit 1; }
+        exit 77
+fi
 (( rc == 0 )) || { echo "FAIL e2e: building the VM root failed"; exit 1; }
 t_root=$(date +%s)
 
@@ -220,8 +230,27 @@ ssh-keygen -q -t ed25519 -N '' -C nodeswap-e2e -f "$TMP/id_ed25519"
 install -d -m 0700 "$ROOT/root/.ssh"
 install -m 0600 "$TMP/id_ed25519.pub" "$ROOT/root/.ssh/authorized_keys"
 
-cp "$(ls "$ROOT"/boot/vmlinuz-* | sort -V | tail -n 1)" "$TMP/vmlinuz"
-cp "$(ls "$ROOT"/boot/initrd.img-* | sort -V | tail -n 1)" "$TMP/initrd.img"
+# The two kernels of the root (build-root.sh): Debian 12's 6.12 and its 6.1, each with its initramfs.
+declare -A KREL=()
+for k in 6.12 6.1; do
+        v=$(cd "$ROOT/boot" && ls -d vmlinuz-"$k".* 2>/dev/null | sed 's/^vmlinuz-//' | sort -V | tail -n 1)
+        [[ -n $v && -f $ROOT/boot/initrd.img-$v ]] || {
+                echo "FAIL e2e: the VM root $TARBALL has no $k kernel with an initramfs ($(ls "$ROOT/boot" | tr '\n' ' '))"; exit 1; }
+        KREL[$k]=$v
+        cp "$ROOT/boot/vmlinuz-$v" "$TMP/vmlinuz-$k"
+        cp "$ROOT/boot/initrd.img-$v" "$TMP/initrd.img-$k"
+done
+log "kernels: 6.12 = ${KREL[6.12]}, 6.1 = ${KREL[6.1]}"
+# kernel_for PHASE: which kernel a boot runs. One boot runs 6.1, the oldest kernel nodeswap
+# supports: scenario e's first reboot (boot 2), where nodeswap.service applies the policy at boot
+# and the test reverts it, so that the product's boot path and its revert are proven on 6.1 without
+# a boot of its own; every other boot runs 6.12, the kernel Raspberry Pi OS runs.
+kernel_for() {
+        if [[ -n $KERNEL_CHOICE ]]; then echo "$KERNEL_CHOICE"
+        elif [[ $1 == 2 ]]; then echo 6.1
+        else echo 6.12
+        fi
+}
 
 # mkimage FILE: the ext4 image of $ROOT as it is now. 2 GiB (sparse): the ansible scenario's
 # check-mode plan resizes a 256 MiB swap file to 384 MiB, which needs room for the new file
@@ -289,7 +318,8 @@ declare -a FAILURES=()
 
 # boot PHASE SCENARIOS TIMEOUT [IMAGE]: one boot of IMAGE ($IMG); prints the results; counts them
 boot() {
-        local phase=$1 scen=$2 port results serial t0 rc=0 timeout=${BOOT_TIMEOUT:-$3} img=${4:-$IMG}
+        local phase=$1 scen=$2 port results serial t0 rc=0 timeout=${BOOT_TIMEOUT:-$3} img=${4:-$IMG} kern
+        kern=$(kernel_for "$phase")
         port=$(free_port) || { echo "FAIL e2e: no free port"; FAILED=$((FAILED + 1)); return; }
         results=$TMP/results-$phase.img
         serial=$TMP/serial-$phase.log
@@ -301,11 +331,12 @@ boot() {
         # the initramfs to see a by-label link, which it did not until its timeout.)
         local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
         append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS"
-        log "boot $phase: scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
+        append+=" e2e.kernel=${KREL[$kern]}"
+        log "boot $phase: kernel ${KREL[$kern]}, scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
         timeout -k 10 "$timeout" qemu-system-x86_64 \
                 -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
-                -kernel "$TMP/vmlinuz" -initrd "$TMP/initrd.img" -append "$append" \
+                -kernel "$TMP/vmlinuz-$kern" -initrd "$TMP/initrd.img-$kern" -append "$append" \
                 -drive file="$img",if=none,id=root,format=raw,cache=unsafe \
                 -device virtio-blk-pci,drive=root,addr=0x4 \
                 -drive file="$results",if=none,id=results,format=raw \
@@ -366,6 +397,12 @@ boot() {
                 echo "FAIL boot $phase: qemu exited with $rc: $(tail -n 5 "$TMP/qemu-$phase.log")"
                 FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: qemu rc $rc")
         fi
+        # the guest checks uname -r against e2e.kernel= first; a boot without that line proved nothing
+        # about its kernel
+        if grep -q '^END ' <<<"$text" && ! grep -q '^\(PASS\|FAIL\) kernel: ' <<<"$text"; then
+                echo "FAIL boot $phase: no PASS line for its kernel (${KREL[$kern]})"
+                FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: kernel ${KREL[$kern]} not confirmed")
+        fi
         if ! grep -q '^BEGIN ' <<<"$text"; then
                 echo "FAIL boot $phase: the scenario runner never started (no results)"
                 FAILED=$((FAILED + 1)); FAILURES+=("boot $phase: no results")
@@ -404,7 +441,7 @@ boot() {
                 echo "  --- last lines of the serial console ($serial):"
                 tail -n 40 "$serial" | sed 's/^/  | /'
         fi
-        log "boot $phase took ${took} s"
+        log "boot $phase (kernel ${KREL[$kern]}) took ${took} s"
 }
 
 # One VM at a time on this machine: 2 cores, and software emulation.

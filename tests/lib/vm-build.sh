@@ -2,6 +2,7 @@
 # Sourced by the scripts that build and boot the cached VM roots and kernel (tests/e2e/,
 # tests/arm64/). The mirror functions need SUITE set first.
 #   find_mirror        the mirror apt uses for $SUITE on this machine (deb822 or one-line sources)
+#   newest_package     the newest package apt on this machine knows whose name matches a pattern
 #   mirror_reachable   whether MIRROR answers for $SUITE (skips the check without curl and wget)
 #   umount_under DIR   lazily unmount everything mounted below DIR, deepest first
 #   cache_lookup       --key, or the cached file when it is there
@@ -35,6 +36,20 @@ find_mirror() {
                 [[ -n $uri ]] && { echo "$uri"; return 0; }
         done
         return 1
+}
+
+# newest_package REGEX ARCH: "NAME VERSION" of the package apt knows on this machine (its lists,
+# /var/lib/apt/lists) whose name matches REGEX (apt-cache search --names-only), the newest name
+# by version sort, for ARCH (a foreign ARCH must have been added with dpkg --add-architecture and
+# apt-get update); fails when apt knows none. The cache keys use it: a new kernel in the archive
+# (after an apt-get update) makes a new cache, and no version is written into the recipes.
+newest_package() {
+        local name ver
+        name=$(apt-cache search --names-only "$1" 2>/dev/null | cut -d' ' -f1 | sort -V | tail -n 1)
+        [[ -n $name ]] || return 1
+        ver=$(apt-cache show --no-all-versions "$name:$2" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+        [[ -n $ver ]] || return 1
+        echo "$name $ver"
 }
 
 mirror_reachable() {    # mirror_reachable MIRROR

@@ -9,6 +9,7 @@
 #   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,w,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
+#   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
@@ -29,16 +30,21 @@ SWAPFILE=/var/lib/nodeswap/swapfile
 K3S_STATE=/var/lib/fake-k3s
 # The distribution's swap: "rpi-swap" (Raspberry Pi OS's generator: zram0 with the kernel's default
 # compressor, written back to a loop device on /var/swap) or "zram-generator" (lz4, no writeback).
+# The kernel's default differs between the kernels the VM boots: lzo-rle on Debian's 6.1, lz4 on
+# its 6.12 (6.12's zram has its own backends, and Debian builds no lzo one: CONFIG_ZRAM_DEF_COMP
+# in /boot/config-*), so it is read from the running kernel's configuration.
 STANDIN=$(cat /etc/nodeswap-e2e/standin 2>/dev/null || echo zram-generator)
-if [[ $STANDIN == rpi-swap ]]; then DISTRO_ALG=lzo-rle; else DISTRO_ALG=lz4; fi
+KERNEL_ZRAM_ALG=$(sed -n 's/^CONFIG_ZRAM_DEF_COMP="\(.*\)"$/\1/p' "/boot/config-$(uname -r)" 2>/dev/null)
+if [[ $STANDIN == rpi-swap ]]; then DISTRO_ALG=${KERNEL_ZRAM_ALG:-lzo-rle}; else DISTRO_ALG=lz4; fi
 RPI_FILE=/var/swap
 RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
 rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
-phase=1 scenarios=smoke keep=0 charge_rounds=1
+phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel=
 for w in $(cat /proc/cmdline); do
         case $w in
+        e2e.kernel=*) want_kernel=${w#*=} ;;
         e2e.phase=*) phase=${w#*=} ;;
         e2e.scenarios=*) scenarios=${w#*=} ;;
         e2e.keep=*) keep=${w#*=} ;;
@@ -1285,6 +1291,13 @@ trap finish EXIT
 want() { [[ ,$scenarios, == *,$1,* ]]; }
 have_nodeswap() { command -v nodeswap >/dev/null; }
 
+# The kernel this boot was meant to run (the host boots 6.12 for the scenarios and 6.1 once).
+CUR=kernel
+if [[ -n $want_kernel ]]; then
+        expect "boot $phase runs the kernel the host chose (uname -r)" "$(uname -r)" "$want_kernel"
+fi
+info "boot $phase" "$(uname -srv); zram's default compressor $KERNEL_ZRAM_ALG; distro zram0's $DISTRO_ALG"
+CUR=setup
 baseline
 case $phase in
 1)
