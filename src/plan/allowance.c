@@ -28,6 +28,19 @@ static const char *const reason_table[_ALLOWANCE_REASON_MAX] = {
 
 DEFINE_STRING_TABLE_TO_STRING(allowance_reason, AllowanceReason, reason_table);
 
+/* The number the kubelet writes into memory.swap.max, to the byte. kubernetes/kubernetes
+ * pkg/kubelet/kuberuntime/kuberuntime_container_linux.go, calcSwapForBurstablePods(): the request's
+ * share of the node's memory capacity as a float64 quotient, times the swap capacity as a float64,
+ * truncated to int64 (capacities are cadvisor's MemTotal and SwapTotal, kB × 1024: google/cadvisor
+ * machine/machine.go, which probe/meminfo.c reads the same way). The float64 product can fall one
+ * byte short of the exact quotient, e.g. on a node whose swap equals its RAM. request <= mem here,
+ * so the result is at most swap, well inside both int64 and double's exact range for the cast. */
+static uint64_t allowance_kubelet_swap(uint64_t request, uint64_t mem, uint64_t swap) {
+        double proportion = (double) request / (double) mem;
+        double allocation = proportion * (double) swap;
+        return allocation > 0 ? (uint64_t) allocation : 0;
+}
+
 static AllowanceReason allowance_reason(const AllowanceInput *in) {
         if (in->behavior == SWAP_BEHAVIOR_UNSET)
                 return ALLOWANCE_BEHAVIOR_UNSET;
@@ -61,8 +74,7 @@ int allowance_compute(const AllowanceInput *in, uint64_t *ret_swap, AllowanceRea
         AllowanceReason reason = allowance_reason(in);
         uint64_t swap = 0;
         if (reason == ALLOWANCE_GRANTED)
-                /* request <= mem_total here, so the quotient is at most swap_total */
-                swap = (uint64_t) ((unsigned __int128) in->request * in->swap_total / in->mem_total);
+                swap = allowance_kubelet_swap(in->request, in->mem_total, in->swap_total);
 
         *ret_swap = swap;
         *ret_reason = reason;

@@ -6,8 +6,10 @@
 
 /* The swap a container gets from the kubelet under LimitedSwap (pure, no I/O).
  *
- *   swap = memory request / node MemTotal × node SwapTotal       (rounded down, exact integers)
+ *   swap = int64(float64(memory request) / float64(MemTotal) × float64(SwapTotal))
  *
+ * computed in double precision and truncated, as the kubelet does (calcSwapForBurstablePods), so
+ * that the number is the one the kubelet writes, to the byte,
  * and 0 for every container the kubelet gives none: see AllowanceReason. */
 
 /* cgroup v1 or hybrid: the kubelet's memory controller is v1, so no memory.swap.max (LimitedSwap needs v2). */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +68,38 @@ static void test_exact_integer_math(void **state) {
         assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
         assert_int_equal(swap, 0);
         assert_int_equal(reason, ALLOWANCE_GRANTED);
+}
+
+/* Nodes where the kubelet's float64 arithmetic (calcSwapForBurstablePods: request / capacity in
+ * float64, times the swap capacity, truncated) falls one byte short of the exact quotient. The
+ * numbers were found by evaluating the kubelet's expression, int(float(r) / float(m) * float(s)) in
+ * IEEE double, against r * s // m; MemTotal and SwapTotal are in kB as /proc/meminfo gives them. */
+static void test_kubelet_float64_arithmetic(void **state) {
+        static const struct {
+                uint64_t mem_kb, swap_kb, request, kubelet;
+        } cases[] = {
+                /* swap equal to RAM: the exact answer is the request itself */
+                { 65811510, 65811510, 512 * MiB, 512 * MiB - 1 },
+                { 51654832, 51654832, 2000000, 1999999 },
+                /* swap half of RAM */
+                { 65258310, 32629155, 512 * MiB, 256 * MiB - 1 },
+                /* swap twice RAM */
+                { 63876607, 127753214, 128 * MiB, 256 * MiB - 1 },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                AllowanceInput in = burstable(cases[i].request, 0, cases[i].swap_kb * 1024);
+                in.mem_total = cases[i].mem_kb * 1024;
+                uint64_t swap;
+                AllowanceReason reason;
+                print_message("case: MemTotal %" PRIu64 " kB, SwapTotal %" PRIu64 " kB, request %" PRIu64 "\n",
+                              cases[i].mem_kb, cases[i].swap_kb, cases[i].request);
+                assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+                assert_int_equal(reason, ALLOWANCE_GRANTED);
+                /* the exact quotient is one byte more: this is where the two differ */
+                assert_int_equal((uint64_t) ((unsigned __int128) in.request * in.swap_total / in.mem_total),
+                                 cases[i].kubelet + 1);
+                assert_int_equal(swap, cases[i].kubelet);
+        }
 }
 
 static void test_no_swap_cases(void **state) {
@@ -188,6 +221,7 @@ int main(void) {
                 cmocka_unit_test(test_measured_on_a_16g_node),
                 cmocka_unit_test(test_stock_2g_zram_gives_an_eighth),
                 cmocka_unit_test(test_exact_integer_math),
+                cmocka_unit_test(test_kubelet_float64_arithmetic),
                 cmocka_unit_test(test_no_swap_cases),
                 cmocka_unit_test(test_burstable_with_and_without_limit),
                 cmocka_unit_test(test_impossible_input),
