@@ -515,7 +515,21 @@ const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char 
         return NULL;
 }
 
-static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
+/* What a null in a drop-in brings back. The kubelet (kubernetes/kubernetes cmd/kubelet/app/server.go,
+ * mergeKubeletConfigurations(), 1.28 to 1.36) applies each drop-in as a JSON merge patch over
+ * json.Marshal() of its internal configuration type, whose fields carry no json tags: the base has
+ * "FailSwapOn" and "MemorySwap", a drop-in "failSwapOn" and "memorySwap". A null in a drop-in
+ * therefore deletes only the camelCase key earlier drop-ins put there, and when the result is
+ * decoded (json.Unmarshal matches keys case-insensitively) the Go-named key, i.e. the --config
+ * file's value or, without one, the built-in default, is what is left. */
+typedef struct KubeletBase {
+        const char *swap_behavior_value;
+        const KubeletConfigFile *swap_behavior_from;
+        bool fail_swap_on;
+        const KubeletConfigFile *fail_swap_on_from;
+} KubeletBase;
+
+static void merge(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
         if (f->invalid && !e->first_invalid)
                 e->first_invalid = f;
         switch (f->swap_behavior_field) {
@@ -524,8 +538,9 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
                 e->swap_behavior_from = f;
                 break;
         case KUBELET_FIELD_CLEARED:
-                e->swap_behavior_value = NULL;
-                e->swap_behavior_from = f;
+                /* in the --config file itself (base NULL) a null is the default */
+                e->swap_behavior_value = base ? base->swap_behavior_value : NULL;
+                e->swap_behavior_from = base && base->swap_behavior_from ? base->swap_behavior_from : f;
                 break;
         default:
                 break;
@@ -536,8 +551,8 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
                 e->fail_swap_on_from = f;
                 break;
         case KUBELET_FIELD_CLEARED:
-                e->fail_swap_on = true;
-                e->fail_swap_on_from = f;
+                e->fail_swap_on = base ? base->fail_swap_on : true;
+                e->fail_swap_on_from = base && base->fail_swap_on_from ? base->fail_swap_on_from : f;
                 break;
         default:
                 break;
@@ -549,19 +564,27 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
         KubeletEffective e = { .fail_swap_on = true };
         bool pending = replace_path && replacement && kubelet_config_reads(c, replace_path);
 
+        KubeletBase base = { .fail_swap_on = true };
         for (size_t i = 0; c && i < c->n_files; i++) {
                 const KubeletConfigFile *f = &c->files[i];
                 bool dropin = !(c->config_file && i == 0 && streq(f->path, c->config_file));
                 if (pending && dropin && walk_cmp(replace_path, f->path) <= 0) {
-                        merge(&e, replacement);
+                        merge(&e, replacement, &base);
                         pending = false;
                 }
                 if (replace_path && streq(f->path, replace_path))
                         continue;
-                merge(&e, f);
+                merge(&e, f, dropin ? &base : NULL);
+                if (!dropin)
+                        base = (KubeletBase) {
+                                .swap_behavior_value = e.swap_behavior_value,
+                                .swap_behavior_from = e.swap_behavior_from,
+                                .fail_swap_on = e.fail_swap_on,
+                                .fail_swap_on_from = e.fail_swap_on_from,
+                        };
         }
         if (pending)
-                merge(&e, replacement);
+                merge(&e, replacement, &base);
 
         const char *v = e.swap_behavior_value;
         if (!v || streq(v, ""))

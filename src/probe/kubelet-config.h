@@ -8,7 +8,9 @@
  * /var/lib/kubelet/config.yaml; k3s and rke2 pass none), then every file whose name ends in
  * ".conf" below --config-dir, walked in lexical byte order (subdirectories where their name
  * sorts), each applied over the result so far as a JSON merge patch: a field a file sets
- * overrides, a field set to null is cleared back to the kubelet's default, absent fields are kept.
+ * overrides, absent fields are kept, and a field set to null in a drop-in takes back what earlier
+ * drop-ins set: the --config file's value (or, without one, the kubelet's default) comes back
+ * (kubelet_config_effective(), which says why).
  * A file that is not YAML, not a mapping, or lacks apiVersion: kubelet.config.k8s.io/... and
  * kind: KubeletConfiguration stops the kubelet from starting.
  *
@@ -19,7 +21,8 @@
 typedef enum KubeletField {
         KUBELET_FIELD_ABSENT = 0,       /* the file does not mention it: earlier values stay */
         KUBELET_FIELD_SET,              /* the file sets a value */
-        KUBELET_FIELD_CLEARED,          /* null (or memorySwap: null): back to the kubelet's default */
+        KUBELET_FIELD_CLEARED,          /* null (or memorySwap: null): back to the --config file's value
+                                         * (in a drop-in) or the kubelet's default */
 } KubeletField;
 
 typedef struct KubeletConfigFile {

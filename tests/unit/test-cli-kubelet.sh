@@ -116,4 +116,17 @@ other=$(policy other $'[Kubelet]\nSwapBehavior=LimitedSwap\nUnit=kubelet.service
 run 1 plan --root "$r" --config "$other"
 has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-nodeswap.conf: its drop-in directory is /etc/kubernetes/kubelet.conf.d \(--config-dir in /var/lib/kubelet/kubeadm-flags.env\)'
 
+# --- kubeadm: a drop-in's null over the --config file brings config.yaml's values back (the
+# kubelet's merge base carries Go field names, so the null removes only 10-site.conf's keys)
+r=$(root kubeadm-null)
+run 0 status --root "$r" --config "$kubeadm"
+has '^  swapBehavior +LimitedSwap from /var/lib/kubelet/config.yaml:6$'
+lacks '^  failSwapOn +true'
+# (a policy that leaves the kubelet alone: nodeswap's own drop-in would set failSwapOn: false last)
+alone=$(policy alone $'[Kubelet]\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
+run 0 check --root "$r" --config "$alone"
+lacks 'kubelet-fail-swap-on'
+run 0 allowance --root "$r" --config "$kubeadm" --request 256Mi --limit 512Mi
+lacks '^Swap: 0'
+
 [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

@@ -260,6 +260,33 @@ static void test_read_kubeadm(void **state) {
         kubelet_config_done(&c);
 }
 
+/* A null in a drop-in over a --config file: the kubelet's merge base is its internal type marshalled
+ * with Go field names (mergeKubeletConfigurations), so the null removes only 10-site.conf's
+ * camelCase keys and config.yaml's values come back, not the built-in defaults. */
+static void test_read_kubeadm_null(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-null");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_int_equal(c.n_files, 3);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[0]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[0]);
+        kubelet_config_done(&c);
+
+        /* without a --config file (k3s) the same null brings back the built-in default */
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_int_equal(c.n_files, 2);
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_true(e.fail_swap_on);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_UNSET);
+        kubelet_config_done(&c);
+}
+
 static void test_read_invalid(void **state) {
         _cleanup_free_ char *root = overlay("invalid");
         KubeletConfig c;
@@ -284,6 +311,7 @@ int main(void) {
                 cmocka_unit_test(test_read_k3s_hand_swap),
                 cmocka_unit_test(test_read_site_override),
                 cmocka_unit_test(test_read_kubeadm),
+                cmocka_unit_test(test_read_kubeadm_null),
                 cmocka_unit_test(test_read_invalid),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
