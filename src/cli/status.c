@@ -55,8 +55,13 @@
  *                    file sets it: the kubelet's default, NoSwap)
  *     swap_behavior_source  "FILE:LINE" of the file that decides it, or null (the default)
  *     fail_swap_on   the effective failSwapOn (true: the default)
- *     fail_swap_on_source   "FILE:LINE", or null (the default)
+ *     fail_swap_on_source   "FILE:LINE", the --fail-swap-on flag that wins ("--fail-swap-on=false
+ *                    (KUBELET_EXTRA_ARGS in /etc/default/kubelet:4)"), or null (the default)
+ *     flags          array of strings: the kubelet flags nodeswap decides on (--fail-swap-on,
+ *                    --config, --config-dir) and the memory eviction flags, each the one that
+ *                    wins, named with how it reaches the kubelet and FILE:LINE
  *     config_dir     the drop-in directory the kubelet reads (--config-dir), or null
+ *     config_dir_source  where config_dir comes from: the flag, or the directory of DropIn=
  *     config_files   array, in merge order, of every file the kubelet reads:
  *       path, invalid (why the kubelet refuses it, or null), invalid_line (or null),
  *       swap_behavior (the value it sets, or null), swap_behavior_line (null: the file does not
@@ -359,10 +364,18 @@ static int print_json(const Policy *p, const HostState *h, const PodSwap *pods, 
                                json_source(eff.swap_behavior_from, eff.swap_behavior_from ?
                                            eff.swap_behavior_from->swap_behavior_line : 0));
         json_object_object_add(kubelet, "fail_swap_on", json_object_new_boolean(eff.fail_swap_on));
-        json_object_object_add(kubelet, "fail_swap_on_source",
-                               json_source(eff.fail_swap_on_from, eff.fail_swap_on_from ?
-                                           eff.fail_swap_on_from->fail_swap_on_line : 0));
+        {
+                _cleanup_free_ char *fso_src = eff.fail_swap_on_flag || eff.fail_swap_on_from ?
+                        kubelet_fail_swap_on_source(&eff) : NULL;
+                _cleanup_strv_free_ char **flags = NULL;
+                json_object *jflags = kubelet_decided_flags(&h->kubelet, &flags) < 0 ? NULL : json_object_new_array();
+                for (char **f = flags; jflags && f && *f; f++)
+                        json_object_array_add(jflags, json_object_new_string(*f));
+                json_object_object_add(kubelet, "fail_swap_on_source", json_string_or_null(fso_src));
+                json_object_object_add(kubelet, "flags", jflags);
+        }
         json_object_object_add(kubelet, "config_dir", json_string_or_null(h->kubelet.config_dir));
+        json_object_object_add(kubelet, "config_dir_source", json_string_or_null(h->kubelet.config_dir_source));
         json_object_object_add(kubelet, "config_files", cfiles);
         json_object_object_add(kubelet, "swap_stale", json_tristate(kubelet_capacity_stale(h)));
 
@@ -591,13 +604,18 @@ static void print_text(const Policy *p, const HostState *h, const PodSwap *pods,
                        swap_behavior_to_string(eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP
                                                                                          : eff.swap_behavior),
                        strempty(src), eff.swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
-        if (eff.fail_swap_on && eff.fail_swap_on_from) {
-                _cleanup_free_ char *fsrc = kubelet_source(eff.fail_swap_on_from, eff.fail_swap_on_from->fail_swap_on_line);
-                printf("  failSwapOn      true from %s: the kubelet does not start while the node has swap\n",
-                       strempty(fsrc));
+        if (eff.fail_swap_on_flag || (eff.fail_swap_on && eff.fail_swap_on_from)) {
+                _cleanup_free_ char *fsrc = kubelet_fail_swap_on_source(&eff);
+                printf("  failSwapOn      %s from %s%s\n", eff.fail_swap_on ? "true" : "false", strempty(fsrc),
+                       eff.fail_swap_on ? ": the kubelet does not start while the node has swap" : "");
         }
         if (h->kubelet.config_dir)
-                printf("  drop-in dir     %s\n", h->kubelet.config_dir);
+                printf("  drop-in dir     %s%s\n", h->kubelet.config_dir,
+                       h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");
+        _cleanup_strv_free_ char **flags = NULL;
+        if (kubelet_decided_flags(&h->kubelet, &flags) >= 0)
+                for (char **f = flags; f && *f; f++)
+                        printf("  flag            %s\n", *f);
         for (size_t i = 0; i < h->kubelet.n_files; i++) {
                 const KubeletConfigFile *f = &h->kubelet.files[i];
                 if (!f->invalid)

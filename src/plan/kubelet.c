@@ -44,3 +44,34 @@ int kubelet_capacity_stale(const HostState *h) {
                 return -1;
         return h->state.swap_changed_usec > h->kubelet_started_usec;
 }
+
+char *kubelet_fail_swap_on_source(const KubeletEffective *e) {
+        if (e->fail_swap_on_flag)
+                return kubelet_flag_source(e->fail_swap_on_flag);
+        return kubelet_source(e->fail_swap_on_from, e->fail_swap_on_from ? e->fail_swap_on_from->fail_swap_on_line : 0);
+}
+
+bool kubelet_fail_swap_on_foreign(const KubeletEffective *e, const KubeletConfigFile *ours) {
+        return e->fail_swap_on_flag || (e->fail_swap_on_from && e->fail_swap_on_from != ours);
+}
+
+/* The flags nodeswap decides on, and the memory eviction flags keeping the node up needs. */
+static const char *const decided_flags[] = {
+        "fail-swap-on", "config", "config-dir",
+        "eviction-hard", "eviction-soft", "eviction-soft-grace-period", "eviction-minimum-reclaim",
+        "eviction-max-pod-grace-period", "eviction-pressure-transition-period",
+};
+
+int kubelet_decided_flags(const KubeletConfig *c, char ***ret) {
+        _cleanup_strv_free_ char **l = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(decided_flags); i++) {
+                const KubeletFlag *f = kubelet_flags_last(&c->flags, decided_flags[i]);
+                if (!f)
+                        continue;
+                char *s = kubelet_flag_source(f);
+                if (!s || strv_push(&l, s) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(l);
+        return 0;
+}

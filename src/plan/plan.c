@@ -943,17 +943,20 @@ static int plan_kubelet(Ctx *c) {
                                       swap_behavior_to_string(p->swap_behavior), after_value) < 0)
                                 return -ENOMEM;
                 }
-                if (after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours &&
+                if (after.fail_swap_on && kubelet_fail_swap_on_foreign(&after, &ours) &&
                     plan->swap_total_after > 0) {
-                        _cleanup_free_ char *src = kubelet_source(after.fail_swap_on_from,
-                                                                  after.fail_swap_on_from->fail_swap_on_line);
+                        _cleanup_free_ char *src = kubelet_fail_swap_on_source(&after);
                         if (!src)
                                 return -ENOMEM;
+                        const KubeletFlag *flag = after.fail_swap_on_flag;
                         if (plan_find(plan, VERDICT_KUBELET_FAIL_SWAP_ON, p, -1, NULL,
-                                      strdup_printf("set failSwapOn: false in %s or remove it",
-                                                    after.fail_swap_on_from->path),
-                                      "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
-                                      "start on this node with swap; set failSwapOn: false there or remove it",
+                                      flag ? strdup_printf("remove --%s from %s or make it false", flag->name, flag->file)
+                                           : strdup_printf("set failSwapOn: false in %s or remove it",
+                                                           after.fail_swap_on_from->path),
+                                      flag ? "%s: the kubelet applies its flags over every file, %s too, and would "
+                                             "refuse to start on this node with swap"
+                                           : "%s sets failSwapOn: true and is merged after %s: the kubelet would refuse to "
+                                             "start on this node with swap; set failSwapOn: false there or remove it",
                                       src, p->dropin) < 0)
                                 return -ENOMEM;
                 }

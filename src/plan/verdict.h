@@ -91,7 +91,11 @@
         X(REVERT_LIMITEDSWAP_KEPT, "revert-limitedswap-kept", WARNING,                                       \
           "after revert another file still gives pods swap (LimitedSwap)")                                   \
         X(KUBELET_FAIL_SWAP_ON, "kubelet-fail-swap-on", ERROR,                                               \
-          "the kubelet's configuration says failSwapOn: true on a node with swap")                           \
+          "the kubelet's flags or configuration say failSwapOn: true on a node with swap")                   \
+        X(KUBELET_CONFIG_DIR_MISSING, "kubelet-config-dir-missing", ERROR,                                   \
+          "the --config-dir given to the kubelet does not exist: the kubelet does not start")                \
+        X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \
+          "a kubelet flag nodeswap reads has a value the kubelet refuses: it does not start")                \
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
