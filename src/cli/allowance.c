@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nodeswap allowance [--request SIZE] [--limit SIZE] [--qos burstable|guaranteed|besteffort] [--critical]
+ *                    [--priority N] [--static-pod]
  *
  * The swap the kubelet's LimitedSwap gives one container on this node:
  *   request / MemTotal × SwapTotal, rounded down
@@ -13,7 +14,9 @@
  *   request        bytes, or null without --request
  *   limit          bytes, or null without --limit
  *   qos            "burstable" | "guaranteed" | "besteffort" | null (not given: derived)
- *   critical       true | false
+ *   critical       true | false (--critical: a system-*-critical priority class)
+ *   static_pod     true | false (--static-pod: a static pod or its mirror pod)
+ *   priority       the --priority given, or null
  *   swap           bytes of swap the container gets (0 when none)
  *   reason         why it gets none, one sentence; null when it gets swap
  *   swap_behavior  the kubelet's effective swapBehavior: "LimitedSwap" | "NoSwap" | null (no file
@@ -28,6 +31,7 @@
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
  */
+#include <inttypes.h>
 #include <json-c/json.h>
 
 #include "plan/allowance.h"
@@ -65,6 +69,8 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
         json_object_object_add(o, "qos", in->qos != POD_QOS_AUTO ?
                                json_object_new_string(pod_qos_to_string(in->qos)) : NULL);
         json_object_object_add(o, "critical", json_object_new_boolean(in->critical));
+        json_object_object_add(o, "static_pod", json_object_new_boolean(in->static_pod));
+        json_object_object_add(o, "priority", in->has_priority ? json_object_new_int64(in->priority) : NULL);
         json_object_object_add(o, "swap", json_object_new_uint64(swap));
         json_object_object_add(o, "reason", reason != ALLOWANCE_GRANTED ?
                                json_object_new_string(allowance_reason_to_string(reason)) : NULL);
@@ -90,12 +96,16 @@ static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason 
                 return;
         }
 
-        printf("Request %s, limit %s%s%s%s\n",
+        char prio[32] = "";
+        if (in->has_priority)
+                snprintf(prio, sizeof prio, ", priority %" PRId64, in->priority);
+        printf("Request %s, limit %s%s%s%s%s%s\n",
                in->has_request ? format_bytes(a, sizeof a, in->request) : "none",
                in->has_limit ? format_bytes(b, sizeof b, in->limit) : "none",
                in->qos != POD_QOS_AUTO ? ", QoS " : "",
                in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : "",
-               in->critical ? ", critical priority" : "");
+               in->critical ? ", critical priority" : "", prio,
+               in->static_pod ? ", static or mirror pod" : "");
         printf("Node: RAM %s, swap %s, page size %s\n", format_bytes(a, sizeof a, in->mem_total),
                format_bytes(b, sizeof b, in->swap_total), format_bytes(c, sizeof c, h->page_size));
 
@@ -158,6 +168,20 @@ int verb_allowance(const CliContext *c) {
                 return EXIT_USAGE;
         }
         in.critical = c->critical;
+        in.static_pod = c->static_pod;
+        if (c->priority) {
+                /* spec.priority is an int32 */
+                char *end = NULL;
+                errno = 0;
+                long long v = strtoll(c->priority, &end, 10);
+                if (errno != 0 || end == c->priority || *end || v < INT32_MIN || v > INT32_MAX) {
+                        log_error("Invalid --priority '%s': expected a pod priority, an integer such as 1000 or "
+                                  "2000000000", c->priority);
+                        return EXIT_USAGE;
+                }
+                in.has_priority = true;
+                in.priority = v;
+        }
 
         Policy p;
         HostState h;

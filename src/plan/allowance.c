@@ -10,11 +10,17 @@ static const char *const reason_table[_ALLOWANCE_REASON_MAX] = {
         [ALLOWANCE_CGROUP_V1] =
                 "LimitedSwap needs cgroup v2 and this node runs cgroup v1 or hybrid "
                 "(since Kubernetes 1.35 the kubelet refuses it)",
+        [ALLOWANCE_STATIC_POD] =
+                "static pods and their mirror pods are critical to the kubelet and get no swap",
         [ALLOWANCE_CRITICAL] =
-                "system-node-critical and system-cluster-critical pods get no swap",
+                "pods whose priority is at least system-cluster-critical's (2000000000: "
+                "system-cluster-critical and system-node-critical) are critical and get no swap",
         [ALLOWANCE_QOS_GUARANTEED] = "Guaranteed pods get no swap, only Burstable ones do",
         [ALLOWANCE_QOS_BEST_EFFORT] =
                 "BestEffort pods (no memory request) get no swap, only Burstable ones do",
+        [ALLOWANCE_NO_MEMORY_REQUEST] =
+                "a container with neither a memory request nor a memory limit gets no swap, "
+                "even in a Burstable pod",
         [ALLOWANCE_LIMIT_WITHOUT_REQUEST] =
                 "a memory limit without a request makes the request equal to the limit, "
                 "and such a container gets no swap",
@@ -48,12 +54,16 @@ static AllowanceReason allowance_reason(const AllowanceInput *in) {
                 return ALLOWANCE_NO_SWAP;
         if (cgroup_mode_is_v1(in->cgroup))
                 return ALLOWANCE_CGROUP_V1;
-        if (in->critical)
+        if (in->static_pod)
+                return ALLOWANCE_STATIC_POD;
+        if (in->critical || (in->has_priority && in->priority >= KUBELET_SYSTEM_CRITICAL_PRIORITY))
                 return ALLOWANCE_CRITICAL;
         if (in->qos == POD_QOS_GUARANTEED)
                 return ALLOWANCE_QOS_GUARANTEED;
-        if (in->qos == POD_QOS_BEST_EFFORT || (!in->has_request && !in->has_limit))
+        if (in->qos == POD_QOS_BEST_EFFORT)
                 return ALLOWANCE_QOS_BEST_EFFORT;
+        if (!in->has_request && !in->has_limit)
+                return ALLOWANCE_NO_MEMORY_REQUEST;
         if (!in->has_request)
                 return ALLOWANCE_LIMIT_WITHOUT_REQUEST;
         if (in->has_limit && in->limit == in->request)

@@ -121,7 +121,11 @@ static void test_no_swap_cases(void **state) {
                 { "limit without request", false, 0, true, 512 * MiB, POD_QOS_AUTO, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_LIMIT_WITHOUT_REQUEST },
                 { "neither request nor limit", false, 0, false, 0, POD_QOS_AUTO, false,
-                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_QOS_BEST_EFFORT },
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_MEMORY_REQUEST },
+                /* a Burstable pod (another container requests memory) with one that does not: the
+                 * kubelet's containerDoesNotRequestMemory, not BestEffort */
+                { "burstable pod, container without memory", false, 0, false, 0, POD_QOS_BURSTABLE, false,
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_MEMORY_REQUEST },
                 { "qos besteffort", true, 256 * MiB, false, 0, POD_QOS_BEST_EFFORT, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_QOS_BEST_EFFORT },
                 { "qos guaranteed", true, 256 * MiB, true, 1 * GiB, POD_QOS_GUARANTEED, false,
@@ -158,6 +162,35 @@ static void test_no_swap_cases(void **state) {
                 assert_int_equal(reason, cases[i].want);
                 assert_non_null(allowance_reason_to_string(reason));
         }
+}
+
+/* IsCriticalPod(): static and mirror pods, and priority >= SystemCriticalPriority (2000000000),
+ * whatever the priority class is called; one below the threshold is an ordinary pod. */
+static void test_critical_pods(void **state) {
+        uint64_t swap;
+        AllowanceReason reason;
+
+        AllowanceInput in = burstable(256 * MiB, 1 * GiB, 16 * GiB);
+        in.static_pod = true;
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_STATIC_POD);
+        assert_int_equal(swap, 0);
+
+        in = burstable(256 * MiB, 1 * GiB, 16 * GiB);
+        in.has_priority = true;
+        in.priority = 2000000000;               /* system-cluster-critical's value, another class */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_CRITICAL);
+        in.priority = 2000001000;               /* system-node-critical */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_CRITICAL);
+        in.priority = 1999999999;               /* just below: the pod gets swap */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_GRANTED);
+        assert_true(swap > 0);
+        in.priority = 1000000000;               /* the highest user-definable priority */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_GRANTED);
 }
 
 static void test_burstable_with_and_without_limit(void **state) {
@@ -223,6 +256,7 @@ int main(void) {
                 cmocka_unit_test(test_exact_integer_math),
                 cmocka_unit_test(test_kubelet_float64_arithmetic),
                 cmocka_unit_test(test_no_swap_cases),
+                cmocka_unit_test(test_critical_pods),
                 cmocka_unit_test(test_burstable_with_and_without_limit),
                 cmocka_unit_test(test_impossible_input),
                 cmocka_unit_test(test_qos_names),
