@@ -206,6 +206,7 @@ int verb_allowance(const CliContext *c) {
                             eff.swap_behavior_from->swap_behavior_line, eff.swap_behavior_value);
         in.behavior = eff.swap_behavior;
         in.cgroup = h.cgroup;
+        in.no_swap_controller = h.kubelet_no_swap_controller;
         in.mem_total = h.mem_total;
         in.swap_total = h.swap_total;
 

@@ -10,6 +10,9 @@ static const char *const reason_table[_ALLOWANCE_REASON_MAX] = {
         [ALLOWANCE_CGROUP_V1] =
                 "LimitedSwap needs cgroup v2 and this node runs cgroup v1 or hybrid "
                 "(since Kubernetes 1.35 the kubelet refuses it)",
+        [ALLOWANCE_NO_SWAP_CONTROLLER] =
+                "the kubelet's cgroup has no memory.swap.max (swap accounting is off), so the kubelet "
+                "sets no swap limit: nothing it grants is enforced, and the container may swap without one",
         [ALLOWANCE_STATIC_POD] =
                 "static pods and their mirror pods are critical to the kubelet and get no swap",
         [ALLOWANCE_CRITICAL] =
@@ -54,6 +57,8 @@ static AllowanceReason allowance_reason(const AllowanceInput *in) {
                 return ALLOWANCE_NO_SWAP;
         if (cgroup_mode_is_v1(in->cgroup))
                 return ALLOWANCE_CGROUP_V1;
+        if (in->no_swap_controller)
+                return ALLOWANCE_NO_SWAP_CONTROLLER;
         if (in->static_pod)
                 return ALLOWANCE_STATIC_POD;
         if (in->critical || (in->has_priority && in->priority >= KUBELET_SYSTEM_CRITICAL_PRIORITY))

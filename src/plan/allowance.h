@@ -32,6 +32,7 @@ typedef struct AllowanceInput {
 
         SwapBehavior behavior;  /* the kubelet's swapBehavior; UNSET = the kubelet's default, NoSwap */
         CgroupMode cgroup;
+        bool no_swap_controller; /* the kubelet's cgroup has no memory.swap.max (swap accounting off) */
         uint64_t mem_total;     /* node MemTotal, bytes */
         uint64_t swap_total;    /* node SwapTotal, bytes */
 } AllowanceInput;
@@ -50,6 +51,7 @@ typedef enum AllowanceReason {
         ALLOWANCE_BEHAVIOR_UNSET,       /* no swapBehavior: the kubelet defaults to NoSwap */
         ALLOWANCE_NO_SWAP,              /* swapBehavior NoSwap */
         ALLOWANCE_CGROUP_V1,            /* cgroup v1 or hybrid: LimitedSwap needs cgroup v2 */
+        ALLOWANCE_NO_SWAP_CONTROLLER,   /* no memory.swap.max in the kubelet's cgroup: no limit set */
         ALLOWANCE_STATIC_POD,           /* a static or mirror pod: critical */
         ALLOWANCE_CRITICAL,             /* system-node-critical / system-cluster-critical, or a
                                          * priority >= KUBELET_SYSTEM_CRITICAL_PRIORITY */

@@ -16,6 +16,10 @@
  *
  * id                       severity  when
  * cgroup-v1-limitedswap    error     LimitedSwap (policy, else current drop-in) on cgroup v1 or hybrid
+ * swap-controller-off-limitedswap
+ *                          error     LimitedSwap, swap on or planned, and the kubelet's cgroup has no
+ *                                    memory.swap.max: the kubelet sets no swap limit at all
+ * swap-controller-off      warning   the same under NoSwap: no pod is kept out of swap
  * limitedswap-little-swap  warning   LimitedSwap and SwapTotal < MemTotal / 4: a container gets less
  *                                    than a quarter of its request as swap (or none at all)
  * swap-priority-shared     warning   two active swap areas with one priority (pages round-robin)
@@ -426,6 +430,27 @@ static SwapBehavior normalized(SwapBehavior b) {
         return b == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP : b;
 }
 
+/* The kubelet without a swap controller (swapControllerAvailable() false) writes no memory.swap.max
+ * into any container: LimitedSwap gives nothing the kernel enforces, NoSwap no protection. */
+static int check_swap_controller(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs) {
+        uint64_t swap_total = pl && p->backend_set ? pl->swap_total_after : h->swap_total;
+        if (!h->kubelet_no_swap_controller || swap_total == 0)
+                return 0;
+        const char *unit = strempty(h->kubelet_unit);
+        if (b == SWAP_BEHAVIOR_LIMITED_SWAP)
+                return add(fs, VERDICT_SWAP_CONTROLLER_OFF_LIMITEDSWAP,
+                           strdup_printf("LimitedSwap, but /sys/fs/cgroup/system.slice/%s has no memory.swap.max "
+                                         "(swap accounting is off): the kubelet sets no swap limit, so no "
+                                         "container's allowance is enforced", unit),
+                           strdup("turn swap accounting on (no swapaccount=0 or cgroup.memory=noswap on the "
+                                  "kernel command line) and restart the kubelet"));
+        return add(fs, VERDICT_SWAP_CONTROLLER_OFF,
+                   strdup_printf("/sys/fs/cgroup/system.slice/%s has no memory.swap.max (swap accounting is off): "
+                                 "the kubelet sets no swap limit, so NoSwap keeps no pod out of the node's swap", unit),
+                   strdup("turn swap accounting on (no swapaccount=0 or cgroup.memory=noswap on the kernel "
+                          "command line) and restart the kubelet"));
+}
+
 /* failSwapOn true, from a flag or a file other than nodeswap's drop-in, on a node with swap. */
 static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Findings *fs) {
         _cleanup_free_ char *src = kubelet_fail_swap_on_source(e);
@@ -667,6 +692,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
 
         if ((r = check_cgroup(p, h, b, fs)) < 0 ||
             (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
+            (r = check_swap_controller(p, h, pl, b, fs)) < 0 ||
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||

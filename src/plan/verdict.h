@@ -92,6 +92,10 @@
           "after revert another file still gives pods swap (LimitedSwap)")                                   \
         X(KUBELET_FAIL_SWAP_ON, "kubelet-fail-swap-on", ERROR,                                               \
           "the kubelet's flags or configuration say failSwapOn: true on a node with swap")                   \
+        X(SWAP_CONTROLLER_OFF_LIMITEDSWAP, "swap-controller-off-limitedswap", ERROR,                         \
+          "LimitedSwap on a node whose kubelet cgroup has no memory.swap.max: the kubelet sets no swap limit") \
+        X(SWAP_CONTROLLER_OFF, "swap-controller-off", WARNING,                                               \
+          "no memory.swap.max in the kubelet's cgroup: NoSwap keeps no pod out of the node's swap")          \
         X(KUBELET_CONFIG_DIR_MISSING, "kubelet-config-dir-missing", ERROR,                                   \
           "the --config-dir given to the kubelet does not exist: the kubelet does not start")                \
         X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \

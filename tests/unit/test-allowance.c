@@ -142,6 +142,8 @@ static void test_no_swap_cases(void **state) {
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_HYBRID, 16 * GiB, ALLOWANCE_CGROUP_V1 },
                 { "node without swap", true, 256 * MiB, true, 1 * GiB, POD_QOS_BURSTABLE, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 0, ALLOWANCE_NODE_WITHOUT_SWAP },
+                { "no swap controller", true, 256 * MiB, true, 1 * GiB, POD_QOS_BURSTABLE, false,
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_SWAP_CONTROLLER },
                 { "request over MemTotal", true, 17 * GiB, false, 0, POD_QOS_BURSTABLE, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_REQUEST_OVER_MEMTOTAL },
         };
@@ -153,6 +155,7 @@ static void test_no_swap_cases(void **state) {
                         .qos = cases[i].qos, .critical = cases[i].critical,
                         .behavior = cases[i].behavior, .cgroup = cases[i].cgroup,
                         .mem_total = MEMTOTAL_16G, .swap_total = cases[i].swap_total,
+                        .no_swap_controller = cases[i].want == ALLOWANCE_NO_SWAP_CONTROLLER,
                 };
                 uint64_t swap = 42;
                 AllowanceReason reason = ALLOWANCE_GRANTED;

@@ -174,4 +174,17 @@ run 0 status --json --root "$r" --config "$alone"
 check "status --json: failSwapOn false, from the flag" \
 	[ "$(json "$out" 'd["kubelet"]["fail_swap_on"], d["kubelet"]["config_dir"]')" = "(False, '/etc/kubernetes/kubelet.conf.d')" ]
 
+# --- the kubelet's cgroup without memory.swap.max (swap accounting off): the kubelet's
+# swapControllerAvailable() is false and it sets no swap limit on any container
+r=$(root no-swap-controller)
+run 1 check --root "$r" --config "$limited"
+has '^error +swap-controller-off-limitedswap: '
+run 0 check --root "$r" --config "$noswap"
+has '^warning +swap-controller-off: '
+# with memory.swap.max in place: neither
+r=$(root no-swap-controller)
+echo max >"$r/sys/fs/cgroup/system.slice/k3s-agent.service/memory.swap.max"
+run 0 check --root "$r" --config "$limited"
+lacks 'swap-controller-off'
+
 [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }
