@@ -13,7 +13,7 @@ _nodeswap() {
 		[revert]='--force --purge --dry-run'
 		[status]='--pods'
 		[check]='--policy-file-as'
-		[allowance]='--request --limit --qos --critical'
+		[allowance]='--request --limit --qos --critical --priority --static-pod'
 		[metrics]='--pods --output'
 		[bench]='--dir'
 		[writeback]='--force'
@@ -45,7 +45,7 @@ _nodeswap() {
 	local i verb=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir) ((i++)) ;;
+		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir | --priority) ((i++)) ;;
 		-*) ;;
 		*) verb=${words[i]}; break ;;
 		esac

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nodeswap allowance [--request SIZE] [--limit SIZE] [--qos burstable|guaranteed|besteffort] [--critical]
+ *                    [--priority N] [--static-pod]
  *
  * The swap the kubelet's LimitedSwap gives one container on this node:
  *   request / MemTotal × SwapTotal, rounded down
@@ -13,7 +14,9 @@
  *   request        bytes, or null without --request
  *   limit          bytes, or null without --limit
  *   qos            "burstable" | "guaranteed" | "besteffort" | null (not given: derived)
- *   critical       true | false
+ *   critical       true | false (--critical: a system-*-critical priority class)
+ *   static_pod     true | false (--static-pod: a static pod or its mirror pod)
+ *   priority       the --priority given, or null
  *   swap           bytes of swap the container gets (0 when none)
  *   reason         why it gets none, one sentence; null when it gets swap
  *   swap_behavior  the kubelet's effective swapBehavior: "LimitedSwap" | "NoSwap" | null (no file
@@ -28,6 +31,8 @@
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
  */
+#include <inttypes.h>
+
 #include "plan/allowance.h"
 #include "plan/check.h"
 #include "policy/size.h"
@@ -61,6 +66,8 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
             (in->has_limit ? json_add_u64(o, "limit", in->limit) : json_add_null(o, "limit")) < 0 ||
             json_add_string(o, "qos", in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : NULL) < 0 ||
             json_add_bool(o, "critical", in->critical) < 0 ||
+            json_add_bool(o, "static_pod", in->static_pod) < 0 ||
+            (in->has_priority ? json_add_int(o, "priority", in->priority) : json_add_null(o, "priority")) < 0 ||
             json_add_u64(o, "swap", swap) < 0 ||
             json_add_string(o, "reason", reason != ALLOWANCE_GRANTED ? allowance_reason_to_string(reason) : NULL) < 0 ||
             json_add_string(o, "swap_behavior",
@@ -84,12 +91,16 @@ static void print_text(const AllowanceInput *in, uint64_t swap, AllowanceReason 
                 return;
         }
 
-        printf("Request %s, limit %s%s%s%s\n",
+        char prio[32] = "";
+        if (in->has_priority)
+                snprintf(prio, sizeof prio, ", priority %" PRId64, in->priority);
+        printf("Request %s, limit %s%s%s%s%s%s\n",
                in->has_request ? format_bytes(a, sizeof a, in->request) : "none",
                in->has_limit ? format_bytes(b, sizeof b, in->limit) : "none",
                in->qos != POD_QOS_AUTO ? ", QoS " : "",
                in->qos != POD_QOS_AUTO ? pod_qos_to_string(in->qos) : "",
-               in->critical ? ", critical priority" : "");
+               in->critical ? ", critical priority" : "", prio,
+               in->static_pod ? ", static or mirror pod" : "");
         printf("Node: RAM %s, swap %s, page size %s\n", format_bytes(a, sizeof a, in->mem_total),
                format_bytes(b, sizeof b, in->swap_total), format_bytes(c, sizeof c, h->page_size));
 
@@ -152,6 +163,20 @@ int verb_allowance(const CliContext *c) {
                 return EXIT_USAGE;
         }
         in.critical = c->critical;
+        in.static_pod = c->static_pod;
+        if (c->priority) {
+                /* spec.priority is an int32 */
+                char *end = NULL;
+                errno = 0;
+                long long v = strtoll(c->priority, &end, 10);
+                if (errno != 0 || end == c->priority || *end || v < INT32_MIN || v > INT32_MAX) {
+                        log_error("Invalid --priority '%s': expected a pod priority, an integer such as 1000 or "
+                                  "2000000000", c->priority);
+                        return EXIT_USAGE;
+                }
+                in.has_priority = true;
+                in.priority = v;
+        }
 
         Policy p;
         HostState h;
@@ -176,6 +201,7 @@ int verb_allowance(const CliContext *c) {
                             eff.swap_behavior_from->swap_behavior_line, eff.swap_behavior_value);
         in.behavior = eff.swap_behavior;
         in.cgroup = h.cgroup;
+        in.no_swap_controller = h.kubelet_no_swap_controller;
         in.mem_total = h.mem_total;
         in.swap_total = h.swap_total;
 

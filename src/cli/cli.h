@@ -21,6 +21,8 @@ typedef struct CliContext {
         int verbosity;          /* -q: -1, default 0, -v: 1 */
         bool boot, force, purge, pods, critical, dry_run;
         const char *request, *limit, *qos;   /* allowance */
+        const char *priority;   /* allowance --priority N */
+        bool static_pod;        /* allowance --static-pod */
         const char *output;     /* metrics --output FILE */
         const char *dir;        /* bench --dir DIR */
         char **args;            /* positional arguments after the command, NULL-terminated */

@@ -47,6 +47,8 @@ static void help(void) {
                "      --limit SIZE    (allowance) the container's memory limit\n"
                "      --qos CLASS     (allowance) burstable, guaranteed or besteffort\n"
                "      --critical      (allowance) the pod has a system-*-critical priority class\n"
+               "      --priority N    (allowance) the pod's priority (critical from 2000000000)\n"
+               "      --static-pod    (allowance) a static pod or its mirror pod (critical)\n"
                "  -h, --help          this text\n"
                "      --version       the version\n\n"
                "See nodeswap(8) and nodeswap.conf(5).\n",
@@ -224,11 +226,13 @@ enum {
         VERB_OPT_CRITICAL = 1 << 8,
         VERB_OPT_OUTPUT = 1 << 9,
         VERB_OPT_DIR = 1 << 10,
+        VERB_OPT_PRIORITY = 1 << 11,
+        VERB_OPT_STATIC_POD = 1 << 12,
 };
 
 static const char *const verb_opt_names[] = {
         "--boot", "--force", "--purge", "--dry-run", "--pods", "--request", "--limit", "--qos", "--critical",
-        "--output", "--dir",
+        "--output", "--dir", "--priority", "--static-pod",
 };
 
 static const struct {
@@ -241,7 +245,8 @@ static const struct {
         { "revert", verb_revert, VERB_OPT_FORCE | VERB_OPT_PURGE | VERB_OPT_DRY_RUN },
         { "status", verb_status, VERB_OPT_PODS },
         { "check", verb_check, 0 },
-        { "allowance", verb_allowance, VERB_OPT_REQUEST | VERB_OPT_LIMIT | VERB_OPT_QOS | VERB_OPT_CRITICAL },
+        { "allowance", verb_allowance, VERB_OPT_REQUEST | VERB_OPT_LIMIT | VERB_OPT_QOS | VERB_OPT_CRITICAL |
+                                         VERB_OPT_PRIORITY | VERB_OPT_STATIC_POD },
         { "metrics", verb_metrics, VERB_OPT_PODS | VERB_OPT_OUTPUT },
         { "bench", verb_bench, VERB_OPT_DIR },
         { "writeback", verb_writeback, VERB_OPT_FORCE },
@@ -263,6 +268,8 @@ enum {
         ARG_OUTPUT,
         ARG_DIR,
         ARG_POLICY_FILE_AS,
+        ARG_PRIORITY,
+        ARG_STATIC_POD,
 };
 static const struct option options[] = {
         { "config", required_argument, NULL, 'c' },
@@ -280,6 +287,8 @@ static const struct option options[] = {
         { "limit", required_argument, NULL, ARG_LIMIT },
         { "qos", required_argument, NULL, ARG_QOS },
         { "critical", no_argument, NULL, ARG_CRITICAL },
+        { "priority", required_argument, NULL, ARG_PRIORITY },
+        { "static-pod", no_argument, NULL, ARG_STATIC_POD },
         { "dry-run", no_argument, NULL, ARG_DRY_RUN },
         { "output", required_argument, NULL, ARG_OUTPUT },
         { "dir", required_argument, NULL, ARG_DIR },
@@ -350,6 +359,14 @@ static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) 
                 case ARG_CRITICAL:
                         *seen |= VERB_OPT_CRITICAL;
                         c->critical = true;
+                        break;
+                case ARG_PRIORITY:
+                        *seen |= VERB_OPT_PRIORITY;
+                        c->priority = optarg;
+                        break;
+                case ARG_STATIC_POD:
+                        *seen |= VERB_OPT_STATIC_POD;
+                        c->static_pod = true;
                         break;
                 case ARG_DRY_RUN:
                         *seen |= VERB_OPT_DRY_RUN;

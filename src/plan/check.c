@@ -16,6 +16,10 @@
  *
  * id                       severity  when
  * cgroup-v1-limitedswap    error     LimitedSwap (policy, else current drop-in) on cgroup v1 or hybrid
+ * swap-controller-off-limitedswap
+ *                          error     LimitedSwap, swap on or planned, and the kubelet's cgroup has no
+ *                                    memory.swap.max: the kubelet sets no swap limit at all
+ * swap-controller-off      warning   the same under NoSwap: no pod is kept out of swap
  * limitedswap-little-swap  warning   LimitedSwap and SwapTotal < MemTotal / 4: a container gets less
  *                                    than a quarter of its request as swap (or none at all)
  * swap-priority-shared     warning   two active swap areas with one priority (pages round-robin)
@@ -64,8 +68,13 @@
  *                                    that wins (when a file other than nodeswap's drop-in sets it)
  * dropin-overridden        error     the policy sets SwapBehavior= but a file merged after nodeswap's
  *                                    drop-in sets another (nodeswap apply refuses)
- * kubelet-fail-swap-on     error     the file that wins sets failSwapOn: true while the node has (or
- *                                    the policy plans) swap: the kubelet does not start
+ * kubelet-fail-swap-on     error     the --fail-swap-on flag, or else the file that wins, says true
+ *                                    while the node has (or the policy plans) swap: the kubelet does
+ *                                    not start
+ * kubelet-config-dir-missing
+ *                          error     the --config-dir a flag names does not exist or is no directory
+ *                                    (and apply does not create it): the kubelet does not start
+ * kubelet-flag-invalid     error     --fail-swap-on is no boolean: the kubelet does not start
  * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, the node
  *                                    is not reverted, and a conflict unit exists unmasked
  * rpi-swap                 info      Raspberry Pi OS's rpi-swap is installed: its mechanism (from
@@ -421,6 +430,76 @@ static SwapBehavior normalized(SwapBehavior b) {
         return b == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP : b;
 }
 
+/* The kubelet without a swap controller (swapControllerAvailable() false) writes no memory.swap.max
+ * into any container: LimitedSwap gives nothing the kernel enforces, NoSwap no protection. */
+static int check_swap_controller(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs) {
+        uint64_t swap_total = pl && p->backend_set ? pl->swap_total_after : h->swap_total;
+        if (!h->kubelet_no_swap_controller || swap_total == 0)
+                return 0;
+        const char *unit = strempty(h->kubelet_unit);
+        if (b == SWAP_BEHAVIOR_LIMITED_SWAP)
+                return add(fs, VERDICT_SWAP_CONTROLLER_OFF_LIMITEDSWAP,
+                           strdup_printf("LimitedSwap, but /sys/fs/cgroup/system.slice/%s has no memory.swap.max "
+                                         "(swap accounting is off): the kubelet sets no swap limit, so no "
+                                         "container's allowance is enforced", unit),
+                           strdup("turn swap accounting on (no swapaccount=0 or cgroup.memory=noswap on the "
+                                  "kernel command line) and restart the kubelet"));
+        return add(fs, VERDICT_SWAP_CONTROLLER_OFF,
+                   strdup_printf("/sys/fs/cgroup/system.slice/%s has no memory.swap.max (swap accounting is off): "
+                                 "the kubelet sets no swap limit, so NoSwap keeps no pod out of the node's swap", unit),
+                   strdup("turn swap accounting on (no swapaccount=0 or cgroup.memory=noswap on the kernel "
+                          "command line) and restart the kubelet"));
+}
+
+/* failSwapOn true, from a flag or a file other than nodeswap's drop-in, on a node with swap. */
+static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Findings *fs) {
+        _cleanup_free_ char *src = kubelet_fail_swap_on_source(e);
+        if (!src)
+                return -ENOMEM;
+        const KubeletFlag *flag = e->fail_swap_on_flag;
+        if (flag)
+                return add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
+                           strdup_printf("%s, and this node %s swap: the kubelet applies its flags over every "
+                                         "file and refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
+                           strdup_printf("remove --%s from %s or make it false", flag->name, flag->file));
+        return add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
+                   strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
+                                 "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
+                   strdup_printf("set failSwapOn: false in %s or remove it", e->fail_swap_on_from->path));
+}
+
+/* What stops the kubelet in its command line: a --config-dir it cannot walk, a --fail-swap-on that
+ * is no boolean. */
+static int check_kubelet_flags(const Policy *p, const HostState *h, const KubeletEffective *e, Findings *fs) {
+        const KubeletConfig *c = &h->kubelet;
+        int r;
+        /* (apply creates the directory when it writes the policy's drop-in there) */
+        if (c->config_dir_error != 0 &&
+            !(p->swap_behavior != SWAP_BEHAVIOR_UNSET && p->dropin && kubelet_config_reads(c, p->dropin))) {
+                r = add(fs, VERDICT_KUBELET_CONFIG_DIR_MISSING,
+                        strdup_printf("the kubelet's --config-dir %s, from %s, %s: the kubelet does not start",
+                                      c->config_dir, strempty(c->config_dir_source),
+                                      c->config_dir_error == ENOENT ? "does not exist"
+                                      : c->config_dir_error == ENOTDIR ? "is not a directory"
+                                      : strerror(c->config_dir_error)),
+                        strdup_printf("create %s or remove the flag from %s", c->config_dir,
+                                      c->config_dir_flag->file));
+                if (r < 0)
+                        return r;
+        }
+        if (e->invalid_flag) {
+                _cleanup_free_ char *src = kubelet_flag_source(e->invalid_flag);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
+                        strdup_printf("%s: not a boolean (true, false, 1, 0, t, f): the kubelet does not start", src),
+                        strdup_printf("set it to true or false in %s", e->invalid_flag->file));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
 static int check_kubelet_config(const Policy *p, const HostState *h, Findings *fs) {
         const KubeletConfig *c = &h->kubelet;
         const char *ours_path = p->dropin ?: h->dropin_path;
@@ -516,19 +595,12 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
         }
 
         bool swap = h->swap_total > 0 || (p->backend_set && p->backends != 0);
-        if (swap && after.fail_swap_on && after.fail_swap_on_from && after.fail_swap_on_from != &ours) {
-                const KubeletConfigFile *w = after.fail_swap_on_from;
-                _cleanup_free_ char *src = kubelet_source(w, w->fail_swap_on_line);
-                if (!src)
-                        return -ENOMEM;
-                r = add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
-                        strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
-                                      "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
-                        strdup_printf("set failSwapOn: false in %s or remove it", w->path));
+        if (swap && after.fail_swap_on && kubelet_fail_swap_on_foreign(&after, &ours)) {
+                r = check_fail_swap_on(h, &after, fs);
                 if (r < 0)
                         return r;
         }
-        return 0;
+        return check_kubelet_flags(p, h, &after, fs);
 }
 
 static int check_conflict_units(const Policy *p, const HostState *h, Findings *fs) {
@@ -620,6 +692,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
 
         if ((r = check_cgroup(p, h, b, fs)) < 0 ||
             (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
+            (r = check_swap_controller(p, h, pl, b, fs)) < 0 ||
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||

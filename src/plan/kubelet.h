@@ -19,6 +19,19 @@ int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, Swap
 /* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */
 char *kubelet_source(const KubeletConfigFile *f, unsigned line);
 
+/* Where the effective failSwapOn comes from: the --fail-swap-on flag and the file that carries it
+ * (kubelet_flag_source()), else FILE:LINE of the file that wins, else "the kubelet's default".
+ * malloc'd. */
+char *kubelet_fail_swap_on_source(const KubeletEffective *e);
+
+/* Whether failSwapOn is decided by another than nodeswap's drop-in ours: a flag, or another file. */
+bool kubelet_fail_swap_on_foreign(const KubeletEffective *e, const KubeletConfigFile *ours);
+
+/* The kubelet flags that decide what nodeswap reports (--fail-swap-on, --config, --config-dir) and
+ * the memory eviction flags (--eviction-hard, --eviction-soft, ...): for each that is given, the
+ * one that wins, as kubelet_flag_source() names it. *ret NULL when none. Pure. */
+int kubelet_decided_flags(const KubeletConfig *c, char ***ret);
+
 /* Whether the kubelet still works with an old swap capacity: 1 when its unit last started before
  * nodeswap's last swap change (the kubelet reads SwapTotal when it starts), 0 when after (or no
  * change), -1 when unknown (no start time: systemd not asked). */

@@ -91,7 +91,15 @@
         X(REVERT_LIMITEDSWAP_KEPT, "revert-limitedswap-kept", WARNING,                                       \
           "after revert another file still gives pods swap (LimitedSwap)")                                   \
         X(KUBELET_FAIL_SWAP_ON, "kubelet-fail-swap-on", ERROR,                                               \
-          "the kubelet's configuration says failSwapOn: true on a node with swap")                           \
+          "the kubelet's flags or configuration say failSwapOn: true on a node with swap")                   \
+        X(SWAP_CONTROLLER_OFF_LIMITEDSWAP, "swap-controller-off-limitedswap", ERROR,                         \
+          "LimitedSwap on a node whose kubelet cgroup has no memory.swap.max: the kubelet sets no swap limit") \
+        X(SWAP_CONTROLLER_OFF, "swap-controller-off", WARNING,                                               \
+          "no memory.swap.max in the kubelet's cgroup: NoSwap keeps no pod out of the node's swap")          \
+        X(KUBELET_CONFIG_DIR_MISSING, "kubelet-config-dir-missing", ERROR,                                   \
+          "the --config-dir given to the kubelet does not exist: the kubelet does not start")                \
+        X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \
+          "a kubelet flag nodeswap reads has a value the kubelet refuses: it does not start")                \
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \

@@ -150,6 +150,8 @@ typedef struct HostState {
 
         char *kubelet_unit;     /* resolved: the policy's Unit= or the first present of the list */
         int kubelet_active;     /* 1, 0, -1 unknown */
+        bool kubelet_no_swap_controller; /* cgroup v2, and the kubelet unit's cgroup has no memory.swap.max
+                                          * (swap_controller_probe() 0): the kubelet sets no swap limit */
         uint64_t kubelet_started_usec; /* CLOCK_REALTIME µs the kubelet unit last became active
                                         * (ActiveEnterTimestamp), 0 unknown (no systemd asked) */
 

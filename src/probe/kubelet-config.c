@@ -11,14 +11,6 @@
 
 #define KUBEADM_CONFIG "/var/lib/kubelet/config.yaml"
 
-/* Where kubeadm's kubelet unit takes its flags from (10-kubeadm.conf: EnvironmentFile=), in the
- * order the unit reads them; the last --config-dir wins, as for any repeated flag. */
-static const char *const kubeadm_flag_files[] = {
-        "/var/lib/kubelet/kubeadm-flags.env",
-        "/etc/default/kubelet",
-        "/etc/sysconfig/kubelet",
-};
-
 void kubelet_config_file_done(KubeletConfigFile *f) {
         if (!f)
                 return;
@@ -38,6 +30,7 @@ void kubelet_config_done(KubeletConfig *c) {
         free(c->config_file);
         free(c->config_dir);
         free(c->config_dir_source);
+        kubelet_flags_done(&c->flags);
         *c = (KubeletConfig) {};
 }
 
@@ -377,47 +370,14 @@ static int walk(KubeletConfig *c, const char *root, const char *dir, unsigned de
         return 0;
 }
 
-/* "--config-dir=PATH" or "--config-dir PATH" in a flags file (KUBELET_KUBEADM_ARGS="...",
- * KUBELET_EXTRA_ARGS=...). The last one wins. Returns 1 and the path, 0 when none. */
-static int find_config_dir_flag(const char *root, const char *file, char **ret) {
-        _cleanup_free_ char *full = path_join_root(root, file);
-        _cleanup_free_ char *text = NULL;
-        if (!full)
-                return -ENOMEM;
-        int r = read_full_file(full, READ_SMALL_MAX, &text);
-        if (r == -ENOMEM)
-                return r;
-        if (r < 0)
-                return 0;
-        /* Quotes and '=' of the shell-style assignment separate words too. */
-        for (char *s = text; *s; s++)
-                if (strchr("\"'=\n\t", *s) && !(s >= text + 12 && startswith(s - 12, "--config-dir=")))
-                        *s = ' ';
-        _cleanup_strv_free_ char **words = strv_split_ws(text);
-        if (!words)
-                return -ENOMEM;
-        _cleanup_free_ char *found = NULL;
-        for (size_t i = 0; words[i]; i++) {
-                const char *v = NULL;
-                if (startswith(words[i], "--config-dir="))
-                        v = words[i] + strlen("--config-dir=");
-                else if (streq(words[i], "--config-dir") && words[i + 1])
-                        v = words[i + 1];
-                if (!v || v[0] != '/')
-                        continue;
-                free(found);
-                found = strdup(v);
-                if (!found)
-                        return -ENOMEM;
-        }
-        if (!found)
-                return 0;
-        *ret = TAKE_PTR(found);
-        return 1;
-}
-
 static bool unit_is_kubeadm(const char *unit) {
         return unit && streq(unit, "kubelet.service");
+}
+
+/* A path flag's value as the kubelet takes it (relative to its working directory, / under systemd). */
+static char *flag_path(const KubeletFlag *f) {
+        const char *v = strempty(f->value);
+        return v[0] == '/' ? strdup(v) : strdup_printf("/%s", v);
 }
 
 int kubelet_config_read(const char *root, const char *unit, const char *dropin, KubeletConfig *ret) {
@@ -427,43 +387,55 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
         if (unit && !(c.unit = strdup(unit)))
                 return -ENOMEM;
 
-        if (unit_is_kubeadm(unit)) {
+        r = kubelet_flags_read(root, unit, &c.flags);
+        if (r < 0)
+                goto fail;
+
+        /* kubeadm's 10-kubeadm.conf passes --config=/var/lib/kubelet/config.yaml; a --config flag
+         * nodeswap reads comes after it and wins */
+        const KubeletFlag *config = kubelet_flags_last(&c.flags, "config");
+        if (config)
+                c.config_file = flag_path(config);
+        else if (unit_is_kubeadm(unit))
                 c.config_file = strdup(KUBEADM_CONFIG);
-                if (!c.config_file) {
-                        r = -ENOMEM;
-                        goto fail;
-                }
-                for (size_t i = 0; i < ELEMENTSOF(kubeadm_flag_files); i++) {
-                        _cleanup_free_ char *dir = NULL;
-                        r = find_config_dir_flag(root, kubeadm_flag_files[i], &dir);
-                        if (r < 0)
-                                goto fail;
-                        if (r == 0)
-                                continue;
-                        free(c.config_dir);
-                        free(c.config_dir_source);
-                        c.config_dir = TAKE_PTR(dir);
-                        c.config_dir_source = strdup_printf("--config-dir in %s", kubeadm_flag_files[i]);
-                        if (!c.config_dir_source) {
-                                r = -ENOMEM;
-                                goto fail;
-                        }
-                }
+        if ((config || unit_is_kubeadm(unit)) && !c.config_file) {
+                r = -ENOMEM;
+                goto fail;
         }
-        if (!c.config_dir && dropin) {
+
+        c.config_dir_flag = kubelet_flags_last(&c.flags, "config-dir");
+        if (c.config_dir_flag) {
+                c.config_dir = flag_path(c.config_dir_flag);
+                c.config_dir_source = kubelet_flag_source(c.config_dir_flag);
+        } else if (dropin) {
+                /* k3s and rke2 pass their own --config-dir, the directory of DropIn= by default */
                 const char *slash = strrchr(dropin, '/');
                 c.config_dir = slash && slash != dropin ? strndup(dropin, (size_t) (slash - dropin)) : strdup("/");
                 c.config_dir_source = strdup("the directory of [Kubelet] DropIn=");
-                if (!c.config_dir || !c.config_dir_source) {
-                        r = -ENOMEM;
-                        goto fail;
-                }
+        }
+        if ((c.config_dir_flag || dropin) && (!c.config_dir || !c.config_dir_source)) {
+                r = -ENOMEM;
+                goto fail;
         }
 
         if (c.config_file) {
-                r = read_one(&c, root, c.config_file, true);
+                /* a missing default file is no error; one a flag names stops the kubelet */
+                r = read_one(&c, root, c.config_file, !config);
                 if (r < 0)
                         goto fail;
+        }
+        if (c.config_dir_flag) {
+                /* filepath.WalkDir's error for the root stops the kubelet (mergeKubeletConfigurations) */
+                _cleanup_free_ char *full = path_join_root(root, c.config_dir);
+                struct stat st;
+                if (!full) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+                if (stat(full, &st) < 0)
+                        c.config_dir_error = errno;
+                else if (!S_ISDIR(st.st_mode))
+                        c.config_dir_error = ENOTDIR;
         }
         if (c.config_dir) {
                 r = walk(&c, root, c.config_dir, 0);
@@ -515,7 +487,21 @@ const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char 
         return NULL;
 }
 
-static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
+/* What a null in a drop-in brings back. The kubelet (kubernetes/kubernetes cmd/kubelet/app/server.go,
+ * mergeKubeletConfigurations(), 1.28 to 1.36) applies each drop-in as a JSON merge patch over
+ * json.Marshal() of its internal configuration type, whose fields carry no json tags: the base has
+ * "FailSwapOn" and "MemorySwap", a drop-in "failSwapOn" and "memorySwap". A null in a drop-in
+ * therefore deletes only the camelCase key earlier drop-ins put there, and when the result is
+ * decoded (json.Unmarshal matches keys case-insensitively) the Go-named key, i.e. the --config
+ * file's value or, without one, the built-in default, is what is left. */
+typedef struct KubeletBase {
+        const char *swap_behavior_value;
+        const KubeletConfigFile *swap_behavior_from;
+        bool fail_swap_on;
+        const KubeletConfigFile *fail_swap_on_from;
+} KubeletBase;
+
+static void merge(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
         if (f->invalid && !e->first_invalid)
                 e->first_invalid = f;
         switch (f->swap_behavior_field) {
@@ -524,8 +510,9 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
                 e->swap_behavior_from = f;
                 break;
         case KUBELET_FIELD_CLEARED:
-                e->swap_behavior_value = NULL;
-                e->swap_behavior_from = f;
+                /* in the --config file itself (base NULL) a null is the default */
+                e->swap_behavior_value = base ? base->swap_behavior_value : NULL;
+                e->swap_behavior_from = base && base->swap_behavior_from ? base->swap_behavior_from : f;
                 break;
         default:
                 break;
@@ -536,8 +523,8 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f) {
                 e->fail_swap_on_from = f;
                 break;
         case KUBELET_FIELD_CLEARED:
-                e->fail_swap_on = true;
-                e->fail_swap_on_from = f;
+                e->fail_swap_on = base ? base->fail_swap_on : true;
+                e->fail_swap_on_from = base && base->fail_swap_on_from ? base->fail_swap_on_from : f;
                 break;
         default:
                 break;
@@ -549,19 +536,39 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
         KubeletEffective e = { .fail_swap_on = true };
         bool pending = replace_path && replacement && kubelet_config_reads(c, replace_path);
 
+        KubeletBase base = { .fail_swap_on = true };
         for (size_t i = 0; c && i < c->n_files; i++) {
                 const KubeletConfigFile *f = &c->files[i];
                 bool dropin = !(c->config_file && i == 0 && streq(f->path, c->config_file));
                 if (pending && dropin && walk_cmp(replace_path, f->path) <= 0) {
-                        merge(&e, replacement);
+                        merge(&e, replacement, &base);
                         pending = false;
                 }
                 if (replace_path && streq(f->path, replace_path))
                         continue;
-                merge(&e, f);
+                merge(&e, f, dropin ? &base : NULL);
+                if (!dropin)
+                        base = (KubeletBase) {
+                                .swap_behavior_value = e.swap_behavior_value,
+                                .swap_behavior_from = e.swap_behavior_from,
+                                .fail_swap_on = e.fail_swap_on,
+                                .fail_swap_on_from = e.fail_swap_on_from,
+                        };
         }
         if (pending)
-                merge(&e, replacement);
+                merge(&e, replacement, &base);
+
+        /* the command line last (kubeletConfigFlagPrecedence) */
+        const KubeletFlag *fso = c ? kubelet_flags_last(&c->flags, "fail-swap-on") : NULL;
+        if (fso) {
+                int b = kubelet_flag_bool(fso);
+                if (b < 0)
+                        e.invalid_flag = fso;
+                else {
+                        e.fail_swap_on = b;
+                        e.fail_swap_on_flag = fso;
+                }
+        }
 
         const char *v = e.swap_behavior_value;
         if (!v || streq(v, ""))

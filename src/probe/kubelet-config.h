@@ -2,24 +2,31 @@
 #pragma once
 
 #include "policy/policy.h"
+#include "probe/kubelet-flags.h"
 
 /* The kubelet's effective configuration, read the way the kubelet reads it (kubernetes.io
  * "Kubelet Configuration Directory Merging", KEP-3983): the --config file first (kubeadm:
  * /var/lib/kubelet/config.yaml; k3s and rke2 pass none), then every file whose name ends in
  * ".conf" below --config-dir, walked in lexical byte order (subdirectories where their name
  * sorts), each applied over the result so far as a JSON merge patch: a field a file sets
- * overrides, a field set to null is cleared back to the kubelet's default, absent fields are kept.
+ * overrides, absent fields are kept, and a field set to null in a drop-in takes back what earlier
+ * drop-ins set: the --config file's value (or, without one, the kubelet's default) comes back
+ * (kubelet_config_effective(), which says why).
  * A file that is not YAML, not a mapping, or lacks apiVersion: kubelet.config.k8s.io/... and
  * kind: KubeletConfiguration stops the kubelet from starting.
  *
  * Only the first YAML document of a file counts (the kubelet converts the file with
- * sigs.k8s.io/yaml, which reads one). Keys match exactly (case-sensitive). Command-line flags of
- * the kubelet are not read. */
+ * sigs.k8s.io/yaml, which reads one). Keys match exactly (case-sensitive).
+ *
+ * The kubelet's command-line flags (kubelet-flags.h) are applied over the merged files, as the
+ * kubelet applies them (kubeletConfigFlagPrecedence): --fail-swap-on wins over every failSwapOn,
+ * --config names the config file, --config-dir the drop-in directory. */
 
 typedef enum KubeletField {
         KUBELET_FIELD_ABSENT = 0,       /* the file does not mention it: earlier values stay */
         KUBELET_FIELD_SET,              /* the file sets a value */
-        KUBELET_FIELD_CLEARED,          /* null (or memorySwap: null): back to the kubelet's default */
+        KUBELET_FIELD_CLEARED,          /* null (or memorySwap: null): back to the --config file's value
+                                         * (in a drop-in) or the kubelet's default */
 } KubeletField;
 
 typedef struct KubeletConfigFile {
@@ -44,6 +51,10 @@ typedef struct KubeletConfig {
         char *config_dir_source;        /* where config_dir came from, in words */
         KubeletConfigFile *files;       /* in merge order: config_file (when present), then drop-ins */
         size_t n_files;
+        KubeletFlags flags;             /* the kubelet's command line, as far as nodeswap reads it */
+        const KubeletFlag *config_dir_flag; /* the --config-dir flag config_dir is from, NULL: none */
+        int config_dir_error;           /* errno: the --config-dir of a flag cannot be walked (ENOENT:
+                                         * missing, ENOTDIR: not a directory); the kubelet does not start */
 } KubeletConfig;
 
 /* The merged result for the two fields nodeswap cares about. Pointers point into the
@@ -54,7 +65,9 @@ typedef struct KubeletEffective {
         bool swap_behavior_unknown;     /* neither "", NoSwap nor LimitedSwap: the kubelet refuses it */
         const KubeletConfigFile *swap_behavior_from;    /* NULL: the default */
         bool fail_swap_on;              /* default true */
-        const KubeletConfigFile *fail_swap_on_from;     /* NULL: the default */
+        const KubeletConfigFile *fail_swap_on_from;     /* the file that wins among the files, NULL: the default */
+        const KubeletFlag *fail_swap_on_flag;   /* --fail-swap-on, which wins over every file; NULL: none */
+        const KubeletFlag *invalid_flag;        /* a --fail-swap-on that is no boolean: the kubelet does not start */
         const KubeletConfigFile *first_invalid;         /* NULL: every file is valid */
 } KubeletEffective;
 

@@ -18,6 +18,8 @@
 #include <inttypes.h>
 #include <libmount.h>
 #include <limits.h>
+
+#include "probe/swap-controller.h"
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
@@ -621,6 +623,7 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         r = kubelet_config_read(root, h.kubelet_unit, policy->dropin, &h.kubelet);
         if (r < 0)
                 goto fail;
+        h.kubelet_no_swap_controller = h.cgroup == CGROUP_V2 && swap_controller_probe(root, h.kubelet_unit) == 0;
 
         r = probe_units(root, policy, &h);
         if (r < 0)

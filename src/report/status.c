@@ -88,10 +88,17 @@ int status_model_build(const Policy *p, const HostState *h, const StatusVerdict 
         const KubeletEffective *e = &m.kubelet;
         if ((r = kubelet_source_of(e->swap_behavior_from, e->swap_behavior_from ? e->swap_behavior_from->swap_behavior_line : 0,
                                    &m.swap_behavior_source)) < 0 ||
-            (r = kubelet_source_of(e->fail_swap_on_from, e->fail_swap_on_from ? e->fail_swap_on_from->fail_swap_on_line : 0,
-                                   &m.fail_swap_on_source)) < 0 ||
+            kubelet_decided_flags(&h->kubelet, &m.kubelet_flags) < 0 ||
             (h->state.last_run_usec > 0 && (r = format_usec(h->state.last_run_usec, &m.last_run_time)) < 0))
                 goto fail;
+        /* a flag (and the file that carries it) or FILE:LINE; NULL for the kubelet's default */
+        if (e->fail_swap_on_flag || e->fail_swap_on_from) {
+                m.fail_swap_on_source = kubelet_fail_swap_on_source(e);
+                if (!m.fail_swap_on_source) {
+                        r = -ENOMEM;
+                        goto fail;
+                }
+        }
 
         if (h->rpi_swap.installed) {
                 r = rpi_swap_units(&h->rpi_swap, p->file.path, &m.rpi_units);
@@ -114,6 +121,7 @@ fail:
 void status_model_done(StatusModel *m) {
         free(m->swap_behavior_source);
         free(m->fail_swap_on_source);
+        strv_free(m->kubelet_flags);
         strv_free(m->rpi_units);
         free(m->last_run_time);
         *m = (StatusModel) {};
@@ -214,11 +222,15 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
                         swap_behavior_to_string(eff->swap_behavior == SWAP_BEHAVIOR_UNSET ? SWAP_BEHAVIOR_NO_SWAP
                                                                                            : eff->swap_behavior),
                         src, eff->swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
-        if (eff->fail_swap_on && eff->fail_swap_on_from)
-                fprintf(f, "  failSwapOn      true from %s: the kubelet does not start while the node has swap\n",
-                        strempty(m->fail_swap_on_source));
+        if (eff->fail_swap_on_flag || (eff->fail_swap_on && eff->fail_swap_on_from))
+                fprintf(f, "  failSwapOn      %s from %s%s\n", eff->fail_swap_on ? "true" : "false",
+                        strempty(m->fail_swap_on_source),
+                        eff->fail_swap_on ? ": the kubelet does not start while the node has swap" : "");
         if (h->kubelet.config_dir)
-                fprintf(f, "  drop-in dir     %s\n", h->kubelet.config_dir);
+                fprintf(f, "  drop-in dir     %s%s\n", h->kubelet.config_dir,
+                        h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");
+        for (char **fl = m->kubelet_flags; fl && *fl; fl++)
+                fprintf(f, "  flag            %s\n", *fl);
         for (size_t i = 0; i < h->kubelet.n_files; i++) {
                 const KubeletConfigFile *kf = &h->kubelet.files[i];
                 if (!kf->invalid)
@@ -449,6 +461,18 @@ static int kubelet_file_to_json(const KubeletConfigFile *f, json_object **ret) {
         return 0;
 }
 
+/* The kubelet flags that decide (kubelet_decided_flags()), as a JSON array of strings; NULL when
+ * out of memory (json_add() then fails). */
+static json_object *flags_to_json(char **flags) {
+        _cleanup_json_ json_object *a = json_object_new_array();
+        if (!a)
+                return NULL;
+        for (char **fl = flags; fl && *fl; fl++)
+                if (json_append_string(a, *fl) < 0)
+                        return NULL;
+        return TAKE_PTR(a);
+}
+
 static int kubelet_to_json(const StatusModel *m, json_object **ret) {
         const HostState *h = m->host;
         _cleanup_json_ json_object *o = json_object_new_object(), *files = json_object_new_array();
@@ -467,7 +491,9 @@ static int kubelet_to_json(const StatusModel *m, json_object **ret) {
             json_add_string(o, "swap_behavior_source", m->swap_behavior_source) < 0 ||
             json_add_bool(o, "fail_swap_on", m->kubelet.fail_swap_on) < 0 ||
             json_add_string(o, "fail_swap_on_source", m->fail_swap_on_source) < 0 ||
+            json_add(o, "flags", flags_to_json(m->kubelet_flags)) < 0 ||
             json_add_string(o, "config_dir", h->kubelet.config_dir) < 0 ||
+            json_add_string(o, "config_dir_source", h->kubelet.config_dir_source) < 0 ||
             json_add(o, "config_files", TAKE_PTR(files)) < 0 ||
             json_add_tristate(o, "swap_stale", kubelet_capacity_stale(h)) < 0)
                 return -ENOMEM;

@@ -56,8 +56,13 @@
  *                    file sets it: the kubelet's default, NoSwap)
  *     swap_behavior_source  "FILE:LINE" of the file that decides it, or null (the default)
  *     fail_swap_on   the effective failSwapOn (true: the default)
- *     fail_swap_on_source   "FILE:LINE", or null (the default)
+ *     fail_swap_on_source   "FILE:LINE", the --fail-swap-on flag that wins ("--fail-swap-on=false
+ *                    (KUBELET_EXTRA_ARGS in /etc/default/kubelet:4)"), or null (the default)
+ *     flags          array of strings: the kubelet flags nodeswap decides on (--fail-swap-on,
+ *                    --config, --config-dir) and the memory eviction flags, each the one that
+ *                    wins, named with how it reaches the kubelet and FILE:LINE
  *     config_dir     the drop-in directory the kubelet reads (--config-dir), or null
+ *     config_dir_source  where config_dir comes from: the flag, or the directory of DropIn=
  *     config_files   array, in merge order, of every file the kubelet reads:
  *       path, invalid (why the kubelet refuses it, or null), invalid_line (or null),
  *       swap_behavior (the value it sets, or null), swap_behavior_line (null: the file does not
@@ -120,7 +125,8 @@ typedef struct StatusModel {
         /* derived once, read by both renderers */
         KubeletEffective kubelet;       /* every file the kubelet reads, merged */
         char *swap_behavior_source;     /* "FILE:LINE" of the swapBehavior in effect, NULL: the default */
-        char *fail_swap_on_source;      /* the same for failSwapOn */
+        char *fail_swap_on_source;      /* the same for failSwapOn, or the flag that sets it */
+        char **kubelet_flags;           /* kubelet_decided_flags(): the flags that decide, NULL: none */
         char **rpi_units;               /* the units rpi-swap's generator makes (NULL: not installed) */
         size_t rpi_units_present;       /* how many of them are in host->units */
         size_t rpi_units_masked;        /* ... and masked */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,6 +70,38 @@ static void test_exact_integer_math(void **state) {
         assert_int_equal(reason, ALLOWANCE_GRANTED);
 }
 
+/* Nodes where the kubelet's float64 arithmetic (calcSwapForBurstablePods: request / capacity in
+ * float64, times the swap capacity, truncated) falls one byte short of the exact quotient. The
+ * numbers were found by evaluating the kubelet's expression, int(float(r) / float(m) * float(s)) in
+ * IEEE double, against r * s // m; MemTotal and SwapTotal are in kB as /proc/meminfo gives them. */
+static void test_kubelet_float64_arithmetic(void **state) {
+        static const struct {
+                uint64_t mem_kb, swap_kb, request, kubelet;
+        } cases[] = {
+                /* swap equal to RAM: the exact answer is the request itself */
+                { 65811510, 65811510, 512 * MiB, 512 * MiB - 1 },
+                { 51654832, 51654832, 2000000, 1999999 },
+                /* swap half of RAM */
+                { 65258310, 32629155, 512 * MiB, 256 * MiB - 1 },
+                /* swap twice RAM */
+                { 63876607, 127753214, 128 * MiB, 256 * MiB - 1 },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                AllowanceInput in = burstable(cases[i].request, 0, cases[i].swap_kb * 1024);
+                in.mem_total = cases[i].mem_kb * 1024;
+                uint64_t swap;
+                AllowanceReason reason;
+                print_message("case: MemTotal %" PRIu64 " kB, SwapTotal %" PRIu64 " kB, request %" PRIu64 "\n",
+                              cases[i].mem_kb, cases[i].swap_kb, cases[i].request);
+                assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+                assert_int_equal(reason, ALLOWANCE_GRANTED);
+                /* the exact quotient is one byte more: this is where the two differ */
+                assert_int_equal((uint64_t) ((unsigned __int128) in.request * in.swap_total / in.mem_total),
+                                 cases[i].kubelet + 1);
+                assert_int_equal(swap, cases[i].kubelet);
+        }
+}
+
 static void test_no_swap_cases(void **state) {
         static const struct {
                 const char *name;
@@ -88,7 +121,11 @@ static void test_no_swap_cases(void **state) {
                 { "limit without request", false, 0, true, 512 * MiB, POD_QOS_AUTO, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_LIMIT_WITHOUT_REQUEST },
                 { "neither request nor limit", false, 0, false, 0, POD_QOS_AUTO, false,
-                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_QOS_BEST_EFFORT },
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_MEMORY_REQUEST },
+                /* a Burstable pod (another container requests memory) with one that does not: the
+                 * kubelet's containerDoesNotRequestMemory, not BestEffort */
+                { "burstable pod, container without memory", false, 0, false, 0, POD_QOS_BURSTABLE, false,
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_MEMORY_REQUEST },
                 { "qos besteffort", true, 256 * MiB, false, 0, POD_QOS_BEST_EFFORT, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_QOS_BEST_EFFORT },
                 { "qos guaranteed", true, 256 * MiB, true, 1 * GiB, POD_QOS_GUARANTEED, false,
@@ -105,6 +142,8 @@ static void test_no_swap_cases(void **state) {
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_HYBRID, 16 * GiB, ALLOWANCE_CGROUP_V1 },
                 { "node without swap", true, 256 * MiB, true, 1 * GiB, POD_QOS_BURSTABLE, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 0, ALLOWANCE_NODE_WITHOUT_SWAP },
+                { "no swap controller", true, 256 * MiB, true, 1 * GiB, POD_QOS_BURSTABLE, false,
+                  SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_NO_SWAP_CONTROLLER },
                 { "request over MemTotal", true, 17 * GiB, false, 0, POD_QOS_BURSTABLE, false,
                   SWAP_BEHAVIOR_LIMITED_SWAP, CGROUP_V2, 16 * GiB, ALLOWANCE_REQUEST_OVER_MEMTOTAL },
         };
@@ -116,6 +155,7 @@ static void test_no_swap_cases(void **state) {
                         .qos = cases[i].qos, .critical = cases[i].critical,
                         .behavior = cases[i].behavior, .cgroup = cases[i].cgroup,
                         .mem_total = MEMTOTAL_16G, .swap_total = cases[i].swap_total,
+                        .no_swap_controller = cases[i].want == ALLOWANCE_NO_SWAP_CONTROLLER,
                 };
                 uint64_t swap = 42;
                 AllowanceReason reason = ALLOWANCE_GRANTED;
@@ -125,6 +165,35 @@ static void test_no_swap_cases(void **state) {
                 assert_int_equal(reason, cases[i].want);
                 assert_non_null(allowance_reason_to_string(reason));
         }
+}
+
+/* IsCriticalPod(): static and mirror pods, and priority >= SystemCriticalPriority (2000000000),
+ * whatever the priority class is called; one below the threshold is an ordinary pod. */
+static void test_critical_pods(void **state) {
+        uint64_t swap;
+        AllowanceReason reason;
+
+        AllowanceInput in = burstable(256 * MiB, 1 * GiB, 16 * GiB);
+        in.static_pod = true;
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_STATIC_POD);
+        assert_int_equal(swap, 0);
+
+        in = burstable(256 * MiB, 1 * GiB, 16 * GiB);
+        in.has_priority = true;
+        in.priority = 2000000000;               /* system-cluster-critical's value, another class */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_CRITICAL);
+        in.priority = 2000001000;               /* system-node-critical */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_CRITICAL);
+        in.priority = 1999999999;               /* just below: the pod gets swap */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_GRANTED);
+        assert_true(swap > 0);
+        in.priority = 1000000000;               /* the highest user-definable priority */
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        assert_int_equal(reason, ALLOWANCE_GRANTED);
 }
 
 static void test_burstable_with_and_without_limit(void **state) {
@@ -188,7 +257,9 @@ int main(void) {
                 cmocka_unit_test(test_measured_on_a_16g_node),
                 cmocka_unit_test(test_stock_2g_zram_gives_an_eighth),
                 cmocka_unit_test(test_exact_integer_math),
+                cmocka_unit_test(test_kubelet_float64_arithmetic),
                 cmocka_unit_test(test_no_swap_cases),
+                cmocka_unit_test(test_critical_pods),
                 cmocka_unit_test(test_burstable_with_and_without_limit),
                 cmocka_unit_test(test_impossible_input),
                 cmocka_unit_test(test_qos_names),

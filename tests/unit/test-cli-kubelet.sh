@@ -114,6 +114,77 @@ has '^error +kubelet-fail-swap-on: /etc/kubernetes/kubelet.conf.d/sub/20-fail.co
 # the policy's drop-in outside the kubelet's --config-dir: refused
 other=$(policy other $'[Kubelet]\nSwapBehavior=LimitedSwap\nUnit=kubelet.service\nDropIn=/etc/kubelet.d/90-nodeswap.conf')
 run 1 plan --root "$r" --config "$other"
-has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-nodeswap.conf: its drop-in directory is /etc/kubernetes/kubelet.conf.d \(--config-dir in /var/lib/kubelet/kubeadm-flags.env\)'
+has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-nodeswap.conf: its drop-in directory is /etc/kubernetes/kubelet.conf.d \(--config-dir=/etc/kubernetes/kubelet.conf.d \(KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env:1\)\)'
+
+# --- kubeadm: a drop-in's null over the --config file brings config.yaml's values back (the
+# kubelet's merge base carries Go field names, so the null removes only 10-site.conf's keys)
+r=$(root kubeadm-null)
+run 0 status --root "$r" --config "$kubeadm"
+has '^  swapBehavior +LimitedSwap from /var/lib/kubelet/config.yaml:6$'
+lacks '^  failSwapOn +true'
+# (a policy that leaves the kubelet alone: nodeswap's own drop-in would set failSwapOn: false last)
+alone=$(policy alone $'[Kubelet]\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
+run 0 check --root "$r" --config "$alone"
+lacks 'kubelet-fail-swap-on'
+run 0 allowance --root "$r" --config "$kubeadm" --request 256Mi --limit 512Mi
+lacks '^Swap: 0'
+
+# --- k3s: kubelet-arg in config.yaml, replaced by config.yaml.d/50-site.yaml, appended to by
+# 60-grace.yml; --kubelet-arg=fail-swap-on=true on ExecStart= wins over every file, nodeswap's
+# drop-in too: the kubelet would not start on this node with swap
+r=$(root k3s-flags)
+U=/etc/systemd/system/k3s-agent.service
+run 1 plan --root "$r" --config "$limited"
+has '^error +kubelet-fail-swap-on: '
+run 1 check --root "$r" --config "$limited"
+has '^error +kubelet-fail-swap-on: '
+run 0 status --root "$r" --config "$limited"
+has "^  failSwapOn +true from --fail-swap-on=true \\(--kubelet-arg on ExecStart= in $U:27\\)"
+has '^  flag +--eviction-soft=memory.available<500Mi \(kubelet-arg in /etc/rancher/k3s/config.yaml.d/50-site.yaml:3\)$'
+has '^  flag +--eviction-soft-grace-period=memory.available=1m30s \(kubelet-arg in /etc/rancher/k3s/config.yaml.d/60-grace.yml:1\)$'
+lacks 'eviction-hard'
+run 0 status --json --root "$r" --config "$limited"
+check "status --json: failSwapOn true from the flag, the flags nodeswap reads" \
+	[ "$(json "$out" 'd["kubelet"]["fail_swap_on"], d["kubelet"]["fail_swap_on_source"], len(d["kubelet"]["flags"])')" = \
+	  "(True, '--fail-swap-on=true (--kubelet-arg on ExecStart= in $U:27)', 3)" ]
+
+# --- k3s: a unit drop-in's ExecStart= passes --kubelet-arg "config-dir=..." for a directory that
+# does not exist (the kubelet's walk fails and it does not start) and fail_swap_on=false
+r=$(root k3s-dropin-dir)
+k3salone=$(policy k3salone $'[Kubelet]\nUnit=k3s-agent.service')
+run 1 check --root "$r" --config "$k3salone"
+has '^error +kubelet-config-dir-missing: '
+lacks 'kubelet-fail-swap-on'
+run 0 status --root "$r" --config "$k3salone"
+has '^  drop-in dir +/etc/rancher/k3s/kubelet.conf.d \(cannot be read'
+has '^  failSwapOn +false from --fail-swap-on=false '
+# the policy's drop-in in k3s's usual directory is not what this kubelet reads
+run 1 plan --root "$r" --config "$limited"
+has '^error +dropin-overridden: '
+
+# --- kubeadm: --config-dir DIR in KUBELET_KUBEADM_ARGS, --fail-swap-on=false in /etc/default/kubelet's
+# KUBELET_EXTRA_ARGS (quoted, continued) over 10-site.conf's failSwapOn: true: the kubelet starts
+r=$(root kubeadm-flags)
+run 0 check --root "$r" --config "$alone"
+lacks 'kubelet-fail-swap-on'
+run 0 status --root "$r" --config "$alone"
+has '^  failSwapOn +false from --fail-swap-on=false \(KUBELET_EXTRA_ARGS in /etc/default/kubelet:4\)$'
+has '^  flag +--eviction-hard=memory.available<300Mi \(KUBELET_EXTRA_ARGS in /etc/default/kubelet:4\)$'
+run 0 status --json --root "$r" --config "$alone"
+check "status --json: failSwapOn false, from the flag" \
+	[ "$(json "$out" 'd["kubelet"]["fail_swap_on"], d["kubelet"]["config_dir"]')" = "(False, '/etc/kubernetes/kubelet.conf.d')" ]
+
+# --- the kubelet's cgroup without memory.swap.max (swap accounting off): the kubelet's
+# swapControllerAvailable() is false and it sets no swap limit on any container
+r=$(root no-swap-controller)
+run 1 check --root "$r" --config "$limited"
+has '^error +swap-controller-off-limitedswap: '
+run 0 check --root "$r" --config "$noswap"
+has '^warning +swap-controller-off: '
+# with memory.swap.max in place: neither
+r=$(root no-swap-controller)
+echo max >"$r/sys/fs/cgroup/system.slice/k3s-agent.service/memory.swap.max"
+run 0 check --root "$r" --config "$limited"
+lacks 'swap-controller-off'
 
 [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

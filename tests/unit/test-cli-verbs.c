@@ -333,20 +333,28 @@ static void test_allowance_none(void **state) {
                 const char *root, *request, *limit, *qos;
                 bool critical;
                 const char *reason;     /* a piece of it */
+                bool static_pod;
+                const char *priority;
         } cases[] = {
-                { "/matching", "512Mi", "512Mi", NULL, false, "request equals the limit" },
-                { "/matching", NULL, "512Mi", NULL, false, "limit without a request" },
-                { "/matching", NULL, NULL, NULL, false, "BestEffort" },
-                { "/matching", "256Mi", NULL, "guaranteed", false, "Guaranteed" },
-                { "/matching", "256Mi", NULL, NULL, true, "critical" },
-                { "/stale-file", "256Mi", NULL, NULL, false, "NoSwap" },
-                { "/rpi-untouched", "256Mi", NULL, NULL, false, "default NoSwap" },
+                { "/matching", "512Mi", "512Mi", NULL, false, "request equals the limit", false, NULL },
+                { "/matching", NULL, "512Mi", NULL, false, "limit without a request", false, NULL },
+                { "/matching", NULL, NULL, "besteffort", false, "BestEffort", false, NULL },
+                /* a container without memory in a Burstable pod: not called BestEffort */
+                { "/matching", NULL, NULL, "burstable", false, "neither a memory request nor a memory limit",
+                  false, NULL },
+                { "/matching", "256Mi", NULL, "guaranteed", false, "Guaranteed", false, NULL },
+                { "/matching", "256Mi", NULL, NULL, true, "critical", false, NULL },
+                { "/matching", "256Mi", "1Gi", NULL, false, "static pods", true, NULL },
+                { "/matching", "256Mi", "1Gi", NULL, false, "priority is at least", false, "2000000000" },
+                { "/stale-file", "256Mi", NULL, NULL, false, "NoSwap", false, NULL },
+                { "/rpi-untouched", "256Mi", NULL, NULL, false, "default NoSwap", false, NULL },
         };
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 _cleanup_free_ char *root = strdup_printf("%s%s", FIXTURES, cases[i].root);
                 CliContext c = { .root = root, .config = POLICY_ZRAM_FILE, .json = true,
                                  .request = cases[i].request, .limit = cases[i].limit,
-                                 .qos = cases[i].qos, .critical = cases[i].critical };
+                                 .qos = cases[i].qos, .critical = cases[i].critical,
+                                 .static_pod = cases[i].static_pod, .priority = cases[i].priority };
                 int ex;
                 print_message("case %zu\n", i);
                 json_object *o = run_json(verb_allowance, &c, &ex);

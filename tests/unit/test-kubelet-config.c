@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kubelet-config.c: one file parsed (a table of YAML texts), the files of the fixture trees read
  * the way the kubelet reads them, and the merge with nodeswap's drop-in put in or taken out. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -225,7 +226,8 @@ static void test_read_kubeadm(void **state) {
         assert_string_equal(c.config_file, "/var/lib/kubelet/config.yaml");
         /* kubeadm-flags.env's --config-dir, not DropIn='s directory */
         assert_string_equal(c.config_dir, "/etc/kubernetes/kubelet.conf.d");
-        assert_string_equal(c.config_dir_source, "--config-dir in /var/lib/kubelet/kubeadm-flags.env");
+        assert_string_equal(c.config_dir_source, "--config-dir=/etc/kubernetes/kubelet.conf.d "
+                                                 "(KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env:1)");
         assert_int_equal(c.n_files, 3);
         assert_string_equal(c.files[0].path, "/var/lib/kubelet/config.yaml");
         assert_string_equal(c.files[1].path, "/etc/kubernetes/kubelet.conf.d/10-swap.conf");
@@ -260,6 +262,118 @@ static void test_read_kubeadm(void **state) {
         kubelet_config_done(&c);
 }
 
+/* A null in a drop-in over a --config file: the kubelet's merge base is its internal type marshalled
+ * with Go field names (mergeKubeletConfigurations), so the null removes only 10-site.conf's
+ * camelCase keys and config.yaml's values come back, not the built-in defaults. */
+static void test_read_kubeadm_null(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-null");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_int_equal(c.n_files, 3);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[0]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[0]);
+        kubelet_config_done(&c);
+
+        /* without a --config file (k3s) the same null brings back the built-in default */
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_int_equal(c.n_files, 2);
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_true(e.fail_swap_on);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_UNSET);
+        kubelet_config_done(&c);
+}
+
+static void assert_flag(const KubeletFlag *f, const char *name, const char *value, const char *file, unsigned line) {
+        assert_non_null(f);
+        assert_string_equal(f->name, name);
+        assert_string_equal(f->value, value);
+        assert_string_equal(f->file, file);
+        assert_int_equal(f->line, line);
+}
+
+/* k3s: config.yaml's kubelet-arg list, replaced by config.yaml.d/50-site.yaml (no "+"), appended to
+ * by 60-grace.yml ("kubelet-arg+"), 70-ignored.yaml.bak not read (k3s-io/k3s pkg/configfilearg);
+ * then --kubelet-arg on the unit's ExecStart= (quoted words, "\" continuations), last: it wins. */
+static void test_flags_k3s(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-flags");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.flags.n, 3);
+        assert_flag(&c.flags.flags[0], "eviction-soft", "memory.available<500Mi",
+                    "/etc/rancher/k3s/config.yaml.d/50-site.yaml", 3);
+        assert_flag(&c.flags.flags[1], "eviction-soft-grace-period", "memory.available=1m30s",
+                    "/etc/rancher/k3s/config.yaml.d/60-grace.yml", 1);
+        assert_flag(&c.flags.flags[2], "fail-swap-on", "true", "/etc/systemd/system/k3s-agent.service", 27);
+        assert_null(kubelet_flags_last(&c.flags, "eviction-hard"));
+
+        /* the flag wins over 00-k3s-defaults.conf's failSwapOn: false, and over nodeswap's drop-in */
+        KubeletConfigFile ours;
+        KubeletEffective e;
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP,
+                                                       &ours, &e), 0);
+        assert_true(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[2]);
+        assert_ptr_equal(e.fail_swap_on_from, &ours);
+        kubelet_config_file_done(&ours);
+        kubelet_config_done(&c);
+}
+
+/* A unit drop-in clears ExecStart= and passes --kubelet-arg "config-dir=..." (a separate, quoted
+ * word) for a directory that does not exist, and fail_swap_on (pflag reads '_' as '-'). */
+static void test_flags_k3s_dropin_missing_dir(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-dropin-dir");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.flags.n, 2);
+        const char *d = "/etc/systemd/system/k3s-agent.service.d/10-kubelet.conf";
+        assert_flag(&c.flags.flags[0], "config-dir", "/etc/rancher/k3s/kubelet.conf.d", d, 4);
+        assert_flag(&c.flags.flags[1], "fail-swap-on", "false", d, 4);
+        assert_string_equal(c.config_dir, "/etc/rancher/k3s/kubelet.conf.d");
+        assert_ptr_equal(c.config_dir_flag, &c.flags.flags[0]);
+        assert_int_equal(c.config_dir_error, ENOENT);
+        assert_false(kubelet_config_reads(&c, K3S_DIR "/90-nodeswap.conf"));
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[1]);
+        kubelet_config_done(&c);
+}
+
+/* kubeadm: $KUBELET_KUBEADM_ARGS ("--config-dir DIR", two words), then $KUBELET_EXTRA_ARGS from
+ * /etc/default/kubelet, its second assignment (line 4: a double-quoted part continued on the next
+ * line, then a single-quoted part) replacing the first. */
+static void test_flags_kubeadm(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-flags");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        const char *env = "/var/lib/kubelet/kubeadm-flags.env";
+        assert_int_equal(c.flags.n, 6);
+        assert_flag(&c.flags.flags[1], "config-dir", "/etc/kubernetes/kubelet.conf.d", env, 1);
+        assert_string_equal(c.flags.flags[1].via, "KUBELET_KUBEADM_ARGS");
+        assert_flag(&c.flags.flags[3], "node-ip", "10.0.0.5", "/etc/default/kubelet", 4);
+        assert_flag(&c.flags.flags[4], "fail-swap-on", "false", "/etc/default/kubelet", 4);
+        assert_string_equal(c.flags.flags[4].via, "KUBELET_EXTRA_ARGS");
+        assert_flag(&c.flags.flags[5], "eviction-hard", "memory.available<300Mi", "/etc/default/kubelet", 4);
+        assert_int_equal(c.config_dir_error, 0);
+        assert_int_equal(c.n_files, 2);
+
+        /* --fail-swap-on=false wins over 10-site.conf's failSwapOn: true */
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[4]);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[1]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        kubelet_config_done(&c);
+}
+
 static void test_read_invalid(void **state) {
         _cleanup_free_ char *root = overlay("invalid");
         KubeletConfig c;
@@ -284,6 +398,10 @@ int main(void) {
                 cmocka_unit_test(test_read_k3s_hand_swap),
                 cmocka_unit_test(test_read_site_override),
                 cmocka_unit_test(test_read_kubeadm),
+                cmocka_unit_test(test_read_kubeadm_null),
+                cmocka_unit_test(test_flags_k3s),
+                cmocka_unit_test(test_flags_k3s_dropin_missing_dir),
+                cmocka_unit_test(test_flags_kubeadm),
                 cmocka_unit_test(test_read_invalid),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
