@@ -19,7 +19,10 @@ shift
 
 tests=()
 if [ "${1:-}" != --integration-only ]; then
-	mapfile -t tests < <(meson test -C "$BUILD" --list --suite unit 2>/dev/null | sed -n 's|^[^:]*:unit / ||p')
+	# status-report replaces malloc() itself to fail the Nth allocation, which memcheck's own
+	# malloc() defeats (its sweeps then report what they leave on purpose): ASan skips it as well.
+	mapfile -t tests < <(meson test -C "$BUILD" --list --suite unit 2>/dev/null | sed -n 's|^[^:]*:unit / ||p' |
+		grep -vx status-report)
 fi
 if [ "${1:-}" = --integration ] || [ "${1:-}" = --integration-only ]; then
 	shift
