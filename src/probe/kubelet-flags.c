@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/kubelet-flags.h"
+#include "shared/unit-name.h"
 
 #include <dirent.h>
 #include <strings.h>
@@ -8,13 +9,7 @@
 #include <yaml.h>
 
 /* Where systemd finds a unit file, first found wins; drop-ins from all of them (systemd.unit(5)). */
-static const char *const unit_dirs[] = {
-        "/etc/systemd/system",
-        "/run/systemd/system",
-        "/usr/local/lib/systemd/system",
-        "/lib/systemd/system",
-        "/usr/lib/systemd/system",
-};
+static const char *const unit_dirs[] = { SYSTEMD_UNIT_DIRS };
 
 /* kubeadm's 10-kubeadm.conf: EnvironmentFile=-, in this order. */
 static const char *const kubeadm_env_files[] = {

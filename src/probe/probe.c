@@ -25,13 +25,7 @@
 
 #define DROPIN_MAX READ_SMALL_MAX
 
-static const char *const unit_dirs[] = {
-        "/etc/systemd/system",
-        "/run/systemd/system",
-        "/usr/local/lib/systemd/system",
-        "/lib/systemd/system",
-        "/usr/lib/systemd/system",
-};
+static const char *const unit_dirs[] = { SYSTEMD_UNIT_DIRS };
 
 static const char *const generator_dirs[] = {
         "/run/systemd/generator.early",

@@ -25,3 +25,9 @@ char *unit_name_path_escape(const char *path);
 char *unit_name_from_path(const char *path, const char *suffix);               /* var-swap.swap */
 char *unit_name_path_instance(const char *prefix, const char *path, const char *suffix);
                                                 /* rpi-setup-loop@var-swap.service */
+
+/* Where systemd finds a unit file, in its order (the first found wins; drop-ins come from all of
+ * them, systemd.unit(5)): the initializer of one array per reader. */
+#define SYSTEMD_UNIT_DIRS                                                                       \
+        "/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",         \
+        "/lib/systemd/system", "/usr/lib/systemd/system"
