@@ -19,8 +19,11 @@ shift
 
 tests=()
 if [ "${1:-}" != --integration-only ]; then
-	# status-report replaces malloc() itself to fail the Nth allocation, which memcheck's own
-	# malloc() defeats (its sweeps then report what they leave on purpose): ASan skips it as well.
+	# status-report replaces malloc() itself to fail the Nth allocation. memcheck replaces malloc()
+	# in the executable too, so the test's counter never moves, its "total > 20" check fails and
+	# cmocka's longjmp out of each failed case leaves the case's memory behind (40 KiB "definitely
+	# lost", all from the cases; the same policy_load() and probe() paths are leak-free under
+	# memcheck in test-policy and test-probe). ASan skips its sweeps for the same reason.
 	mapfile -t tests < <(meson test -C "$BUILD" --list --suite unit 2>/dev/null | sed -n 's|^[^:]*:unit / ||p' |
 		grep -vx status-report)
 fi
