@@ -42,7 +42,7 @@ int fuzz_kubelet_one(const uint8_t *data, size_t size) {
 
         /* nodeswap's 90-nodeswap.conf sorts after 50-x.conf: it decides */
         KubeletConfigFile ours;
-        FUZZ_ASSERT(kubelet_effective_with_dropin(&c, "/d/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP,
+        FUZZ_ASSERT(kubelet_effective_with_dropin(&c, "/d/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, NULL,
                                                   &ours, &e) == 0);
         FUZZ_ASSERT(e.swap_behavior_from == &ours && e.swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP);
         FUZZ_ASSERT(e.fail_swap_on_from == &ours && !e.fail_swap_on);

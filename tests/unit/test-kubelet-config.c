@@ -143,7 +143,7 @@ static void test_parse(void **state) {
 /* What nodeswap writes parses as what it means. */
 static void test_rendered_dropin(void **state) {
         for (SwapBehavior b = SWAP_BEHAVIOR_NO_SWAP; b <= SWAP_BEHAVIOR_LIMITED_SWAP; b++) {
-                _cleanup_free_ char *text = kubelet_render_dropin(b);
+                _cleanup_free_ char *text = kubelet_render_dropin(b, NULL);
                 KubeletConfigFile f;
                 assert_int_equal(kubelet_config_parse(K3S_DIR "/90-nodeswap.conf", text, strlen(text), &f), 0);
                 assert_false(f.invalid);
@@ -181,7 +181,7 @@ static void test_read_k3s_hand_swap(void **state) {
 
         /* nodeswap's NoSwap drop-in would sort before 90-swap.conf: LimitedSwap still wins */
         KubeletConfigFile ours;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
@@ -189,7 +189,7 @@ static void test_read_k3s_hand_swap(void **state) {
         kubelet_config_file_done(&ours);
 
         /* ... and a 95-nodeswap.conf after it wins */
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/95-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/95-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &ours);
@@ -211,7 +211,7 @@ static void test_read_site_override(void **state) {
         /* revert: with nodeswap's drop-in gone, 95-site.conf decides */
         KubeletConfigFile ours;
         KubeletEffective e;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_UNSET,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_UNSET, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
@@ -246,7 +246,7 @@ static void test_read_kubeadm(void **state) {
         /* 90-nodeswap.conf sorts before sub/ (walked where "sub" sorts) */
         KubeletConfigFile ours;
         assert_int_equal(kubelet_effective_with_dropin(&c, "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
-                                                       SWAP_BEHAVIOR_NO_SWAP, &ours, &e), 0);
+                                                       SWAP_BEHAVIOR_NO_SWAP, NULL, &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &ours);
         assert_ptr_equal(e.fail_swap_on_from, &c.files[2]);
@@ -315,7 +315,7 @@ static void test_flags_k3s(void **state) {
         /* the flag wins over 00-k3s-defaults.conf's failSwapOn: false, and over nodeswap's drop-in */
         KubeletConfigFile ours;
         KubeletEffective e;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_true(e.fail_swap_on);
         assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[2]);
