@@ -535,6 +535,18 @@ static int check_kubelet_flags(const Policy *p, const HostState *h, const Kubele
                 if (r < 0)
                         return r;
         }
+        if (c->eviction_hard_flag_invalid) {
+                /* LangleSeparatedMapStringString.Set(): "malformed pair, expect string<string" */
+                _cleanup_free_ char *src = kubelet_flag_source(c->eviction_hard_flag_invalid);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
+                        strdup_printf("%s: a pair without '<' (SIGNAL<VALUE, comma-separated): the kubelet does not "
+                                      "start", src),
+                        strdup_printf("write it as SIGNAL<VALUE pairs in %s", c->eviction_hard_flag_invalid->file));
+                if (r < 0)
+                        return r;
+        }
         return 0;
 }
 
@@ -602,8 +614,11 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
         KubeletEffective after = now;
         if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && ours_path && endswith(ours_path, ".conf")) {
                 /* (a name without .conf: dropin-name) */
-                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior,
-                                                  kubelet_dropin_memory_eviction(p, c, ours_path), &ours, &after);
+                const char *memory_available;
+                r = kubelet_dropin_memory_eviction(p, c, ours_path, &memory_available);
+                if (r < 0)
+                        return r;
+                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior, memory_available, &ours, &after);
                 if (r < 0)
                         return r;
                 const KubeletConfigFile *w = after.swap_behavior_from;

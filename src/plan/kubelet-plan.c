@@ -6,9 +6,6 @@
 
 #include "plan/context.h"
 
-/* Apply with [Kubelet] SwapBehavior=: the drop-in written when its bytes change, and the findings
- * on what the kubelet would run with instead (after: what it reads once the drop-in is there, ours
- * the drop-in in it). */
 /* The kubelet's hard memory.available threshold under LimitedSwap: written into the drop-in
  * (memory_available, what kubelet_dropin_memory_eviction() decided) when nothing else sets one; a
  * --eviction-hard flag without it is an error, because the flags win over every file. */
@@ -33,8 +30,17 @@ static int plan_memory_eviction(PlanContext *c, const KubeletEffective *after, c
                                  "every file, so nodeswap's drop-in cannot add the policy's memory.available<%s, and "
                                  "pods that swap have no memory-pressure eviction", src, p->memory_eviction);
         }
-        if (!memory_available)
-                return 0;
+        if (!memory_available) {
+                /* another file or flag sets it: left alone, and said where it comes from */
+                if (!after->memory_available)
+                        return 0;
+                _cleanup_free_ char *src = kubelet_memory_eviction_source(after);
+                if (!src)
+                        return -ENOMEM;
+                *ret_why = strdup_printf("policy [Kubelet] SwapBehavior= (evictionHard memory.available %s from %s: "
+                                         "nodeswap's drop-in sets none)", after->memory_available, src);
+                return *ret_why ? 0 : -ENOMEM;
+        }
         /* what the kubelet runs with now, for the action's reason */
         KubeletEffective now;
         kubelet_config_effective(&h->kubelet, NULL, NULL, &now);
@@ -50,6 +56,9 @@ static int plan_memory_eviction(PlanContext *c, const KubeletEffective *after, c
         return *ret_why ? 0 : -ENOMEM;
 }
 
+/* Apply with [Kubelet] SwapBehavior=: the drop-in written when its bytes change, and the findings
+ * on what the kubelet would run with instead (after: what it reads once the drop-in is there, ours
+ * the drop-in in it). */
 static int plan_kubelet_dropin(PlanContext *c, const KubeletEffective *after, const KubeletConfigFile *ours,
                                const char *now, const char *after_src, const char *after_value,
                                const char *memory_available, bool *dropin_changed) {
@@ -175,8 +184,11 @@ int plan_kubelet(PlanContext *c) {
                 ? cur->swap_behavior_value : "other content";
         _cleanup_(kubelet_config_file_done) KubeletConfigFile ours = {};
         KubeletEffective after;
-        const char *memory_available = c->o->revert ? NULL : kubelet_dropin_memory_eviction(p, &h->kubelet, p->dropin);
-        int r = kubelet_effective_with_dropin(&h->kubelet, p->dropin, c->o->revert ? SWAP_BEHAVIOR_UNSET
+        const char *memory_available = NULL;
+        int r = c->o->revert ? 0 : kubelet_dropin_memory_eviction(p, &h->kubelet, p->dropin, &memory_available);
+        if (r < 0)
+                return r;
+        r = kubelet_effective_with_dropin(&h->kubelet, p->dropin, c->o->revert ? SWAP_BEHAVIOR_UNSET
                                               : p->swap_behavior, memory_available, &ours, &after);
         if (r < 0)
                 return r;

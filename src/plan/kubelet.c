@@ -82,19 +82,22 @@ int kubelet_decided_flags(const KubeletConfig *c, char ***ret) {
         return 0;
 }
 
-const char *kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, const char *path) {
+int kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, const char *path, const char **ret) {
+        *ret = NULL;
         if (!p || p->swap_behavior != SWAP_BEHAVIOR_LIMITED_SWAP || !p->memory_eviction || !path)
-                return NULL;
+                return 0;
         if (c && c->eviction_hard_flag)
-                return NULL;    /* the flag wins over every file: memory-eviction-flag */
+                return 0;       /* the flag wins over every file: memory-eviction-flag */
         /* what the kubelet runs with when nodeswap's drop-in sets no evictionHard */
         KubeletConfigFile ours = {};
         KubeletEffective e;
-        if (kubelet_effective_with_dropin(c, path, p->swap_behavior, NULL, &ours, &e) < 0)
-                return p->memory_eviction;      /* (out of memory: the caller's own rendering fails too) */
-        bool has = e.memory_available != NULL;
+        int r = kubelet_effective_with_dropin(c, path, p->swap_behavior, NULL, &ours, &e);
+        if (r < 0)
+                return r;
+        if (!e.memory_available)
+                *ret = p->memory_eviction;
         kubelet_config_file_done(&ours);
-        return has ? NULL : p->memory_eviction;
+        return 0;
 }
 
 char *kubelet_memory_eviction_source(const KubeletEffective *e) {

@@ -18,11 +18,11 @@ char *kubelet_render_dropin(SwapBehavior b, const char *memory_available);
 int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, SwapBehavior b,
                                   const char *memory_available, KubeletConfigFile *ours, KubeletEffective *ret);
 
-/* The memory.available nodeswap's drop-in at path sets: the policy's [Kubelet] MemoryEviction=
- * under SwapBehavior=LimitedSwap, when no --eviction-hard flag is given (a drop-in cannot win over
- * it) and the kubelet would otherwise run without a hard memory threshold; NULL otherwise (points
- * into p). Pure. */
-const char *kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, const char *path);
+/* The memory.available nodeswap's drop-in at path sets, in *ret: the policy's [Kubelet]
+ * MemoryEviction= under SwapBehavior=LimitedSwap, when no --eviction-hard flag is given (a drop-in
+ * cannot win over it) and the kubelet would otherwise run without a hard memory threshold; NULL
+ * otherwise (points into p). Returns 0 or -ENOMEM. Pure. */
+int kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, const char *path, const char **ret);
 
 /* Where the effective memory.available threshold comes from: the --eviction-hard flag, FILE:LINE,
  * or the kubelet's default (and what kept it); with no threshold, the flag or file that set

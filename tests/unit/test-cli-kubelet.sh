@@ -231,6 +231,8 @@ run 0 plan --root "$r" --config "$limited"
 has "writing $D/90-nodeswap.conf: swapBehavior none -> LimitedSwap\$"
 run 0 status --root "$r" --config "$limited"
 has "^  memory eviction memory.available<500Mi from $D/50-site.conf:5\$"
+run 0 plan --json --root "$r" --config "$limited"
+has 'evictionHard memory.available 500Mi from '"$D"'/50-site.conf:5: nodeswap.s drop-in sets none'
 
 # kubelet-arg eviction-hard without memory.available: the flag wins over every file, so the
 # drop-in cannot help: an error in plan and check, apply refuses
@@ -246,5 +248,9 @@ run 0 plan --root "$r" --config "$off"
 lacks 'memory-eviction'
 run 0 status --root "$r" --config "$noswap"
 has '^  memory eviction none: --eviction-hard=nodefs.available<10%,imagefs.available<15% \(kubelet-arg in /etc/rancher/k3s/config.yaml:5\)'
+# a pair without '<': the kubelet's LangleSeparatedMapStringString refuses it and does not start
+printf 'kubelet-arg:\n  - "eviction-hard=memory.available=100Mi"\n' >"$r/etc/rancher/k3s/config.yaml"
+run 1 check --root "$r" --config "$noswap"
+has "^error +kubelet-flag-invalid: --eviction-hard=memory.available=100Mi \\(kubelet-arg in /etc/rancher/k3s/config.yaml:2\\): a pair without '<'"
 
 [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

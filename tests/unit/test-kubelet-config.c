@@ -527,7 +527,8 @@ static void test_read_k3s_eviction(void **state) {
         assert_ptr_equal(e.eviction_hard_from, d);
 
         Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
-        const char *ma = kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf");
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
         assert_non_null(ma);
         assert_string_equal(ma, "100Mi");
         KubeletConfigFile ours;
@@ -540,10 +541,12 @@ static void test_read_k3s_eviction(void **state) {
 
         /* NoSwap, or MemoryEviction=off: nothing written */
         p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
-        assert_null(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf"));
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
         p.swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP;
         p.memory_eviction = NULL;
-        assert_null(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf"));
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
         kubelet_config_done(&c);
 }
 
@@ -554,7 +557,9 @@ static void test_read_k3s_eviction_site(void **state) {
         assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
         assert_int_equal(c.n_files, 2);
         Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
-        assert_null(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf"));
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
         KubeletEffective e;
         kubelet_config_effective(&c, NULL, NULL, &e);
         assert_string_equal(e.memory_available, "500Mi");
@@ -575,7 +580,9 @@ static void test_flags_k3s_eviction(void **state) {
         assert_null(c.flag_memory_available);
         assert_null(c.eviction_hard_flag_invalid);
         Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
-        assert_null(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf"));
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
         KubeletEffective e;
         kubelet_config_effective(&c, NULL, NULL, &e);
         assert_null(e.memory_available);
