@@ -74,7 +74,9 @@
  * kubelet-config-dir-missing
  *                          error     the --config-dir a flag names does not exist or is no directory
  *                                    (and apply does not create it): the kubelet does not start
- * kubelet-flag-invalid     error     --fail-swap-on is no boolean: the kubelet does not start
+ * kubelet-flag-invalid     error     --fail-swap-on (or --merge-default-eviction-settings) is no
+ *                                    boolean, or an --eviction-hard pair has no '<': the kubelet
+ *                                    does not start
  * memory-eviction-missing  warning   the node has (or the policy plans) swap, and the kubelet runs
  *                                    (after apply) without a hard memory.available threshold: a file
  *                                    or flag set evictionHard without it; not with MemoryEviction=off
