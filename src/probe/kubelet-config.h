@@ -94,8 +94,8 @@ typedef struct KubeletEffective {
 
         /* The hard memory.available threshold the kubelet runs with. The kubelet's default
          * evictionHard (memory.available 100Mi, nodefs.available 10%, nodefs.inodesFree 5%,
-         * imagefs.available 15%, imagefs.inodesFree 5%: kubernetes/kubernetes
-         * pkg/kubelet/eviction/defaults_linux.go DefaultEvictionHard) counts only while no file
+         * imagefs.available 15%: kubernetes/kubernetes pkg/kubelet/eviction/defaults_linux.go
+         * DefaultEvictionHard; later releases add imagefs.inodesFree 5%) counts only while no file
          * and no flag sets evictionHard: once one does, a signal it does not name has no threshold
          * (pkg/kubelet/apis/config/types.go, MergeDefaultEvictionSettings: "If false, and if any
          * signal is specified in this configuration then other signals that are not specified in
