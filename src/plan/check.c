@@ -74,7 +74,14 @@
  * kubelet-config-dir-missing
  *                          error     the --config-dir a flag names does not exist or is no directory
  *                                    (and apply does not create it): the kubelet does not start
- * kubelet-flag-invalid     error     --fail-swap-on is no boolean: the kubelet does not start
+ * kubelet-flag-invalid     error     --fail-swap-on (or --merge-default-eviction-settings) is no
+ *                                    boolean, or an --eviction-hard pair has no '<': the kubelet
+ *                                    does not start
+ * memory-eviction-missing  warning   the node has (or the policy plans) swap, and the kubelet runs
+ *                                    (after apply) without a hard memory.available threshold: a file
+ *                                    or flag set evictionHard without it; not with MemoryEviction=off
+ * memory-eviction-flag     error     LimitedSwap with MemoryEviction= set, and an --eviction-hard flag
+ *                                    without memory.available (the drop-in cannot win over a flag)
  * conflict-unit-unmasked   warning   nodeswap manages swap (Backend= set), systemd runs, the node
  *                                    is not reverted, and a conflict unit exists unmasked
  * rpi-swap                 info      Raspberry Pi OS's rpi-swap is installed: its mechanism (from
@@ -468,6 +475,39 @@ static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Fin
                    strdup_printf("set failSwapOn: false in %s or remove it", e->fail_swap_on_from->path));
 }
 
+/* No hard memory.available threshold once the plan ran (e: with nodeswap's drop-in, when the policy
+ * writes one): memory pressure ends in the kernel's OOM killer. Under LimitedSwap with
+ * MemoryEviction= set, an --eviction-hard flag without it is an error (the drop-in cannot win over
+ * a flag); MemoryEviction=off says the operator knows, and silences the warning. */
+static int check_memory_eviction(const Policy *p, const HostState *h, bool swap, const KubeletEffective *e,
+                                 Findings *fs) {
+        if (e->memory_available || !p->memory_eviction)
+                return 0;
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(e);
+        if (!src)
+                return -ENOMEM;
+        if (e->eviction_hard_flag && p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP)
+                return add_at(fs, VERDICT_MEMORY_EVICTION_FLAG, p, POLICY_KEY_KUBELET_MEMORY_EVICTION,
+                              p->memory_eviction,
+                              strdup_printf("%s sets evictionHard without memory.available: the kubelet applies its "
+                                            "flags over every file, so nodeswap's drop-in cannot add the policy's "
+                                            "memory.available<%s (nodeswap apply refuses)", src, p->memory_eviction),
+                              strdup_printf("add memory.available<%s to --%s in %s (or remove the flag), or set "
+                                            "[Kubelet] MemoryEviction=off", p->memory_eviction,
+                                            e->eviction_hard_flag->name, e->eviction_hard_flag->file));
+        if (!swap)
+                return 0;
+        return add(fs, VERDICT_MEMORY_EVICTION_MISSING,
+                   strdup_printf("%s sets evictionHard without memory.available, and this node %s swap: the kubelet "
+                                 "evicts no pod on memory pressure, the kernel's OOM killer decides (BestEffort pods "
+                                 "first)", src, h->swap_total > 0 ? "has" : "will have"),
+                   p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP
+                   ? strdup_printf("remove memory.available: null (or evictionHard: null) from the file that sets it "
+                                   "after %s, or set [Kubelet] MemoryEviction=off to accept it", strempty(p->dropin))
+                   : strdup("set [Kubelet] SwapBehavior=LimitedSwap (nodeswap's drop-in then sets memory.available, "
+                            "[Kubelet] MemoryEviction=), or add evictionHard memory.available to a drop-in of your own"));
+}
+
 /* What stops the kubelet in its command line: a --config-dir it cannot walk, a --fail-swap-on that
  * is no boolean. */
 static int check_kubelet_flags(const Policy *p, const HostState *h, const KubeletEffective *e, Findings *fs) {
@@ -494,6 +534,18 @@ static int check_kubelet_flags(const Policy *p, const HostState *h, const Kubele
                 r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
                         strdup_printf("%s: not a boolean (true, false, 1, 0, t, f): the kubelet does not start", src),
                         strdup_printf("set it to true or false in %s", e->invalid_flag->file));
+                if (r < 0)
+                        return r;
+        }
+        if (c->eviction_hard_flag_invalid) {
+                /* LangleSeparatedMapStringString.Set(): "malformed pair, expect string<string" */
+                _cleanup_free_ char *src = kubelet_flag_source(c->eviction_hard_flag_invalid);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
+                        strdup_printf("%s: a pair without '<' (SIGNAL<VALUE, comma-separated): the kubelet does not "
+                                      "start", src),
+                        strdup_printf("write it as SIGNAL<VALUE pairs in %s", c->eviction_hard_flag_invalid->file));
                 if (r < 0)
                         return r;
         }
@@ -564,7 +616,11 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
         KubeletEffective after = now;
         if (p->swap_behavior != SWAP_BEHAVIOR_UNSET && ours_path && endswith(ours_path, ".conf")) {
                 /* (a name without .conf: dropin-name) */
-                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior, &ours, &after);
+                const char *memory_available;
+                r = kubelet_dropin_memory_eviction(p, c, ours_path, &memory_available);
+                if (r < 0)
+                        return r;
+                r = kubelet_effective_with_dropin(c, ours_path, p->swap_behavior, memory_available, &ours, &after);
                 if (r < 0)
                         return r;
                 const KubeletConfigFile *w = after.swap_behavior_from;
@@ -600,6 +656,9 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                 if (r < 0)
                         return r;
         }
+        r = check_memory_eviction(p, h, swap, &after, fs);
+        if (r < 0)
+                return r;
         return check_kubelet_flags(p, h, &after, fs);
 }
 

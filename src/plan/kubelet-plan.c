@@ -6,22 +6,86 @@
 
 #include "plan/context.h"
 
+/* The kubelet's hard memory.available threshold under LimitedSwap: written into the drop-in
+ * (memory_available, what kubelet_dropin_memory_eviction() decided) when nothing else sets one; a
+ * --eviction-hard flag without it is an error, because the flags win over every file. */
+static int plan_memory_eviction(PlanContext *c, const KubeletEffective *after, const char *memory_available,
+                                char **ret_why) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+
+        *ret_why = NULL;
+        if (p->swap_behavior != SWAP_BEHAVIOR_LIMITED_SWAP || !p->memory_eviction)
+                return 0;
+        if (after->eviction_hard_flag && !after->memory_available) {
+                _cleanup_free_ char *src = kubelet_flag_source(after->eviction_hard_flag);
+                if (!src)
+                        return -ENOMEM;
+                return plan_find(c->plan, VERDICT_MEMORY_EVICTION_FLAG, p, POLICY_KEY_KUBELET_MEMORY_EVICTION,
+                                 p->memory_eviction,
+                                 strdup_printf("add memory.available<%s to --%s in %s (or remove the flag), or set "
+                                               "[Kubelet] MemoryEviction=off", p->memory_eviction,
+                                               after->eviction_hard_flag->name, after->eviction_hard_flag->file),
+                                 "%s sets evictionHard without memory.available: the kubelet applies its flags over "
+                                 "every file, so nodeswap's drop-in cannot add the policy's memory.available<%s, and "
+                                 "pods that swap have no memory-pressure eviction", src, p->memory_eviction);
+        }
+        if (!memory_available) {
+                /* another file or flag sets it: left alone, and said where it comes from */
+                if (!after->memory_available)
+                        return 0;
+                _cleanup_free_ char *src = kubelet_memory_eviction_source(after);
+                if (!src)
+                        return -ENOMEM;
+                *ret_why = strdup_printf("policy [Kubelet] SwapBehavior= (evictionHard memory.available %s from %s: "
+                                         "nodeswap's drop-in sets none)", after->memory_available, src);
+                return *ret_why ? 0 : -ENOMEM;
+        }
+        /* what the kubelet runs with now, for the action's reason */
+        KubeletEffective now;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &now);
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(&now);
+        if (!src)
+                return -ENOMEM;
+        *ret_why = now.memory_available
+                ? strdup_printf("policy [Kubelet] SwapBehavior= and MemoryEviction=%s (memory.available now %s "
+                                "from nodeswap's drop-in)", memory_available, now.memory_available)
+                : strdup_printf("policy [Kubelet] SwapBehavior= and MemoryEviction=%s: the kubelet has no hard "
+                                "memory.available threshold now (%s sets evictionHard without it)",
+                                memory_available, src);
+        return *ret_why ? 0 : -ENOMEM;
+}
+
 /* Apply with [Kubelet] SwapBehavior=: the drop-in written when its bytes change, and the findings
  * on what the kubelet would run with instead (after: what it reads once the drop-in is there, ours
  * the drop-in in it). */
 static int plan_kubelet_dropin(PlanContext *c, const KubeletEffective *after, const KubeletConfigFile *ours,
                                const char *now, const char *after_src, const char *after_value,
-                               bool *dropin_changed) {
+                               const char *memory_available, bool *dropin_changed) {
         const Policy *p = c->p;
         const HostState *h = c->h;
         Plan *plan = c->plan;
 
-        _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior);
+        _cleanup_free_ char *why = NULL;
+        int r = plan_memory_eviction(c, after, memory_available, &why);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *content = kubelet_render_dropin(p->swap_behavior, memory_available);
         if (!content)
                 return -ENOMEM;
         if (!streq_ptr(h->dropin, content)) {
-                Action *a = plan_add(plan, ACTION_DROPIN_WRITE, p->dropin, now,
-                                     swap_behavior_to_string(p->swap_behavior), "policy [Kubelet] SwapBehavior=");
+                const KubeletConfigFile *cur = kubelet_config_find(&h->kubelet, p->dropin);
+                _cleanup_free_ char *now_text = now && cur && cur->memory_available_field == KUBELET_FIELD_SET
+                        ? strdup_printf("%s, evictionHard memory.available %s", now, cur->memory_available_value)
+                        : NULL;
+                _cleanup_free_ char *want = memory_available
+                        ? strdup_printf("%s, evictionHard memory.available %s",
+                                        swap_behavior_to_string(p->swap_behavior), memory_available)
+                        : strdup(swap_behavior_to_string(p->swap_behavior));
+                if (!want || (now && cur && cur->memory_available_field == KUBELET_FIELD_SET && !now_text))
+                        return -ENOMEM;
+                Action *a = plan_add(plan, ACTION_DROPIN_WRITE, p->dropin, now_text ?: now, want,
+                                     why ?: "policy [Kubelet] SwapBehavior=");
                 if (!a)
                         return -ENOMEM;
                 a->dropin_write.content = content;
@@ -120,8 +184,12 @@ int plan_kubelet(PlanContext *c) {
                 ? cur->swap_behavior_value : "other content";
         _cleanup_(kubelet_config_file_done) KubeletConfigFile ours = {};
         KubeletEffective after;
-        int r = kubelet_effective_with_dropin(&h->kubelet, p->dropin, c->o->revert ? SWAP_BEHAVIOR_UNSET
-                                              : p->swap_behavior, &ours, &after);
+        const char *memory_available = NULL;
+        int r = c->o->revert ? 0 : kubelet_dropin_memory_eviction(p, &h->kubelet, p->dropin, &memory_available);
+        if (r < 0)
+                return r;
+        r = kubelet_effective_with_dropin(&h->kubelet, p->dropin, c->o->revert ? SWAP_BEHAVIOR_UNSET
+                                              : p->swap_behavior, memory_available, &ours, &after);
         if (r < 0)
                 return r;
         const char *after_value = after.swap_behavior_unknown ? after.swap_behavior_value
@@ -163,7 +231,8 @@ int plan_kubelet(PlanContext *c) {
                                       "giving pods swap; remove it for NoSwap", after_src) < 0)
                                 return -ENOMEM;
         } else if (p->swap_behavior != SWAP_BEHAVIOR_UNSET) {
-                r = plan_kubelet_dropin(c, &after, &ours, now, after_src, after_value, &dropin_changed);
+                r = plan_kubelet_dropin(c, &after, &ours, now, after_src, after_value, memory_available,
+                                        &dropin_changed);
                 if (r < 0)
                         return r;
         } else

@@ -7,14 +7,27 @@
 /* The first line of every drop-in nodeswap writes. */
 #define KUBELET_DROPIN_HEADER "# Written by nodeswap; changes are overwritten. See nodeswap.conf(5).\n"
 
-/* The drop-in nodeswap writes for a behaviour (malloc'd); NULL for SWAP_BEHAVIOR_UNSET or on ENOMEM. */
-char *kubelet_render_dropin(SwapBehavior b);
+/* The drop-in nodeswap writes for a behaviour, with evictionHard memory.available when
+ * memory_available is not NULL (malloc'd); NULL for SWAP_BEHAVIOR_UNSET or on ENOMEM. */
+char *kubelet_render_dropin(SwapBehavior b, const char *memory_available);
 
-/* What the kubelet reads once nodeswap has written its drop-in at path for b (b UNSET: once it has
- * removed it): c merged with that drop-in in its place. *ours receives nodeswap's file, which
- * ret points into: free it with kubelet_config_file_done() after ret's last use. Pure. */
+/* What the kubelet reads once nodeswap has written its drop-in at path for b and memory_available
+ * (b UNSET: once it has removed it): c merged with that drop-in in its place. *ours receives
+ * nodeswap's file, which ret points into: free it with kubelet_config_file_done() after ret's
+ * last use. Pure. */
 int kubelet_effective_with_dropin(const KubeletConfig *c, const char *path, SwapBehavior b,
-                                  KubeletConfigFile *ours, KubeletEffective *ret);
+                                  const char *memory_available, KubeletConfigFile *ours, KubeletEffective *ret);
+
+/* The memory.available nodeswap's drop-in at path sets, in *ret: the policy's [Kubelet]
+ * MemoryEviction= under SwapBehavior=LimitedSwap, when no --eviction-hard flag is given (a drop-in
+ * cannot win over it) and the kubelet would otherwise run without a hard memory threshold; NULL
+ * otherwise (points into p). Returns 0 or -ENOMEM. Pure. */
+int kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, const char *path, const char **ret);
+
+/* Where the effective memory.available threshold comes from: the --eviction-hard flag, FILE:LINE,
+ * or the kubelet's default (and what kept it); with no threshold, the flag or file that set
+ * evictionHard without it. malloc'd. */
+char *kubelet_memory_eviction_source(const KubeletEffective *e);
 
 /* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */
 char *kubelet_source(const KubeletConfigFile *f, unsigned line);

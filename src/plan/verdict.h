@@ -101,6 +101,10 @@
         X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \
           "a kubelet flag nodeswap reads has a value the kubelet refuses: it does not start")                \
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
+        X(MEMORY_EVICTION_MISSING, "memory-eviction-missing", WARNING,                                       \
+          "a node with swap whose kubelet has no hard memory.available eviction threshold: the OOM killer decides") \
+        X(MEMORY_EVICTION_FLAG, "memory-eviction-flag", ERROR,                                               \
+          "an --eviction-hard flag without memory.available, which nodeswap's drop-in cannot override, under LimitedSwap") \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
         X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked or timed")  \

@@ -97,6 +97,7 @@ void policy_done(Policy *p) {
         free(p->file.size_expr);
         free(p->dropin);
         free(p->kubelet_unit);
+        free(p->memory_eviction);
         strv_free(p->conflict_units);
         *p = (Policy) {};
 }

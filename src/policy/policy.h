@@ -66,6 +66,7 @@ typedef enum PolicyKey {
         POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
         POLICY_KEY_KUBELET_DROPIN,
         POLICY_KEY_KUBELET_UNIT,
+        POLICY_KEY_KUBELET_MEMORY_EVICTION,
         POLICY_KEY_CONFLICTS_UNITS,
         _POLICY_KEY_MAX,
 } PolicyKey;
@@ -131,6 +132,9 @@ typedef struct Policy {
         SwapBehavior swap_behavior;
         char *dropin;           /* absolute path of the kubelet drop-in */
         char *kubelet_unit;     /* NULL = auto */
+        char *memory_eviction;  /* [Kubelet] MemoryEviction=: the evictionHard memory.available the drop-in
+                                 * sets under LimitedSwap when nothing else sets one ("100Mi", "5%");
+                                 * NULL: off */
 
         char **conflict_units;
 

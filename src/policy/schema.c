@@ -32,6 +32,7 @@
 #define DEFAULT_FILE_PRIORITY "10"
 #define DEFAULT_STORAGE (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
+#define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
 #define DEFAULT_CONFLICT_UNITS                                                                  \
         "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "             \
         "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "                \
@@ -346,6 +347,67 @@ static int parse_unit(ParseState *st, const KeyDef *k, const char *v, char **ret
         return replace_str(&st->p->kubelet_unit, v);
 }
 
+/* A value the kubelet takes for evictionHard memory.available (kubernetes/kubernetes
+ * pkg/kubelet/eviction/helpers.go parseThresholdStatement()): a percentage of memory, strconv's
+ * float before '%', in (0, 100) ("0%" and "100%" the kubelet ignores: no threshold), or a
+ * resource.Quantity greater than zero (apimachinery's ParseQuantity: a decimal number, then one
+ * of the suffixes Ki Mi Gi Ti Pi Ei, n u m k M G T P E, or an exponent e/E with a signed integer). */
+static bool eviction_quantity_valid(const char *v) {
+        const char *s = v;
+        bool nonzero = false, digits = false;
+        if (*s == '+')
+                s++;
+        for (; *s >= '0' && *s <= '9'; s++)
+                digits = true, nonzero |= *s != '0';
+        if (*s == '.')
+                for (s++; *s >= '0' && *s <= '9'; s++)
+                        digits = true, nonzero |= *s != '0';
+        if (!digits || !nonzero)
+                return false;   /* none, or zero: "must be positive" */
+        static const char *const suffixes[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
+                                                "n", "u", "m", "k", "M", "G", "T", "P", "E" };
+        for (size_t i = 0; i < ELEMENTSOF(suffixes); i++)
+                if (streq(s, suffixes[i]))
+                        return true;
+        if (*s != 'e' && *s != 'E')
+                return false;
+        s++;
+        if (*s == '+' || *s == '-')
+                s++;
+        if (!*s)
+                return false;
+        for (; *s; s++)
+                if (*s < '0' || *s > '9')
+                        return false;
+        return true;
+}
+
+static int parse_memory_eviction(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        if (streq(v, "off")) {
+                free(st->p->memory_eviction);
+                st->p->memory_eviction = NULL;
+                return 0;
+        }
+        if (endswith(v, "%")) {
+                _cleanup_free_ char *num = strndup(v, strlen(v) - 1);
+                char *end = NULL;
+                if (!num)
+                        return -ENOMEM;
+                errno = 0;
+                double d = *num ? strtod(num, &end) : 0;
+                if (!*num || !end || *end || errno != 0 || d != d)
+                        return FAIL("not a percentage the kubelet takes (e.g. 5%%)");
+                if (d <= 0 || d >= 100)
+                        return FAIL("must be above 0%% and below 100%% (the kubelet ignores 0%% and 100%%); "
+                                    "use off for no threshold");
+                return replace_str(&st->p->memory_eviction, v);
+        }
+        if (!eviction_quantity_valid(v))
+                return FAIL("must be off, a quantity above zero the kubelet takes (100Mi, 512Mi, 1Gi) or a "
+                            "percentage of memory (5%%)");
+        return replace_str(&st->p->memory_eviction, v);
+}
+
 static int parse_units(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
         _cleanup_strv_free_ char **w = strv_split_ws(v);
         if (!w)
@@ -429,6 +491,9 @@ const KeyDef schema_keys[] = {
         ROW("Kubelet", "SwapBehavior", KUBELET_SWAP_BEHAVIOR, parse_swap_behavior, AT(swap_behavior)),
         ROW("Kubelet", "DropIn", KUBELET_DROPIN, parse_dropin, AT(dropin), .def = DEFAULT_DROPIN),
         ROW("Kubelet", "Unit", KUBELET_UNIT, parse_unit, AT(kubelet_unit)),
+        /* only under SwapBehavior=LimitedSwap; empty resets to the default */
+        ROW("Kubelet", "MemoryEviction", KUBELET_MEMORY_EVICTION, parse_memory_eviction, AT(memory_eviction),
+            .def = DEFAULT_MEMORY_EVICTION),
 
         /* Empty empties the list; every other Units= appends. */
         ROW("Conflicts", "Units", CONFLICTS_UNITS, parse_units, AT(conflict_units), .def = DEFAULT_CONFLICT_UNITS,

@@ -17,6 +17,7 @@ void kubelet_config_file_done(KubeletConfigFile *f) {
         free(f->path);
         free(f->invalid_reason);
         free(f->swap_behavior_value);
+        free(f->memory_available_value);
         *f = (KubeletConfigFile) {};
 }
 
@@ -30,6 +31,7 @@ void kubelet_config_done(KubeletConfig *c) {
         free(c->config_file);
         free(c->config_dir);
         free(c->config_dir_source);
+        free(c->flag_memory_available);
         kubelet_flags_done(&c->flags);
         *c = (KubeletConfig) {};
 }
@@ -122,6 +124,47 @@ static int parse_memory_swap(yaml_document_t *doc, const yaml_node_t *key, const
         return 0;
 }
 
+/* evictionHard: a map of signal to threshold; nodeswap keeps only whether it is set and its
+ * memory.available. A null key removes that key in the merge (RFC 7386). */
+static int parse_eviction_hard(yaml_document_t *doc, const yaml_node_t *key, const yaml_node_t *v,
+                               KubeletConfigFile *f) {
+        f->eviction_hard_line = line_of(key);
+        free(f->memory_available_value);
+        f->memory_available_value = NULL;
+        f->memory_available_field = KUBELET_FIELD_ABSENT;
+        if (is_null(v)) {
+                f->eviction_hard_field = KUBELET_FIELD_CLEARED;
+                return 0;
+        }
+        if (v->type != YAML_MAPPING_NODE) {
+                f->eviction_hard_field = KUBELET_FIELD_ABSENT;
+                return set_invalid(f, line_of(v), strdup("evictionHard is not a mapping"));
+        }
+        f->eviction_hard_field = KUBELET_FIELD_SET;
+        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+                yaml_node_t *k = yaml_document_get_node(doc, p->key);
+                yaml_node_t *val = yaml_document_get_node(doc, p->value);
+                if (!scalar_is(k, "memory.available"))
+                        continue;
+                free(f->memory_available_value);
+                f->memory_available_value = NULL;
+                f->memory_available_line = line_of(k);
+                if (is_null(val)) {
+                        f->memory_available_field = KUBELET_FIELD_CLEARED;
+                        continue;
+                }
+                if (!val || val->type != YAML_SCALAR_NODE) {
+                        f->memory_available_field = KUBELET_FIELD_ABSENT;
+                        return set_invalid(f, line_of(k), strdup("evictionHard.memory.available is not a string"));
+                }
+                f->memory_available_value = strdup(scalar(val));
+                if (!f->memory_available_value)
+                        return -ENOMEM;
+                f->memory_available_field = KUBELET_FIELD_SET;
+        }
+        return 0;
+}
+
 static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
         yaml_node_t *root = yaml_document_get_root_node(doc);
         int r;
@@ -166,6 +209,26 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
                         r = parse_memory_swap(doc, k, v, f);
                         if (r < 0)
                                 return r;
+                } else if (scalar_is(k, "evictionHard")) {
+                        r = parse_eviction_hard(doc, k, v, f);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "mergeDefaultEvictionSettings")) {
+                        f->merge_default_eviction_line = line_of(k);
+                        if (is_null(v)) {
+                                f->merge_default_eviction_field = KUBELET_FIELD_CLEARED;
+                                continue;
+                        }
+                        int b = yaml_bool(v);
+                        if (b < 0) {
+                                f->merge_default_eviction_field = KUBELET_FIELD_ABSENT;
+                                r = set_invalid(f, line_of(k), strdup("mergeDefaultEvictionSettings is not a boolean"));
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        f->merge_default_eviction_field = KUBELET_FIELD_SET;
+                        f->merge_default_eviction = b;
                 }
         }
 
@@ -370,6 +433,45 @@ static int walk(KubeletConfig *c, const char *root, const char *dir, unsigned de
         return 0;
 }
 
+/* The --eviction-hard flags as the kubelet's LangleSeparatedMapStringString takes them
+ * (k8s.io/component-base/cli/flag): the first occurrence replaces the map, every one adds its
+ * "SIGNAL<VALUE" pairs, separated by ',', each side trimmed; a pair without '<' is refused. */
+static int read_eviction_flags(KubeletConfig *c) {
+        for (size_t i = 0; i < c->flags.n; i++) {
+                const KubeletFlag *fl = &c->flags.flags[i];
+                if (!streq(fl->name, "eviction-hard"))
+                        continue;
+                c->eviction_hard_flag = fl;
+                /* a new map: what earlier occurrences set is gone only on the first Set(), and
+                 * nodeswap keeps memory.available alone, which a later pair replaces */
+                _cleanup_free_ char *copy = strdup(strempty(fl->value));
+                if (!copy)
+                        return -ENOMEM;
+                char *rest = copy, *p;
+                while ((p = strsep(&rest, ","))) {
+                        char *pair = strstrip(p);
+                        if (!*pair)
+                                continue;
+                        char *lt = strchr(pair, '<');
+                        if (!lt) {
+                                if (!c->eviction_hard_flag_invalid)
+                                        c->eviction_hard_flag_invalid = fl;
+                                continue;
+                        }
+                        *lt = 0;
+                        if (!streq(strstrip(pair), "memory.available"))
+                                continue;
+                        char *v = strdup(strstrip(lt + 1));
+                        if (!v)
+                                return -ENOMEM;
+                        free(c->flag_memory_available);
+                        c->flag_memory_available = v;
+                        c->flag_memory_available_from = fl;
+                }
+        }
+        return 0;
+}
+
 static bool unit_is_kubeadm(const char *unit) {
         return unit && streq(unit, "kubelet.service");
 }
@@ -388,6 +490,9 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
                 return -ENOMEM;
 
         r = kubelet_flags_read(root, unit, &c.flags);
+        if (r < 0)
+                goto fail;
+        r = read_eviction_flags(&c);
         if (r < 0)
                 goto fail;
 
@@ -499,7 +604,54 @@ typedef struct KubeletBase {
         const KubeletConfigFile *swap_behavior_from;
         bool fail_swap_on;
         const KubeletConfigFile *fail_swap_on_from;
+        const char *memory_available;
+        const KubeletConfigFile *memory_available_from;
+        unsigned memory_available_line;
+        const KubeletConfigFile *eviction_hard_from;
+        const KubeletConfigFile *merge_default_eviction_from;
 } KubeletBase;
+
+static void merge_eviction(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
+        switch (f->eviction_hard_field) {
+        case KUBELET_FIELD_SET:
+                if (!e->eviction_hard_from)
+                        e->eviction_hard_from = f;
+                switch (f->memory_available_field) {
+                case KUBELET_FIELD_SET:
+                        e->memory_available = f->memory_available_value;
+                        e->memory_available_from = f;
+                        e->memory_available_line = f->memory_available_line;
+                        break;
+                case KUBELET_FIELD_CLEARED:
+                        /* the key is removed: what the --config file set comes back */
+                        e->memory_available = base ? base->memory_available : NULL;
+                        e->memory_available_from = base ? base->memory_available_from : NULL;
+                        e->memory_available_line = base ? base->memory_available_line : 0;
+                        break;
+                default:
+                        break;
+                }
+                break;
+        case KUBELET_FIELD_CLEARED:
+                e->eviction_hard_from = base ? base->eviction_hard_from : NULL;
+                e->memory_available = base ? base->memory_available : NULL;
+                e->memory_available_from = base ? base->memory_available_from : NULL;
+                e->memory_available_line = base ? base->memory_available_line : 0;
+                break;
+        default:
+                break;
+        }
+        switch (f->merge_default_eviction_field) {
+        case KUBELET_FIELD_SET:
+                e->merge_default_eviction_from = f->merge_default_eviction ? f : NULL;
+                break;
+        case KUBELET_FIELD_CLEARED:
+                e->merge_default_eviction_from = base ? base->merge_default_eviction_from : NULL;
+                break;
+        default:
+                break;
+        }
+}
 
 static void merge(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
         if (f->invalid && !e->first_invalid)
@@ -529,6 +681,7 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f, const Kubelet
         default:
                 break;
         }
+        merge_eviction(e, f, base);
 }
 
 void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
@@ -553,6 +706,11 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                                 .swap_behavior_from = e.swap_behavior_from,
                                 .fail_swap_on = e.fail_swap_on,
                                 .fail_swap_on_from = e.fail_swap_on_from,
+                                .memory_available = e.memory_available,
+                                .memory_available_from = e.memory_available_from,
+                                .memory_available_line = e.memory_available_line,
+                                .eviction_hard_from = e.eviction_hard_from,
+                                .merge_default_eviction_from = e.merge_default_eviction_from,
                         };
         }
         if (pending)
@@ -569,6 +727,37 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                         e.fail_swap_on_flag = fso;
                 }
         }
+
+        /* --eviction-hard replaces every file's evictionHard */
+        if (c && c->eviction_hard_flag) {
+                e.eviction_hard_flag = c->eviction_hard_flag;
+                e.memory_available = c->flag_memory_available;
+                e.memory_available_from = NULL;
+                e.memory_available_line = 0;
+                e.memory_available_flag = c->flag_memory_available_from;
+        }
+        const KubeletFlag *mdes = c ? kubelet_flags_last(&c->flags, "merge-default-eviction-settings") : NULL;
+        if (mdes) {
+                int b = kubelet_flag_bool(mdes);
+                if (b < 0) {
+                        if (!e.invalid_flag)
+                                e.invalid_flag = mdes;
+                } else {
+                        e.merge_default_eviction_flag = b ? mdes : NULL;
+                        e.merge_default_eviction_from = NULL;
+                }
+        }
+        bool merge_defaults = e.merge_default_eviction_flag || e.merge_default_eviction_from;
+        if (!e.eviction_hard_flag && !e.eviction_hard_from) {
+                e.memory_available = KUBELET_DEFAULT_MEMORY_AVAILABLE;
+                e.memory_available_default = true;
+                e.memory_available_from = NULL;
+                e.memory_available_line = 0;
+        } else if (!e.memory_available && merge_defaults) {
+                e.memory_available = KUBELET_DEFAULT_MEMORY_AVAILABLE;
+                e.memory_available_default = true;
+        } else if (e.memory_available && (streq(e.memory_available, "0%") || streq(e.memory_available, "100%")))
+                e.memory_available = NULL;      /* the kubelet ignores it: no threshold */
 
         const char *v = e.swap_behavior_value;
         if (!v || streq(v, ""))

@@ -22,6 +22,10 @@
  * kubelet applies them (kubeletConfigFlagPrecedence): --fail-swap-on wins over every failSwapOn,
  * --config names the config file, --config-dir the drop-in directory. */
 
+/* memory.available in the kubelet's default evictionHard (kubernetes/kubernetes
+ * pkg/kubelet/eviction/defaults_linux.go). */
+#define KUBELET_DEFAULT_MEMORY_AVAILABLE "100Mi"
+
 typedef enum KubeletField {
         KUBELET_FIELD_ABSENT = 0,       /* the file does not mention it: earlier values stay */
         KUBELET_FIELD_SET,              /* the file sets a value */
@@ -42,6 +46,17 @@ typedef struct KubeletConfigFile {
         KubeletField fail_swap_on_field;
         bool fail_swap_on;              /* when SET */
         unsigned fail_swap_on_line;
+
+        /* evictionHard (a map: a drop-in's keys merge into the result key by key) and its
+         * memory.available; mergeDefaultEvictionSettings (Kubernetes 1.34+). */
+        KubeletField eviction_hard_field;       /* SET: a mapping, CLEARED: evictionHard: null */
+        unsigned eviction_hard_line;
+        KubeletField memory_available_field;    /* within the mapping: SET, CLEARED (null: removes the key) */
+        char *memory_available_value;   /* as written, when SET */
+        unsigned memory_available_line;
+        KubeletField merge_default_eviction_field;
+        bool merge_default_eviction;    /* when SET */
+        unsigned merge_default_eviction_line;
 } KubeletConfigFile;
 
 typedef struct KubeletConfig {
@@ -55,6 +70,13 @@ typedef struct KubeletConfig {
         const KubeletFlag *config_dir_flag; /* the --config-dir flag config_dir is from, NULL: none */
         int config_dir_error;           /* errno: the --config-dir of a flag cannot be walked (ENOENT:
                                          * missing, ENOTDIR: not a directory); the kubelet does not start */
+
+        /* --eviction-hard: every occurrence together replaces evictionHard of every file (the flag
+         * is a LangleSeparatedMapStringString: its first Set() makes a new map, later ones add) */
+        const KubeletFlag *eviction_hard_flag;  /* the last occurrence, NULL: none */
+        char *flag_memory_available;    /* memory.available of the flags, NULL: they do not set it */
+        const KubeletFlag *flag_memory_available_from;  /* the occurrence that set it last */
+        const KubeletFlag *eviction_hard_flag_invalid;  /* a pair without '<': the kubelet does not start */
 } KubeletConfig;
 
 /* The merged result for the two fields nodeswap cares about. Pointers point into the
@@ -69,6 +91,28 @@ typedef struct KubeletEffective {
         const KubeletFlag *fail_swap_on_flag;   /* --fail-swap-on, which wins over every file; NULL: none */
         const KubeletFlag *invalid_flag;        /* a --fail-swap-on that is no boolean: the kubelet does not start */
         const KubeletConfigFile *first_invalid;         /* NULL: every file is valid */
+
+        /* The hard memory.available threshold the kubelet runs with. The kubelet's default
+         * evictionHard (memory.available 100Mi, nodefs.available 10%, nodefs.inodesFree 5%,
+         * imagefs.available 15%: kubernetes/kubernetes pkg/kubelet/eviction/defaults_linux.go
+         * DefaultEvictionHard; later releases add imagefs.inodesFree 5%) counts only while no file
+         * and no flag sets evictionHard: once one does, a signal it does not name has no threshold
+         * (pkg/kubelet/apis/config/types.go, MergeDefaultEvictionSettings: "If false, and if any
+         * signal is specified in this configuration then other signals that are not specified in
+         * this configuration will be set to 0"), unless mergeDefaultEvictionSettings is true.
+         * "0%" and "100%" are no threshold (pkg/kubelet/eviction/helpers.go parseThresholdStatement
+         * ignores them). */
+        const char *memory_available;   /* the threshold ("100Mi", "5%"), NULL: none */
+        bool memory_available_default;  /* it is the kubelet's default (nothing sets evictionHard, or
+                                         * mergeDefaultEvictionSettings) */
+        const KubeletConfigFile *memory_available_from; /* the file that sets it, NULL: default or flag */
+        unsigned memory_available_line;
+        const KubeletFlag *memory_available_flag;       /* --eviction-hard that sets it, NULL: none */
+        const KubeletConfigFile *eviction_hard_from;    /* the first file that sets evictionHard (and so
+                                                         * drops the defaults), NULL: none */
+        const KubeletFlag *eviction_hard_flag;  /* --eviction-hard, which wins over every file; NULL: none */
+        const KubeletConfigFile *merge_default_eviction_from;   /* mergeDefaultEvictionSettings: true there */
+        const KubeletFlag *merge_default_eviction_flag;         /* --merge-default-eviction-settings=true */
 } KubeletEffective;
 
 void kubelet_config_file_done(KubeletConfigFile *f);

@@ -109,7 +109,7 @@ static int flags_add(KubeletFlags *f, const char *name, size_t name_len, const c
  * For a flag nodeswap does not know, a next word that does not start with '-' is taken as its
  * value (most kubelet flags take one). */
 static bool kubelet_flag_is_bool(const char *name, size_t len) {
-        static const char *const b[] = { "fail-swap-on", "fail_swap_on" };
+        static const char *const b[] = { "fail-swap-on", "fail_swap_on", "merge-default-eviction-settings" };
         for (size_t i = 0; i < ELEMENTSOF(b); i++)
                 if (strlen(b[i]) == len && strncmp(b[i], name, len) == 0)
                         return true;

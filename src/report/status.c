@@ -100,6 +100,12 @@ int status_model_build(const Policy *p, const HostState *h, const StatusVerdict 
                 }
         }
 
+        m.memory_eviction_source = kubelet_memory_eviction_source(e);
+        if (!m.memory_eviction_source) {
+                r = -ENOMEM;
+                goto fail;
+        }
+
         if (h->rpi_swap.installed) {
                 r = rpi_swap_units(&h->rpi_swap, p->file.path, &m.rpi_units);
                 if (r < 0)
@@ -121,6 +127,7 @@ fail:
 void status_model_done(StatusModel *m) {
         free(m->swap_behavior_source);
         free(m->fail_swap_on_source);
+        free(m->memory_eviction_source);
         strv_free(m->kubelet_flags);
         strv_free(m->rpi_units);
         free(m->last_run_time);
@@ -226,6 +233,12 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
                 fprintf(f, "  failSwapOn      %s from %s%s\n", eff->fail_swap_on ? "true" : "false",
                         strempty(m->fail_swap_on_source),
                         eff->fail_swap_on ? ": the kubelet does not start while the node has swap" : "");
+        if (eff->memory_available)
+                fprintf(f, "  memory eviction memory.available<%s from %s\n", eff->memory_available,
+                        strempty(m->memory_eviction_source));
+        else
+                fprintf(f, "  memory eviction none: %s sets evictionHard without memory.available (the OOM "
+                        "killer decides)\n", strempty(m->memory_eviction_source));
         if (h->kubelet.config_dir)
                 fprintf(f, "  drop-in dir     %s%s\n", h->kubelet.config_dir,
                         h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");
@@ -475,8 +488,13 @@ static json_object *flags_to_json(char **flags) {
 
 static int kubelet_to_json(const StatusModel *m, json_object **ret) {
         const HostState *h = m->host;
-        _cleanup_json_ json_object *o = json_object_new_object(), *files = json_object_new_array();
-        if (!o || !files)
+        _cleanup_json_ json_object *o = json_object_new_object(), *files = json_object_new_array(),
+                *eviction = json_object_new_object();
+        if (!o || !files || !eviction)
+                return -ENOMEM;
+        if (json_add_string(eviction, "threshold", m->kubelet.memory_available) < 0 ||
+            json_add_string(eviction, "source", m->memory_eviction_source) < 0 ||
+            json_add_bool(eviction, "default", m->kubelet.memory_available && m->kubelet.memory_available_default) < 0)
                 return -ENOMEM;
         for (size_t i = 0; i < h->kubelet.n_files; i++) {
                 json_object *fo;
@@ -495,7 +513,8 @@ static int kubelet_to_json(const StatusModel *m, json_object **ret) {
             json_add_string(o, "config_dir", h->kubelet.config_dir) < 0 ||
             json_add_string(o, "config_dir_source", h->kubelet.config_dir_source) < 0 ||
             json_add(o, "config_files", TAKE_PTR(files)) < 0 ||
-            json_add_tristate(o, "swap_stale", kubelet_capacity_stale(h)) < 0)
+            json_add_tristate(o, "swap_stale", kubelet_capacity_stale(h)) < 0 ||
+            json_add(o, "memory_eviction", TAKE_PTR(eviction)) < 0)
                 return -ENOMEM;
         *ret = TAKE_PTR(o);
         return 0;

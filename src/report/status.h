@@ -70,6 +70,13 @@
  *       fail_swap_on (true | false | null: not set)
  *     swap_stale     true when the unit started before nodeswap's last swap change (the kubelet
  *                    still works with the old SwapTotal), false when after, null when unknown
+ *     memory_eviction  object: the kubelet's effective hard memory.available eviction threshold
+ *       threshold    "100Mi", "5%" ..., or null: none (memory pressure ends in the OOM killer)
+ *       source       where it comes from: "FILE:LINE", the --eviction-hard flag (and the file that
+ *                    carries it), or "the kubelet's default ..." (no file or flag sets evictionHard,
+ *                    or mergeDefaultEvictionSettings keeps it); with no threshold, the file or flag
+ *                    that set evictionHard without it
+ *       default      true when the threshold is the kubelet's built-in default
  *   units            array, one per conflict unit ([Conflicts] Units= in policy order, then what
  *                    follows from rpi-swap's configuration and [File] Path=), of
  *     name, exists, masked, masked_runtime (masked in /run by nodeswap), active (true|false|null)
@@ -126,6 +133,7 @@ typedef struct StatusModel {
         KubeletEffective kubelet;       /* every file the kubelet reads, merged */
         char *swap_behavior_source;     /* "FILE:LINE" of the swapBehavior in effect, NULL: the default */
         char *fail_swap_on_source;      /* the same for failSwapOn, or the flag that sets it */
+        char *memory_eviction_source;   /* kubelet_memory_eviction_source() */
         char **kubelet_flags;           /* kubelet_decided_flags(): the flags that decide, NULL: none */
         char **rpi_units;               /* the units rpi-swap's generator makes (NULL: not installed) */
         size_t rpi_units_present;       /* how many of them are in host->units */

@@ -30,6 +30,12 @@ int fuzz_kubelet_one(const uint8_t *data, size_t size) {
                 FUZZ_ASSERT(f.swap_behavior_line >= 1 && f.swap_behavior_line <= lines);
         if (f.fail_swap_on_field != KUBELET_FIELD_ABSENT)
                 FUZZ_ASSERT(f.fail_swap_on_line >= 1 && f.fail_swap_on_line <= lines);
+        FUZZ_ASSERT((f.memory_available_field == KUBELET_FIELD_SET) == (f.memory_available_value != NULL));
+        FUZZ_ASSERT(f.memory_available_field == KUBELET_FIELD_ABSENT || f.eviction_hard_field == KUBELET_FIELD_SET);
+        if (f.eviction_hard_field != KUBELET_FIELD_ABSENT)
+                FUZZ_ASSERT(f.eviction_hard_line >= 1 && f.eviction_hard_line <= lines);
+        if (f.memory_available_field != KUBELET_FIELD_ABSENT)
+                FUZZ_ASSERT(f.memory_available_line >= 1 && f.memory_available_line <= lines);
 
         KubeletConfig c = { .config_dir = (char *) "/d", .files = &f, .n_files = 1 };
         KubeletEffective e;
@@ -42,7 +48,7 @@ int fuzz_kubelet_one(const uint8_t *data, size_t size) {
 
         /* nodeswap's 90-nodeswap.conf sorts after 50-x.conf: it decides */
         KubeletConfigFile ours;
-        FUZZ_ASSERT(kubelet_effective_with_dropin(&c, "/d/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP,
+        FUZZ_ASSERT(kubelet_effective_with_dropin(&c, "/d/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, NULL,
                                                   &ours, &e) == 0);
         FUZZ_ASSERT(e.swap_behavior_from == &ours && e.swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP);
         FUZZ_ASSERT(e.fail_swap_on_from == &ours && !e.fail_swap_on);

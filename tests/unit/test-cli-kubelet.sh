@@ -187,4 +187,70 @@ echo max >"$r/sys/fs/cgroup/system.slice/k3s-agent.service/memory.swap.max"
 run 0 check --root "$r" --config "$limited"
 lacks 'swap-controller-off'
 
+# --- memory eviction (issue 25): k3s's 00-k3s-defaults.conf as k3s writes it sets evictionHard for
+# disk only, so the kubelet's default memory.available<100Mi is gone; LimitedSwap puts it back
+r=$(root k3s-eviction)
+run 0 status --root "$r" --config "$noswap"
+has "^  memory eviction none: $D/00-k3s-defaults.conf:22 sets evictionHard without memory.available"
+run 0 status --json --root "$r" --config "$noswap"
+check "status --json: no memory threshold, and the file that dropped it" \
+	[ "$(json "$out" 'd["kubelet"]["memory_eviction"]["threshold"], d["kubelet"]["memory_eviction"]["source"]')" = \
+	  "(None, '$D/00-k3s-defaults.conf:22')" ]
+run 0 check --root "$r" --config "$noswap"
+has "^warning +memory-eviction-missing: $D/00-k3s-defaults.conf:22 sets evictionHard without memory.available, and this node has swap"
+run 0 check --root "$r" --config "$limited"
+lacks 'memory-eviction-missing'
+run 0 plan --root "$r" --config "$limited"
+has "writing $D/90-nodeswap.conf: swapBehavior none -> LimitedSwap, evictionHard memory.available 100Mi"
+run 0 plan --json --root "$r" --config "$limited"
+has 'the kubelet has no hard memory.available threshold now \('"$D"'/00-k3s-defaults.conf:22 sets evictionHard without it\)'
+off=$(policy off $'[Kubelet]\nSwapBehavior=LimitedSwap\nMemoryEviction=off')
+run 0 plan --root "$r" --config "$off"
+has "writing $D/90-nodeswap.conf: swapBehavior none -> LimitedSwap\$"
+run 0 check --root "$r" --config "$off"
+lacks 'memory-eviction'
+gig=$(policy gig $'[Kubelet]\nSwapBehavior=LimitedSwap\nMemoryEviction=1Gi')
+run 0 apply --root "$r" --config "$gig"
+check "the drop-in sets memory.available 1Gi" grep -qx '  memory.available: "1Gi"' "$r$D/90-nodeswap.conf"
+check "k3s's defaults file is left alone" cmp -s "$r$D/00-k3s-defaults.conf" "$fx/kubelet/k3s-eviction$D/00-k3s-defaults.conf"
+run 0 status --root "$r" --config "$gig"
+has "^  memory eviction memory.available<1Gi from $D/90-nodeswap.conf:8\$"
+run 0 plan --root "$r" --config "$gig"
+has '^Nothing to do'
+# the default 100Mi rewrites it; revert takes it out with the drop-in
+run 0 plan --root "$r" --config "$limited"
+has "swapBehavior LimitedSwap, evictionHard memory.available 1Gi -> LimitedSwap, evictionHard memory.available 100Mi"
+run 0 revert --root "$r" --config "$gig"
+check "revert removed the drop-in" [ ! -e "$r$D/90-nodeswap.conf" ]
+run 0 status --root "$r" --config "$gig"
+has "^  memory eviction none: $D/00-k3s-defaults.conf:22"
+
+# an operator's 50-site.conf sets memory.available: nodeswap leaves it and says where it is from
+r=$(root k3s-eviction-site)
+run 0 plan --root "$r" --config "$limited"
+has "writing $D/90-nodeswap.conf: swapBehavior none -> LimitedSwap\$"
+run 0 status --root "$r" --config "$limited"
+has "^  memory eviction memory.available<500Mi from $D/50-site.conf:5\$"
+run 0 plan --json --root "$r" --config "$limited"
+has 'evictionHard memory.available 500Mi from '"$D"'/50-site.conf:5: nodeswap.s drop-in sets none'
+
+# kubelet-arg eviction-hard without memory.available: the flag wins over every file, so the
+# drop-in cannot help: an error in plan and check, apply refuses
+r=$(root k3s-eviction-flag)
+run 1 plan --root "$r" --config "$limited"
+has '^error +memory-eviction-flag: --eviction-hard=nodefs.available<10%,imagefs.available<15% \(kubelet-arg in /etc/rancher/k3s/config.yaml:5\) sets evictionHard without memory.available'
+run 1 check --root "$r" --config "$limited"
+has '^error +memory-eviction-flag: '
+before=$(snapshot "$r")
+run 1 apply --root "$r" --config "$limited"
+check "apply refused: the tree is unchanged" [ "$(snapshot "$r")" = "$before" ]
+run 0 plan --root "$r" --config "$off"
+lacks 'memory-eviction'
+run 0 status --root "$r" --config "$noswap"
+has '^  memory eviction none: --eviction-hard=nodefs.available<10%,imagefs.available<15% \(kubelet-arg in /etc/rancher/k3s/config.yaml:5\)'
+# a pair without '<': the kubelet's LangleSeparatedMapStringString refuses it and does not start
+printf 'kubelet-arg:\n  - "eviction-hard=memory.available=100Mi"\n' >"$r/etc/rancher/k3s/config.yaml"
+run 1 check --root "$r" --config "$noswap"
+has "^error +kubelet-flag-invalid: --eviction-hard=memory.available=100Mi \\(kubelet-arg in /etc/rancher/k3s/config.yaml:2\\): a pair without '<'"
+
 [ "$fails" = 0 ] || { echo "$fails check(s) failed"; exit 1; }

@@ -143,7 +143,7 @@ static void test_parse(void **state) {
 /* What nodeswap writes parses as what it means. */
 static void test_rendered_dropin(void **state) {
         for (SwapBehavior b = SWAP_BEHAVIOR_NO_SWAP; b <= SWAP_BEHAVIOR_LIMITED_SWAP; b++) {
-                _cleanup_free_ char *text = kubelet_render_dropin(b);
+                _cleanup_free_ char *text = kubelet_render_dropin(b, NULL);
                 KubeletConfigFile f;
                 assert_int_equal(kubelet_config_parse(K3S_DIR "/90-nodeswap.conf", text, strlen(text), &f), 0);
                 assert_false(f.invalid);
@@ -181,7 +181,7 @@ static void test_read_k3s_hand_swap(void **state) {
 
         /* nodeswap's NoSwap drop-in would sort before 90-swap.conf: LimitedSwap still wins */
         KubeletConfigFile ours;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
@@ -189,7 +189,7 @@ static void test_read_k3s_hand_swap(void **state) {
         kubelet_config_file_done(&ours);
 
         /* ... and a 95-nodeswap.conf after it wins */
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/95-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/95-nodeswap.conf", SWAP_BEHAVIOR_NO_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &ours);
@@ -211,7 +211,7 @@ static void test_read_site_override(void **state) {
         /* revert: with nodeswap's drop-in gone, 95-site.conf decides */
         KubeletConfigFile ours;
         KubeletEffective e;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_UNSET,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_UNSET, NULL,
                                                        &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &c.files[1]);
@@ -246,7 +246,7 @@ static void test_read_kubeadm(void **state) {
         /* 90-nodeswap.conf sorts before sub/ (walked where "sub" sorts) */
         KubeletConfigFile ours;
         assert_int_equal(kubelet_effective_with_dropin(&c, "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
-                                                       SWAP_BEHAVIOR_NO_SWAP, &ours, &e), 0);
+                                                       SWAP_BEHAVIOR_NO_SWAP, NULL, &ours, &e), 0);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
         assert_ptr_equal(e.swap_behavior_from, &ours);
         assert_ptr_equal(e.fail_swap_on_from, &c.files[2]);
@@ -315,7 +315,7 @@ static void test_flags_k3s(void **state) {
         /* the flag wins over 00-k3s-defaults.conf's failSwapOn: false, and over nodeswap's drop-in */
         KubeletConfigFile ours;
         KubeletEffective e;
-        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP,
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, NULL,
                                                        &ours, &e), 0);
         assert_true(e.fail_swap_on);
         assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[2]);
@@ -390,6 +390,209 @@ static void test_read_invalid(void **state) {
         kubelet_config_done(&c);
 }
 
+
+/* --- evictionHard memory.available (issue 25) --- */
+
+static KubeletConfigFile parse_text(const char *text) {
+        KubeletConfigFile f;
+        assert_int_equal(kubelet_config_parse(K3S_DIR "/50-x.conf", text, strlen(text), &f), 0);
+        return f;
+}
+
+/* One file's evictionHard, memory.available and mergeDefaultEvictionSettings as the kubelet reads
+ * them: block and flow maps, null (the key, or the whole map: RFC 7386 removes it), a map that is
+ * no map (the kubelet's decoder refuses it). */
+static void test_parse_eviction(void **state) {
+        KubeletConfigFile f = parse_text(HDR "evictionHard:\n  nodefs.available: 5%\n  memory.available: 1Gi\n");
+        assert_false(f.invalid);
+        assert_int_equal(f.eviction_hard_field, KUBELET_FIELD_SET);
+        assert_int_equal(f.eviction_hard_line, 3);
+        assert_int_equal(f.memory_available_field, KUBELET_FIELD_SET);
+        assert_string_equal(f.memory_available_value, "1Gi");
+        assert_int_equal(f.memory_available_line, 5);
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "evictionHard: {\"memory.available\": \"5%\"}\nmergeDefaultEvictionSettings: true\n");
+        assert_int_equal(f.memory_available_field, KUBELET_FIELD_SET);
+        assert_string_equal(f.memory_available_value, "5%");
+        assert_int_equal(f.merge_default_eviction_field, KUBELET_FIELD_SET);
+        assert_true(f.merge_default_eviction);
+        assert_int_equal(f.merge_default_eviction_line, 4);
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "evictionHard:\n  imagefs.available: 5%\n");
+        assert_int_equal(f.eviction_hard_field, KUBELET_FIELD_SET);
+        assert_int_equal(f.memory_available_field, KUBELET_FIELD_ABSENT);
+        assert_null(f.memory_available_value);
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "evictionHard:\n  memory.available: null\n");
+        assert_int_equal(f.memory_available_field, KUBELET_FIELD_CLEARED);
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "evictionHard: ~\n");
+        assert_int_equal(f.eviction_hard_field, KUBELET_FIELD_CLEARED);
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "evictionHard: memory.available<100Mi\n");
+        assert_true(f.invalid);
+        assert_int_equal(f.invalid_line, 3);
+        assert_string_equal(f.invalid_reason, "evictionHard is not a mapping");
+        kubelet_config_file_done(&f);
+
+        f = parse_text(HDR "mergeDefaultEvictionSettings: sometimes\n");
+        assert_true(f.invalid);
+        kubelet_config_file_done(&f);
+}
+
+/* A merge of in-memory files in the given order (the first one is a drop-in, as on k3s). */
+static void effective_of(KubeletConfigFile *files, size_t n, KubeletEffective *e) {
+        KubeletConfig c = { .config_dir = (char *) K3S_DIR, .files = files, .n_files = n };
+        kubelet_config_effective(&c, NULL, NULL, e);
+}
+
+/* The merge: the default counts only while nothing sets evictionHard; maps merge key by key; a
+ * null removes the key; mergeDefaultEvictionSettings keeps the default; 0% is no threshold. */
+static void test_merge_eviction(void **state) {
+        KubeletEffective e;
+        KubeletConfigFile f[2];
+
+        /* no file sets evictionHard: the kubelet's DefaultEvictionHard */
+        f[0] = parse_text(HDR "failSwapOn: false\n");
+        effective_of(f, 1, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_true(e.memory_available_default);
+        assert_null(e.eviction_hard_from);
+        kubelet_config_file_done(&f[0]);
+
+        /* disk thresholds only (k3s): no memory threshold, and who dropped it */
+        f[0] = parse_text(HDR "evictionHard:\n  imagefs.available: 5%\n  nodefs.available: 5%\n");
+        f[1] = parse_text(HDR "evictionHard:\n  memory.available: 200Mi\n");
+        effective_of(f, 1, &e);
+        assert_null(e.memory_available);
+        assert_ptr_equal(e.eviction_hard_from, &f[0]);
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src, K3S_DIR "/50-x.conf:3");
+        /* a later file adds memory.available: the keys merge, the disk thresholds' file stays the first */
+        effective_of(f, 2, &e);
+        assert_string_equal(e.memory_available, "200Mi");
+        assert_false(e.memory_available_default);
+        assert_ptr_equal(e.memory_available_from, &f[1]);
+        assert_int_equal(e.memory_available_line, 4);
+        assert_ptr_equal(e.eviction_hard_from, &f[0]);
+        kubelet_config_file_done(&f[1]);
+
+        /* memory.available: null in a later drop-in takes it back out */
+        f[1] = parse_text(HDR "evictionHard:\n  memory.available: null\n");
+        effective_of(f, 2, &e);
+        assert_null(e.memory_available);
+        kubelet_config_file_done(&f[1]);
+
+        /* mergeDefaultEvictionSettings: true keeps the default for the signals not named */
+        f[1] = parse_text(HDR "mergeDefaultEvictionSettings: true\n");
+        effective_of(f, 2, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_true(e.memory_available_default);
+        _cleanup_free_ char *src2 = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src2, "the kubelet's default, kept by mergeDefaultEvictionSettings in " K3S_DIR "/50-x.conf:3");
+        kubelet_config_file_done(&f[1]);
+
+        /* 0%: parseThresholdStatement ignores it, no threshold */
+        f[1] = parse_text(HDR "evictionHard:\n  memory.available: 0%\n");
+        effective_of(f, 2, &e);
+        assert_null(e.memory_available);
+        kubelet_config_file_done(&f[1]);
+        kubelet_config_file_done(&f[0]);
+}
+
+/* k3s's 00-k3s-defaults.conf as k3s writes it (k3s-io/k3s pkg/daemons/agent defaultKubeletConfig,
+ * yaml.Marshal'ed): evictionHard for disk only, so no memory threshold; nodeswap's LimitedSwap
+ * drop-in adds memory.available, and the merge keeps k3s's file as what set evictionHard. */
+static void test_read_k3s_eviction(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-eviction");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.n_files, 1);
+        const KubeletConfigFile *d = &c.files[0];
+        assert_false(d->invalid);
+        assert_int_equal(d->eviction_hard_field, KUBELET_FIELD_SET);
+        assert_int_equal(d->eviction_hard_line, 22);
+        assert_int_equal(d->memory_available_field, KUBELET_FIELD_ABSENT);
+        assert_int_equal(d->fail_swap_on_field, KUBELET_FIELD_SET);
+        assert_int_equal(d->swap_behavior_field, KUBELET_FIELD_ABSENT);     /* memorySwap: {} */
+
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        assert_ptr_equal(e.eviction_hard_from, d);
+
+        Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_non_null(ma);
+        assert_string_equal(ma, "100Mi");
+        KubeletConfigFile ours;
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, ma,
+                                                       &ours, &e), 0);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_ptr_equal(e.memory_available_from, &ours);
+        assert_ptr_equal(e.eviction_hard_from, d);
+        kubelet_config_file_done(&ours);
+
+        /* NoSwap, or MemoryEviction=off: nothing written */
+        p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
+        p.swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP;
+        p.memory_eviction = NULL;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
+        kubelet_config_done(&c);
+}
+
+/* An operator's 50-site.conf sets memory.available: nodeswap leaves it and names it. */
+static void test_read_k3s_eviction_site(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-eviction-site");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.n_files, 2);
+        Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_string_equal(e.memory_available, "500Mi");
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src, K3S_DIR "/50-site.conf:5");
+        kubelet_config_done(&c);
+}
+
+/* kubelet-arg eviction-hard without memory.available: the flag replaces every file's evictionHard,
+ * so nodeswap's drop-in would not help and is not given the key. */
+static void test_flags_k3s_eviction(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-eviction-flag");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_non_null(c.eviction_hard_flag);
+        assert_flag(c.eviction_hard_flag, "eviction-hard", "nodefs.available<10%,imagefs.available<15%",
+                    "/etc/rancher/k3s/config.yaml", 5);
+        assert_null(c.flag_memory_available);
+        assert_null(c.eviction_hard_flag_invalid);
+        Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_null(ma);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        assert_ptr_equal(e.eviction_hard_flag, c.eviction_hard_flag);
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src, "--eviction-hard=nodefs.available<10%,imagefs.available<15% "
+                                 "(kubelet-arg in /etc/rancher/k3s/config.yaml:5)");
+        kubelet_config_done(&c);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
@@ -403,6 +606,11 @@ int main(void) {
                 cmocka_unit_test(test_flags_k3s_dropin_missing_dir),
                 cmocka_unit_test(test_flags_kubeadm),
                 cmocka_unit_test(test_read_invalid),
+                cmocka_unit_test(test_parse_eviction),
+                cmocka_unit_test(test_merge_eviction),
+                cmocka_unit_test(test_read_k3s_eviction),
+                cmocka_unit_test(test_read_k3s_eviction_site),
+                cmocka_unit_test(test_flags_k3s_eviction),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
 #                          and g3 for scenario g; ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,m,w,e,ansible,g, and g-prepare (the
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
@@ -586,6 +586,67 @@ CONF
         rm -f "$SITE"
         systemctl restart k3s-agent.service
         k3s_saw_current "the site drop-in removed" NoSwap
+}
+
+# v: memory eviction back on k3s (issue 25). The fake k3s writes 00-k3s-defaults.conf as k3s does,
+# with evictionHard for disk only (imagefs.available and nodefs.available 5%), which leaves the
+# kubelet no memory.available threshold. With LimitedSwap nodeswap's drop-in adds
+# memory.available 100Mi; the kubelet merges the map key by key, so its effective evictionHard (as
+# the fake records it in last-start) holds k3s's two thresholds and the memory one. revert takes
+# it out with the drop-in.
+K3S_DISK_EVICTION='imagefs.available<5%,nodefs.available<5%'
+scenario_v() {
+        if [[ -e $DROPIN ]]; then
+                ns revert --json
+                [[ $NS_RC == 0 ]] || fail "setup: revert" "rc=$NS_RC; $(tail -c 600 "$NS_ERR")"
+        fi
+        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        local eh_line s0
+        eh_line=$(grep -n '^evictionHard:' "$DROPIN_DIR/00-k3s-defaults.conf" 2>/dev/null | cut -d: -f1)
+        check "k3s's defaults file sets evictionHard" "$(head -c 300 "$DROPIN_DIR/00-k3s-defaults.conf" 2>&1)" test -n "$eh_line"
+        expect "before: the kubelet's evictionHard is k3s's disk thresholds alone" "$(k3s_seen eviction_hard)" \
+                "$K3S_DISK_EVICTION"
+        write_policy kubelet-noswap
+        ns status --json
+        expect "status: no memory threshold" "$(json 'j["kubelet"]["memory_eviction"]["threshold"]')" null
+        expect "status: k3s's file dropped it" "$(json 'j["kubelet"]["memory_eviction"]["source"]')" \
+                "$DROPIN_DIR/00-k3s-defaults.conf:$eh_line"
+        ns check --json
+        check "check warns memory-eviction-missing (the node has swap)" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "memory-eviction-missing"]')" = '["memory-eviction-missing"]'
+
+        write_policy kubelet-limited
+        ns plan --json
+        ns_expect_rc "plan exits 0" 0
+        check "plan: the drop-in's want carries memory.available 100Mi" "$(json 'j["actions"]' | head -c 400)" \
+                test "$(action_index dropin-write "memory.available 100Mi")" -ge 0
+        s0=$(k3s_starts)
+        ns apply --json
+        ns_expect_rc "apply exits 0" 0
+        check "the drop-in sets memory.available" "$(tr '\n' '|' <"$DROPIN" 2>&1)" \
+                grep -qx '  memory.available: "100Mi"' "$DROPIN"
+        expect "k3s-agent restarted once" "$(( $(k3s_starts) - s0 ))" 1
+        k3s_saw_current "after apply" LimitedSwap
+        expect "the kubelet's evictionHard: k3s's two thresholds and memory.available" "$(k3s_seen eviction_hard)" \
+                'imagefs.available<5%,memory.available<100Mi,nodefs.available<5%'
+        ns status --json
+        expect "status: the threshold" "$(json 'j["kubelet"]["memory_eviction"]["threshold"]')" 100Mi
+        expect "status: from nodeswap's drop-in" "$(json 'j["kubelet"]["memory_eviction"]["source"]')" "$DROPIN:8"
+        ns check --json
+        check "check: no memory-eviction-missing now" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"].startswith("memory-eviction")]')" = '[]'
+        ns apply --json
+        ns_expect_rc "second apply exits 0" 0
+        expect "second apply changes nothing" "$(json 'j["changed"]')" false
+
+        s0=$(k3s_starts)
+        ns revert --json
+        ns_expect_rc "revert exits 0" 0
+        check "revert removed the drop-in" "$(ls -A "$DROPIN_DIR" | tr '\n' ' ')" test ! -e "$DROPIN"
+        expect "k3s-agent restarted once" "$(( $(k3s_starts) - s0 ))" 1
+        k3s_saw_current "after revert" NoSwap
+        expect "after revert: k3s's disk thresholds alone again" "$(k3s_seen eviction_hard)" "$K3S_DISK_EVICTION"
+        no_failed_units "after revert"
 }
 
 # e, first boot: leave the zram policy applied for the reboot
@@ -1301,7 +1362,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k m w charge; do
+        for s in smoke h a b c d f k v m w charge; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
