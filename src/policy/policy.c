@@ -98,6 +98,7 @@ void policy_done(Policy *p) {
         free(p->dropin);
         free(p->kubelet_unit);
         strv_free(p->conflict_units);
+        strv_free(p->no_swap_units);
         *p = (Policy) {};
 }
 
