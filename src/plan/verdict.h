@@ -101,6 +101,8 @@
         X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \
           "a kubelet flag nodeswap reads has a value the kubelet refuses: it does not start")                \
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \
+        X(KUBELET_UNIT_SWAPPABLE, "kubelet-unit-swappable", WARNING,                                       \
+          "pods get swap, and the kubelet's unit (the kubelet and its container runtime) may swap too")     \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
         X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked or timed")  \

@@ -123,6 +123,17 @@ static char *describe_clear_reverted(const Action *a) {
         return strdup_printf("ending the revert (%s)", WHY(a));
 }
 
+static char *describe_unit_swap_max(const Action *a) {
+        if (a->unit_swap_max.restore)
+                return strdup_printf("letting %s swap again: memory.swap.max %s -> %s (%s)", T(a), NOW(a), WANT(a), WHY(a));
+        return strdup_printf("keeping %s out of swap: memory.swap.max %s -> MemorySwapMax=%s (%s)", T(a), NOW(a),
+                             WANT(a), WHY(a));
+}
+
+static int json_unit_swap_max(const Action *a, json_object *j) {
+        return json_add_bool(j, "restore", a->unit_swap_max.restore);
+}
+
 /* Kinds whose JSON has the common fields only. */
 #define JSON_COMMON_FIELDS_ONLY(name)                                                           \
         static int json_##name(const Action *a, json_object *j) {                               \
