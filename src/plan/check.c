@@ -474,7 +474,7 @@ static int check_kubelet_unit_swappable(const Policy *p, const HostState *h, con
                 if (!now)
                         return -ENOMEM;
                 return add(fs, VERDICT_KUBELET_UNIT_SWAPPABLE,
-                           strdup_printf("pods get swap (LimitedSwap), and %s may swap too (memory.swap.max %s%s%s%s): "
+                           strdup_printf("pods get swap (LimitedSwap), and %s may swap too (%s%s%s%s): "
                                          "under memory pressure the kubelet and its container runtime are swapped out "
                                          "and the node stops answering", u->name, now,
                                          u->operator_where ? ", MemorySwapMax=" : "", strempty(u->operator_value),

@@ -30,14 +30,17 @@ static char *value_words(uint64_t v) {
 }
 
 char *no_swap_now(const NoSwapUnit *u) {
-        if (u->cgroup_read == 1)
-                return value_words(u->cgroup_swap_max);
+        _cleanup_free_ char *v = NULL;
+        if (u->cgroup_read == 1) {
+                v = value_words(u->cgroup_swap_max);
+                return v ? strdup_printf("memory.swap.max %s", v) : NULL;
+        }
         if (u->property_known) {
-                _cleanup_free_ char *v = value_words(u->property);
-                return v ? strdup_printf("MemorySwapMax=%s (no cgroup)", v) : NULL;
+                v = value_words(u->property);
+                return v ? strdup_printf("MemorySwapMax=%s, no cgroup", v) : NULL;
         }
         if (u->generator_dropin || (u->recorded && u->control_zero))
-                return strdup("MemorySwapMax=0 (no cgroup)");
+                return strdup("MemorySwapMax=0, no cgroup");
         return strdup("no cgroup");
 }
 
@@ -57,7 +60,7 @@ int plan_no_swap(PlanContext *c) {
                         bool property_ok = !u->property_known || u->property == 0;
                         if (u->recorded && ours && cgroup_ok && property_ok)
                                 continue;
-                        Action *a = plan_add(c->plan, ACTION_UNIT_SWAP_MAX, u->name, now, "0",
+                        Action *a = plan_add(c->plan, ACTION_UNIT_SWAP_MAX, u->name, now, "MemorySwapMax=0",
                                              u->kubelet ? "[Kubelet] NoSwapUnits=: the kubelet and its runtime stay "
                                                           "out of swap while pods swap (KEP-2400)"
                                                         : "[Kubelet] NoSwapUnits=: a system unit stays out of swap "
@@ -72,7 +75,7 @@ int plan_no_swap(PlanContext *c) {
                 _cleanup_free_ char *want = u->operator_where
                                                     ? strdup_printf("MemorySwapMax=%s of %s", u->operator_value,
                                                                     u->operator_where)
-                                                    : strdup("as its unit files say (max)");
+                                                    : strdup("MemorySwapMax as its unit files say (max)");
                 if (!want)
                         return -ENOMEM;
                 Action *a = plan_add(c->plan, ACTION_UNIT_SWAP_MAX, u->name, now, want,

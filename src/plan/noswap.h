@@ -12,6 +12,6 @@ int plan_no_swap(PlanContext *c);
  * MemorySwapMax= of the operator's own in the unit's files (that one is honoured). */
 bool no_swap_wanted(const Policy *p, const PlanOptions *o, const NoSwapUnit *u);
 
-/* The unit's memory.swap.max (or its property) in words: "0", "max", "1G" ..., "no cgroup". The
- * caller frees it; NULL on ENOMEM. */
+/* The unit's memory.swap.max (or, without a cgroup, its property) in words: "memory.swap.max max",
+ * "memory.swap.max 0", "MemorySwapMax=0, no cgroup", "no cgroup". The caller frees it; NULL on ENOMEM. */
 char *no_swap_now(const NoSwapUnit *u);

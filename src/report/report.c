@@ -124,10 +124,8 @@ static char *describe_clear_reverted(const Action *a) {
 }
 
 static char *describe_unit_swap_max(const Action *a) {
-        if (a->unit_swap_max.restore)
-                return strdup_printf("letting %s swap again: memory.swap.max %s -> %s (%s)", T(a), NOW(a), WANT(a), WHY(a));
-        return strdup_printf("keeping %s out of swap: memory.swap.max %s -> MemorySwapMax=%s (%s)", T(a), NOW(a),
-                             WANT(a), WHY(a));
+        return strdup_printf("%s %s %s: %s -> %s (%s)", a->unit_swap_max.restore ? "letting" : "keeping", T(a),
+                             a->unit_swap_max.restore ? "swap again" : "out of swap", NOW(a), WANT(a), WHY(a));
 }
 
 static int json_unit_swap_max(const Action *a, json_object *j) {

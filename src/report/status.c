@@ -293,7 +293,7 @@ static void print_no_swap_text(FILE *f, const StatusModel *m) {
                 const NoSwapUnit *u = &h->no_swap_units[i];
                 _cleanup_free_ char *now = no_swap_now(u);
                 const char *by = no_swap_by(m, u);
-                fprintf(f, "  %-36s memory.swap.max %s", u->name, strempty(now));
+                fprintf(f, "  %-36s %s", u->name, strempty(now));
                 if (by && streq(by, "operator"))
                         fprintf(f, " (MemorySwapMax=%s in %s)", strempty(u->operator_value), u->operator_where);
                 else if (by)

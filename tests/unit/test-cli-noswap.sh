@@ -122,7 +122,7 @@ run 0 status --json --root "$root" --config "$matching" && {
 run 0 check --root "$root" --config "$matching" && lacks "kubelet-unit-swappable"
 run 0 plan --root "$root" --config "$matching" && lacks "out of swap|swap again"
 run 0 revert --dry-run --root "$root" --config "$matching" &&
-	has "letting k3s-agent.service swap again: memory.swap.max 0 -> as its unit files say \(max\) \(nodeswap revert\)"
+	has "letting k3s-agent.service swap again: memory.swap.max 0 -> MemorySwapMax as its unit files say \(max\) \(nodeswap revert\)"
 # the revert itself stops at the fixture's zram device (none to remove below --root); the step is
 # skipped there anyway: the drop-in and the record stay for a revert on the host
 run 1 revert --root "$root" --config "$matching"

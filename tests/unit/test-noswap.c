@@ -161,8 +161,8 @@ static void test_plan_sets(void **state) {
         int a = find(&c.plan, ACTION_UNIT_SWAP_MAX, "k3s-agent.service");
         assert_true(a >= 0);
         assert_false(c.plan.actions[a].unit_swap_max.restore);
-        assert_string_equal(c.plan.actions[a].now, "max");
-        assert_string_equal(c.plan.actions[a].want, "0");
+        assert_string_equal(c.plan.actions[a].now, "memory.swap.max max");
+        assert_string_equal(c.plan.actions[a].want, "MemorySwapMax=0");
         int restart = find(&c.plan, ACTION_RESTART_UNIT, "k3s-agent.service");
         assert_true(restart < 0 || a < restart);
         assert_false(has_finding(&c.plan, VERDICT_KUBELET_UNIT_SWAPPABLE, NULL));
@@ -309,7 +309,7 @@ static void test_restore(void **state) {
         assert_true(c.plan.actions[a].unit_swap_max.restore);
         assert_true(c.plan.actions[a].unit_swap_max.remove_control);
         assert_string_equal(c.plan.actions[a].reason, "nodeswap revert");
-        assert_string_equal(c.plan.actions[a].now, "0");
+        assert_string_equal(c.plan.actions[a].now, "memory.swap.max 0");
         done(&c);
 
         fixture_copy(&c, "matching");
@@ -357,7 +357,7 @@ static void test_slices(void **state) {
         run(&c, NULL);
         int a = find(&c.plan, ACTION_UNIT_SWAP_MAX, "system.slice");
         assert_true(a >= 0);
-        assert_string_equal(c.plan.actions[a].now, "max");
+        assert_string_equal(c.plan.actions[a].now, "memory.swap.max max");
         assert_true(find(&c.plan, ACTION_UNIT_SWAP_MAX, "a-b-c.slice") >= 0);     /* 0, but not nodeswap's yet */
         done(&c);
 }
