@@ -19,8 +19,11 @@
 
 #include <inttypes.h>
 
+/* A unit systemd reports not-found is left out: SetUnitProperties refuses it (src/core/dbus-manager.c,
+ * method_set_unit_properties(): GENERIC_UNIT_LOAD|GENERIC_UNIT_VALIDATE_LOADED, "only change
+ * properties on fully loaded units"), and a unit that is not there runs nothing. */
 bool no_swap_wanted(const Policy *p, const PlanOptions *o, const NoSwapUnit *u) {
-        return !o->revert && u->listed && policy_wants_no_swap_units(p) && !u->operator_where;
+        return !o->revert && u->listed && policy_wants_no_swap_units(p) && !u->operator_where && u->loaded != 0;
 }
 
 static char *value_words(uint64_t v) {

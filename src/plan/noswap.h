@@ -8,8 +8,9 @@
  * value as it is and as the plan wants it, one unit-swap-max action per unit that changes. */
 int plan_no_swap(PlanContext *c);
 
-/* Whether nodeswap keeps u out of swap under this policy (not on revert): listed, and no
- * MemorySwapMax= of the operator's own in the unit's files (that one is honoured). */
+/* Whether nodeswap keeps u out of swap under this policy (not on revert): listed, not reported
+ * not-found by systemd, and no MemorySwapMax= of the operator's own in the unit's files (that one
+ * is honoured). */
 bool no_swap_wanted(const Policy *p, const PlanOptions *o, const NoSwapUnit *u);
 
 /* The unit's memory.swap.max (or, without a cgroup, its property) in words: "memory.swap.max max",

@@ -288,7 +288,7 @@ int no_swap_probe(const char *root, const Policy *p, const char *kubelet_unit, c
         if (!units)
                 return -ENOMEM;
         for (char **i = listed; i && *i && r >= 0; i++) {
-                units[n] = (NoSwapUnit) { .name = strdup(*i), .listed = true,
+                units[n] = (NoSwapUnit) { .name = strdup(*i), .listed = true, .loaded = -1,
                                           .recorded = strv_contains(s->no_swap_units, *i) };
                 if (!units[n++].name)
                         r = -ENOMEM;
@@ -296,7 +296,7 @@ int no_swap_probe(const char *root, const Policy *p, const char *kubelet_unit, c
         for (char **i = s->no_swap_units; i && *i && r >= 0; i++) {
                 if (strv_contains(listed, *i))
                         continue;
-                units[n] = (NoSwapUnit) { .name = strdup(*i), .recorded = true };
+                units[n] = (NoSwapUnit) { .name = strdup(*i), .recorded = true, .loaded = -1 };
                 if (!units[n++].name)
                         r = -ENOMEM;
         }
@@ -305,7 +305,7 @@ int no_swap_probe(const char *root, const Policy *p, const char *kubelet_unit, c
                 if (streq_ptr(units[i].name, kubelet_unit))
                         kubelet = units[i].kubelet = true;
         if (r >= 0 && kubelet_unit && !kubelet) {
-                units[n] = (NoSwapUnit) { .name = strdup(kubelet_unit), .kubelet = true };
+                units[n] = (NoSwapUnit) { .name = strdup(kubelet_unit), .kubelet = true, .loaded = -1 };
                 if (!units[n++].name)
                         r = -ENOMEM;
         }

@@ -46,6 +46,8 @@ typedef struct NoSwapUnit {
                                  * the unit by default (system.slice/UNIT; a slice's parents) */
         int cgroup_read;        /* 1: memory.swap.max read, 0: no such file (no cgroup: not running), -1 unreadable */
         uint64_t cgroup_swap_max; /* bytes, NO_SWAP_MAX for "max" */
+        int loaded;             /* systemd's LoadState: 1 loaded, 0 not-found (SetUnitProperties
+                                 * refuses such a unit), -1 unknown (systemd not asked) */
         bool property_known;    /* systemd was asked (probe_systemd()) */
         uint64_t property;      /* its MemorySwapMax property, NO_SWAP_MAX for infinity */
 } NoSwapUnit;

@@ -227,8 +227,11 @@ void probe_systemd(const char *root, HostState *h) {
          * read again there: a unit with Slice= is not in system.slice). */
         for (size_t i = 0; i < h->n_no_swap_units; i++) {
                 NoSwapUnit *u = &h->no_swap_units[i];
+                _cleanup_free_ char *load = NULL;
                 char *cgroup = NULL;
                 uint64_t max;
+                if (unit_string_property(b, u->name, "LoadState", &load) >= 0)
+                        u->loaded = !streq(load, "not-found");
                 if (systemd_unit_swap_max(b, u->name, &max, &cgroup) < 0)
                         continue;
                 u->property_known = true;

@@ -299,7 +299,9 @@ static void print_no_swap_text(FILE *f, const StatusModel *m) {
                 else if (by)
                         fprintf(f, " (MemorySwapMax=0 by nodeswap)");
                 else
-                        fprintf(f, " (%s)", u->listed ? "not yet: nodeswap apply sets MemorySwapMax=0" : "not kept out");
+                        fprintf(f, " (%s)", !u->listed       ? "not kept out"
+                                            : u->loaded == 0 ? "not found by systemd"
+                                                             : "not yet: nodeswap apply sets MemorySwapMax=0");
                 fprintf(f, "%s\n", u->kubelet ? ", the kubelet's unit" : "");
         }
 }

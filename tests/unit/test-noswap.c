@@ -178,6 +178,17 @@ static void test_plan_sets(void **state) {
         assert_string_equal(c.plan.actions[a].now, "no cgroup");
         done(&c);
 
+        /* systemd says the unit is not-found (probe_systemd()): SetUnitProperties would refuse it. */
+        fixture_copy(&c, "rpi-untouched");
+        load(&c, LIMITED "NoSwapUnits=containerd.service\n");
+        for (size_t i = 0; i < c.host.n_no_swap_units; i++)
+                if (streq(c.host.no_swap_units[i].name, "containerd.service"))
+                        c.host.no_swap_units[i].loaded = 0;
+        run(&c, NULL);
+        assert_true(find(&c.plan, ACTION_UNIT_SWAP_MAX, "k3s-agent.service") >= 0);
+        assert_int_equal(find(&c.plan, ACTION_UNIT_SWAP_MAX, "containerd.service"), -1);
+        done(&c);
+
         /* A policy that gives pods no swap protects nothing and plans nothing. */
         fixture_copy(&c, "rpi-untouched");
         put(&c, CGROUP, "max\n");
