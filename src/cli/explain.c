@@ -189,6 +189,9 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
         key_of(f, POLICY_KEY_KUBELET_UNIT);
         fputs(p->kubelet_unit ?: "auto", f);
         end_line(f, p, POLICY_KEY_KUBELET_UNIT);
+        key_of(f, POLICY_KEY_KUBELET_NO_SWAP_UNITS);
+        strv_print(f, p->no_swap_units, "(none)");
+        end_line(f, p, POLICY_KEY_KUBELET_NO_SWAP_UNITS);
         key_of(f, POLICY_KEY_CONFLICTS_UNITS);
         strv_print(f, p->conflict_units, "(none)");
         end_line(f, p, POLICY_KEY_CONFLICTS_UNITS);

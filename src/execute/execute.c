@@ -13,6 +13,7 @@
 #include "execute/swapon.h"
 #include "execute/sysctl.h"
 #include "execute/systemd-jobs.h"
+#include "execute/unit-props.h"
 #include "execute/zram.h"
 #include "execute/swapfile.h"
 #include "shared/clock.h"
@@ -663,6 +664,61 @@ static int exec_mark_reverted(Exec *e, size_t i) {
 
 static int exec_clear_reverted(Exec *e, size_t i) {
         return set_reverted(e, i, false);
+}
+
+/* [Kubelet] NoSwapUnits= (plan/noswap.c). Setting: the unit is recorded as nodeswap's before the
+ * call (killed right after it, the next run must still know the control drop-in is nodeswap's to
+ * remove), then SetUnitProperties(runtime=true) applies MemorySwapMax=0 to the running cgroup.
+ * Taking it away: nodeswap's control drop-in removed and systemd reloaded, which applies the unit's
+ * own files to its cgroup again and runs the generator (that no longer writes the unit's drop-in);
+ * then forgotten. */
+static int exec_unit_swap_max(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        const ActionUnitSwapMax *m = &a->unit_swap_max;
+        sd_bus *b = bus_for_action(e, i);
+        int r;
+        if (!b)
+                return 0;
+        if (!m->restore) {
+                r = state_add_no_swap_unit(&e->state, a->target);
+                if (r == 0)
+                        r = save_state(e);
+                if (r < 0) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("%s could not be recorded in nodeswap's state: %s", a->target,
+                                                       strerror(-r)));
+                        return r;
+                }
+                r = systemd_set_memory_swap_max(b, a->target, 0);
+                if (r < 0) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("Failed to set MemorySwapMax=0 on %s over D-Bus: %s", a->target,
+                                                       strerror(-r)));
+                        return r;
+                }
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
+                return 0;
+        }
+        if (m->remove_control) {
+                r = unit_props_remove_control(e->root, a->target);
+                if (r < 0) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("Failed to remove " NO_SWAP_CONTROL_DIR "/%s.d/" NO_SWAP_CONTROL_DROPIN
+                                                       ": %s", a->target, strerror(-r)));
+                        return r;
+                }
+        }
+        r = systemd_reload(b);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to reload systemd after taking MemorySwapMax=0 off %s: %s",
+                                               a->target, strerror(-r)));
+                return r;
+        }
+        if (state_remove_no_swap_unit(&e->state, a->target) == 0)
+                (void) save_state(e);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
 }
 
 /* Each kind's writer, from the one list of kinds (plan/plan.h): a kind without its exec_ function

@@ -60,6 +60,8 @@ char *state_format_persistent(const NodeswapState *s) {
         buf_printf(&b, "reverted=%s\n", s->reverted ? "yes" : "no");
         for (char **u = s->stopped_units; u && *u; u++)
                 buf_printf(&b, "stopped_unit=%s\n", *u);
+        for (char **u = s->no_swap_units; u && *u; u++)
+                buf_printf(&b, "no_swap_unit=%s\n", *u);
         if (s->swap_changed_usec > 0)
                 buf_printf(&b, "swap_changed_usec=%" PRIu64 "\n", s->swap_changed_usec);
         for (char **f = s->swap_files; f && *f; f++)

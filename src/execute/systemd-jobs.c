@@ -66,6 +66,28 @@ int systemd_unmask_runtime(sd_bus *b, char *const *units) {
         return unit_files_call(b, "UnmaskUnitFiles", units, false);
 }
 
+int systemd_set_memory_swap_max(sd_bus *b, const char *unit, uint64_t value) {
+        _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        int r;
+
+        if (!unit || !*unit)
+                return -EINVAL;
+        r = systemd_bus_ready(b);
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_message_new_method_call(b, &m, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
+                                               "SetUnitProperties");
+        if (r < 0)
+                return r;
+        /* runtime=true: below /run, so a boot without nodeswap's generator starts from the unit's own files. */
+        r = sym_sd_bus_message_append(m, "sba(sv)", unit, 1, 1, "MemorySwapMax", "t", value);
+        if (r < 0)
+                return r;
+        r = sym_sd_bus_call(b, m, 0, &error, &reply);
+        return r < 0 ? r : 0;
+}
+
 int systemd_reload(sd_bus *b) {
         _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;

@@ -12,6 +12,12 @@
 int systemd_mask_runtime(sd_bus *b, char *const *units);
 int systemd_unmask_runtime(sd_bus *b, char *const *units);
 
+/* Manager.SetUnitProperties(unit, runtime=true, [("MemorySwapMax", t value)]): systemd applies it to
+ * the unit's cgroup at once, without a restart, and keeps it in
+ * /run/systemd/system.control/UNIT.d/50-MemorySwapMax.conf until the next boot (src/core/dbus-cgroup.c,
+ * bus_cgroup_set_property(); probe/noswap.h). UINT64_MAX is "infinity". */
+int systemd_set_memory_swap_max(sd_bus *b, const char *unit, uint64_t value);
+
 /* Manager.Reload() (daemon-reload). PID 1 replies once the reload is done; this waits for that
  * reply (up to SYSTEMD_RELOAD_TIMEOUT_USEC), so generators have run again when it returns. */
 #define SYSTEMD_RELOAD_TIMEOUT_USEC (UINT64_C(5) * 60 * 1000 * 1000)

@@ -7,6 +7,7 @@
 
 #include "plan/allowance.h"
 #include "plan/kubelet.h"
+#include "plan/noswap.h"
 #include "plan/zswap.h"
 
 /* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
@@ -458,6 +459,41 @@ static int check_swap_controller(const Policy *p, const HostState *h, const Plan
                           "command line) and restart the kubelet"));
 }
 
+/* On a node whose pods swap, the kubelet's unit may swap too: its cgroup's memory.swap.max (or,
+ * without a cgroup, systemd's MemorySwapMax) is not 0, and this plan does not set it. KEP-2400's
+ * best practices keep the kubelet and the runtime out of swap so that the node still answers under
+ * pressure. */
+static int check_kubelet_unit_swappable(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b,
+                                        Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || h->cgroup != CGROUP_V2 || !h->kubelet_unit)
+                return 0;
+        for (size_t i = 0; i < h->n_no_swap_units; i++) {
+                const NoSwapUnit *u = &h->no_swap_units[i];
+                if (!u->kubelet)
+                        continue;
+                bool swappable = u->cgroup_read == 1 ? u->cgroup_swap_max != 0
+                                 : u->property_known ? u->property != 0
+                                                     : false;
+                int a = pl ? plan_find_action(pl, ACTION_UNIT_SWAP_MAX, u->name) : -1;
+                if (!swappable || (a >= 0 && !pl->actions[a].unit_swap_max.restore))
+                        return 0;
+                _cleanup_free_ char *now = no_swap_now(u);
+                if (!now)
+                        return -ENOMEM;
+                return add(fs, VERDICT_KUBELET_UNIT_SWAPPABLE,
+                           strdup_printf("pods get swap (LimitedSwap), and %s may swap too (%s%s%s%s): "
+                                         "under memory pressure the kubelet and its container runtime are swapped out "
+                                         "and the node stops answering", u->name, now,
+                                         u->operator_where ? ", MemorySwapMax=" : "", strempty(u->operator_value),
+                                         u->operator_where ? " set by the unit's own files" : ""),
+                           u->operator_where
+                                   ? strdup_printf("set MemorySwapMax=0 in %s (nodeswap leaves the unit's own setting "
+                                                   "alone)", u->operator_where)
+                                   : strdup("list kubelet in [Kubelet] NoSwapUnits= (the default) and run nodeswap apply"));
+        }
+        return 0;
+}
+
 /* failSwapOn true, from a flag or a file other than nodeswap's drop-in, on a node with swap. */
 static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Findings *fs) {
         _cleanup_free_ char *src = kubelet_fail_swap_on_source(e);
@@ -752,6 +788,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
         if ((r = check_cgroup(p, h, b, fs)) < 0 ||
             (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
             (r = check_swap_controller(p, h, pl, b, fs)) < 0 ||
+            (r = check_kubelet_unit_swappable(p, h, pl, b, fs)) < 0 ||
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||

@@ -10,6 +10,7 @@
 #include "plan/context.h"
 #include "plan/file.h"
 #include "plan/kubelet.h"
+#include "plan/noswap.h"
 #include "plan/state.h"
 #include "plan/sysctl.h"
 #include "plan/units.h"
@@ -55,6 +56,7 @@ static void action_done(Action *a) {
         case ACTION_START_UNIT:
         case ACTION_MARK_REVERTED:
         case ACTION_CLEAR_REVERTED:
+        case ACTION_UNIT_SWAP_MAX:
         case _ACTION_KIND_MAX:
                 break;
         }
@@ -267,6 +269,9 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         /* Creating an area with the same size as the one it replaces does not change the total. */
 
         r = plan_writeback_timer(&c, true);
+        /* Before the kubelet's restart: the kubelet and its runtime are out of swap before pods get any. */
+        if (r >= 0)
+                r = plan_no_swap(&c);
         if (r >= 0)
                 r = plan_kubelet(&c);
         if (r < 0)

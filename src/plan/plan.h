@@ -26,7 +26,8 @@
         X(UNMASK_UNIT, unmask_unit, "unmask-unit")                                                 \
         X(START_UNIT, start_unit, "start-unit")                                                    \
         X(MARK_REVERTED, mark_reverted, "mark-reverted")                                           \
-        X(CLEAR_REVERTED, clear_reverted, "clear-reverted")
+        X(CLEAR_REVERTED, clear_reverted, "clear-reverted")                                        \
+        X(UNIT_SWAP_MAX, unit_swap_max, "unit-swap-max")
 
 typedef enum ActionKind {
 #define ACTION_KIND_ENUM(K, name, string) ACTION_##K,
@@ -106,6 +107,13 @@ typedef struct ActionDropinWrite {
 typedef struct ActionStartUnit {
         ActionUnit unit;
 } ActionStartUnit;
+/* [Kubelet] NoSwapUnits= (plan/noswap.c): keep a unit out of swap, or stop doing so. */
+typedef struct ActionUnitSwapMax {
+        bool restore;           /* false: MemorySwapMax=0 (SetUnitProperties, runtime), recorded in the
+                                 * state first; true: nodeswap's setting taken away (a daemon-reload
+                                 * after removing its control drop-in) and forgotten */
+        bool remove_control;    /* restore: the control drop-in is nodeswap's (recorded) and there */
+} ActionUnitSwapMax;
 
 typedef struct Action {
         ActionKind kind;
@@ -128,6 +136,7 @@ typedef struct Action {
                 ActionZswapSet zswap_set;
                 ActionDropinWrite dropin_write;
                 ActionStartUnit start_unit;
+                ActionUnitSwapMax unit_swap_max;
         };
 } Action;
 

@@ -105,6 +105,8 @@
           "a node with swap whose kubelet has no hard memory.available eviction threshold: the OOM killer decides") \
         X(MEMORY_EVICTION_FLAG, "memory-eviction-flag", ERROR,                                               \
           "an --eviction-hard flag without memory.available, which nodeswap's drop-in cannot override, under LimitedSwap") \
+        X(KUBELET_UNIT_SWAPPABLE, "kubelet-unit-swappable", WARNING,                                       \
+          "pods get swap, and the kubelet's unit (the kubelet and its container runtime) may swap too")     \
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
         X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked or timed")  \

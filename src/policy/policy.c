@@ -99,6 +99,7 @@ void policy_done(Policy *p) {
         free(p->kubelet_unit);
         free(p->memory_eviction);
         strv_free(p->conflict_units);
+        strv_free(p->no_swap_units);
         *p = (Policy) {};
 }
 

@@ -67,6 +67,7 @@ typedef enum PolicyKey {
         POLICY_KEY_KUBELET_DROPIN,
         POLICY_KEY_KUBELET_UNIT,
         POLICY_KEY_KUBELET_MEMORY_EVICTION,
+        POLICY_KEY_KUBELET_NO_SWAP_UNITS,
         POLICY_KEY_CONFLICTS_UNITS,
         _POLICY_KEY_MAX,
 } PolicyKey;
@@ -135,6 +136,8 @@ typedef struct Policy {
         char *memory_eviction;  /* [Kubelet] MemoryEviction=: the evictionHard memory.available the drop-in
                                  * sets under LimitedSwap when nothing else sets one ("100Mi", "5%");
                                  * NULL: off */
+        char **no_swap_units;   /* [Kubelet] NoSwapUnits=: units kept out of swap (MemorySwapMax=0)
+                                 * when pods get swap; "kubelet" is the kubelet's unit; empty: none */
 
         char **conflict_units;
 
@@ -219,6 +222,14 @@ static inline bool policy_wants_writeback_timer(const Policy *p) {
 }
 /* The kernel counts writeback_limit in 4 KiB units whatever the page size (zram.rst). */
 #define ZRAM_WRITEBACK_UNIT 4096
+
+/* The word in [Kubelet] NoSwapUnits= that stands for the kubelet's unit ([Kubelet] Unit=). */
+#define NO_SWAP_UNITS_KUBELET "kubelet"
+/* Whether nodeswap keeps [Kubelet] NoSwapUnits= out of swap: only when the policy gives pods swap
+ * (KEP-2400's advice is for nodes whose pods swap; a NoSwap node's system daemons swap as before). */
+static inline bool policy_wants_no_swap_units(const Policy *p) {
+        return p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP && p->no_swap_units && p->no_swap_units[0];
+}
 
 /* The largest policy file read. */
 #define POLICY_FILE_MAX (1024 * 1024)

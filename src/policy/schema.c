@@ -37,6 +37,7 @@
         "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "             \
         "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "                \
         "dphys-swapfile.service zramswap.service"
+#define DEFAULT_NO_SWAP_UNITS NO_SWAP_UNITS_KUBELET
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Names and defaults */
@@ -431,6 +432,40 @@ static int parse_units(ParseState *st, const KeyDef *k, const char *v, char **re
         return 0;
 }
 
+/* [Kubelet] NoSwapUnits=: the list semantics of [Conflicts] Units= (empty empties it, every other
+ * line appends). A name is one systemd accepts (shared/unit-name.h follows src/basic/unit-name.c's
+ * unit_name_is_valid()) of a type that has MemorySwapMax= (systemd.resource-control(5): slices,
+ * scopes, services, sockets, mounts, swaps; nodeswap takes the three that hold daemons), no
+ * template (a template runs nothing), and not the root slice "-.slice" (its cgroup is the root's,
+ * which has no memory.swap.max). */
+static int parse_no_swap_units(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        _cleanup_strv_free_ char **w = strv_split_ws(v);
+        if (!w)
+                return -ENOMEM;
+        if (!w[0]) {
+                char **empty = calloc(1, sizeof(char *));
+                if (!empty)
+                        return -ENOMEM;
+                strv_free(st->p->no_swap_units);
+                st->p->no_swap_units = empty;
+                return 0;
+        }
+        for (char **i = w; *i; i++) {
+                if (streq(*i, NO_SWAP_UNITS_KUBELET))
+                        continue;
+                if (!unit_name_is_valid(*i, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE) ||
+                    !(endswith(*i, ".service") || endswith(*i, ".slice") || endswith(*i, ".scope")))
+                        return FAIL("invalid unit '%s': must be kubelet or the name of a .service, .slice or "
+                                    ".scope unit, such as system.slice", *i);
+                if (streq(*i, "-.slice"))
+                        return FAIL("invalid unit '%s': the root slice has no memory.swap.max", *i);
+        }
+        for (char **i = w; *i; i++)
+                if (!strv_contains(st->p->no_swap_units, *i) && strv_extend(&st->p->no_swap_units, *i) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* The schema: one row per key, in the order of its section and of nodeswap.conf(5). */
 
@@ -494,6 +529,9 @@ const KeyDef schema_keys[] = {
         /* only under SwapBehavior=LimitedSwap; empty resets to the default */
         ROW("Kubelet", "MemoryEviction", KUBELET_MEMORY_EVICTION, parse_memory_eviction, AT(memory_eviction),
             .def = DEFAULT_MEMORY_EVICTION),
+        /* Empty empties the list; every other NoSwapUnits= appends. */
+        ROW("Kubelet", "NoSwapUnits", KUBELET_NO_SWAP_UNITS, parse_no_swap_units, AT(no_swap_units),
+            .def = DEFAULT_NO_SWAP_UNITS, .empty_is_value = true),
 
         /* Empty empties the list; every other Units= appends. */
         ROW("Conflicts", "Units", CONFLICTS_UNITS, parse_units, AT(conflict_units), .def = DEFAULT_CONFLICT_UNITS,

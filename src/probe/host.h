@@ -3,6 +3,7 @@
 
 #include "probe/kubelet-config.h"
 #include "probe/loop.h"
+#include "probe/noswap.h"
 #include "probe/zram-writeback.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
@@ -154,6 +155,10 @@ typedef struct HostState {
                                           * (swap_controller_probe() 0): the kubelet sets no swap limit */
         uint64_t kubelet_started_usec; /* CLOCK_REALTIME µs the kubelet unit last became active
                                         * (ActiveEnterTimestamp), 0 unknown (no systemd asked) */
+
+        NoSwapUnit *no_swap_units; /* [Kubelet] NoSwapUnits= (when the policy gives pods swap) and the
+                                    * units nodeswap's state records (probe/noswap.h) */
+        size_t n_no_swap_units;
 
         RpiSwapConfig rpi_swap; /* Raspberry Pi OS's rpi-swap: installed?, its mechanism */
         char **conflict_units;  /* [Conflicts] Units= and what follows from rpi-swap's configuration

@@ -5,6 +5,7 @@
 #include "shared/string-table.h"
 #include "shared/unit-name.h"
 #include "probe/conflicts.h"
+#include "probe/kubelet-unit.h"
 #include "probe/meminfo.h"
 #include "probe/state.h"
 #include "probe/swap.h"
@@ -40,13 +41,6 @@ static const char *const mask_dirs[] = {
         "/run/systemd/generator.early",
 };
 
-static const char *const kubelet_units[] = {
-        "k3s-agent.service",
-        "k3s.service",
-        "rke2-agent.service",
-        "rke2-server.service",
-        "kubelet.service",
-};
 
 static const char *const swap_kind_table[_SWAP_KIND_MAX] = {
         [SWAP_KIND_PARTITION] = "partition",
@@ -479,11 +473,7 @@ static int probe_units(const char *root, const Policy *policy, HostState *h) {
 
 static int probe_kubelet_unit(const char *root, const Policy *policy, HostState *h) {
         h->kubelet_active = -1;
-        const char *name = policy->kubelet_unit;
-        if (!name)
-                for (size_t i = 0; i < ELEMENTSOF(kubelet_units) && !name; i++)
-                        if (unit_file_in(root, unit_dirs, ELEMENTSOF(unit_dirs), kubelet_units[i]))
-                                name = kubelet_units[i];
+        const char *name = kubelet_unit_find(root, policy);
         if (!name)
                 return 0;
         h->kubelet_unit = strdup(name);
@@ -623,6 +613,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         if (r < 0)
                 goto fail;
 
+        r = no_swap_probe(root, policy, h.kubelet_unit, &h.state, &h.no_swap_units, &h.n_no_swap_units);
+        if (r < 0)
+                goto fail;
+
         {
                 _cleanup_free_ char *psi = root_path(root, "/proc/pressure/memory");
                 if (!psi) {
@@ -674,6 +668,7 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
+        no_swap_units_free(h->no_swap_units, h->n_no_swap_units);
         zswap_state_done(&h->zswap);
         kubelet_config_done(&h->kubelet);
         for (size_t i = 0; i < h->n_units; i++)

@@ -25,6 +25,7 @@ int conflict_units_compute(const Policy *policy, const RpiSwapConfig *rpi, char 
 /* The .swap unit name systemd uses for a path: /dev/zram0 -> dev-zram0.swap (systemd-escape --path). */
 char *swap_unit_name(const char *path);
 
+
 /* What policy sizes are evaluated against, read before the policy: MemTotal from /proc/meminfo
  * and the kernel page size (on a fixture root, KernelPageSize from proc/self/smaps if present). */
 int probe_context(const char *root, PolicyContext *ret);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include "shared/unit-name.h"
 
 void nodeswap_state_init(NodeswapState *s) {
         *s = (NodeswapState) {
@@ -15,6 +16,7 @@ void nodeswap_state_done(NodeswapState *s) {
         if (!s)
                 return;
         strv_free(s->stopped_units);
+        strv_free(s->no_swap_units);
         free(s->zram_ids);
         strv_free(s->swap_files);
         strv_free(s->writeback_files);
@@ -35,7 +37,7 @@ static int strv_extend_all(char ***l, char *const *values) {
 
 int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret) {
         NodeswapState c = *s;
-        c.stopped_units = c.swap_files = c.writeback_files = c.unreadable = NULL;
+        c.stopped_units = c.swap_files = c.writeback_files = c.unreadable = c.no_swap_units = NULL;
         c.zram_ids = NULL;
         c.n_zram_ids = 0;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
@@ -44,6 +46,8 @@ int nodeswap_state_copy(const NodeswapState *s, NodeswapState *ret) {
         for (size_t i = 0; r >= 0 && i < _ZSWAP_PARAM_MAX; i++)
                 if (s->saved_zswap[i] && !(c.saved_zswap[i] = strdup(s->saved_zswap[i])))
                         r = -ENOMEM;
+        if (r >= 0)
+                r = strv_extend_all(&c.no_swap_units, s->no_swap_units);
         if (r >= 0)
                 r = strv_extend_all(&c.swap_files, s->swap_files);
         if (r >= 0)
@@ -140,6 +144,18 @@ int state_remove_swap_file(NodeswapState *s, const char *path) {
         return path_list_remove(&s->swap_files, path);
 }
 
+int state_add_no_swap_unit(NodeswapState *s, const char *unit) {
+        if (!unit_name_is_valid(unit, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
+                return -EINVAL;
+        if (strv_contains(s->no_swap_units, unit))
+                return 1;
+        return strv_extend(&s->no_swap_units, unit);
+}
+
+int state_remove_no_swap_unit(NodeswapState *s, const char *unit) {
+        return path_list_remove(&s->no_swap_units, unit);
+}
+
 int state_add_writeback_file(NodeswapState *s, const char *path) {
         return path_list_add(&s->writeback_files, path);
 }
@@ -210,6 +226,9 @@ static int state_apply_line(NodeswapState *s, char *line) {
         } else if (streq(key, "stopped_unit")) {
                 if (*value && !strchr(value, ' ') && !strv_contains(s->stopped_units, value))
                         return strv_extend(&s->stopped_units, value);
+        } else if (streq(key, "no_swap_unit")) {
+                if (state_add_no_swap_unit(s, value) == -ENOMEM)
+                        return -ENOMEM;
         } else if (streq(key, "swap_changed_usec")) {
                 if (safe_atou64(value, &u) >= 0)
                         s->swap_changed_usec = u;
@@ -282,7 +301,7 @@ int state_load_persistent(const char *root, NodeswapState *ret) {
 
 bool state_has_records(const NodeswapState *s) {
         if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->reverted || s->stopped_units ||
-            s->swap_files || s->writeback_files)
+            s->no_swap_units || s->swap_files || s->writeback_files)
                 return true;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
                 if (s->saved_zswap[i])

@@ -19,6 +19,11 @@
  *                                     its newline; printable, no white space)
  *       reverted=yes|no               "nodeswap revert" ran last
  *       stopped_unit=var-swap.swap    repeated, one per conflict unit nodeswap stopped
+ *       no_swap_unit=k3s-agent.service
+ *                                     repeated, one per unit of [Kubelet] NoSwapUnits= nodeswap
+ *                                     gave MemorySwapMax=0 (SetUnitProperties, runtime): the
+ *                                     control drop-in systemd wrote for it is nodeswap's to remove.
+ *                                     Recorded before the call, forgotten once it is removed.
  *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
  *       swap_file=/var/lib/nodeswap/swapfile
  *                                     repeated, one per swap file nodeswap created and has not
@@ -46,6 +51,7 @@ typedef struct NodeswapState {
         int saved_page_cluster; /* -1: not saved */
         bool reverted;          /* "nodeswap revert" ran last */
         char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
+        char **no_swap_units;   /* units nodeswap set MemorySwapMax=0 on (no_swap_unit=) */
         int *zram_ids;          /* zram devices nodeswap created this boot */
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */
@@ -103,6 +109,10 @@ bool state_has_zram_id(const NodeswapState *s, int id);
  * when nothing changed; -EINVAL for a path that is not absolute. */
 int state_add_swap_file(NodeswapState *s, const char *path);
 int state_remove_swap_file(NodeswapState *s, const char *path);
+/* Record / forget a unit nodeswap gave MemorySwapMax=0 (no_swap_unit=): 0, 1 when nothing
+ * changed, -EINVAL for a name systemd would refuse. */
+int state_add_no_swap_unit(NodeswapState *s, const char *unit);
+int state_remove_no_swap_unit(NodeswapState *s, const char *unit);
 /* The same for a [Zram] Writeback= file nodeswap created (writeback_file=). */
 int state_add_writeback_file(NodeswapState *s, const char *path);
 int state_remove_writeback_file(NodeswapState *s, const char *path);

@@ -179,6 +179,33 @@ int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, ui
         return 0;
 }
 
+int systemd_unit_swap_max(sd_bus *b, const char *unit, uint64_t *ret_max, char **ret_cgroup) {
+        _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_free_ char *path = NULL, *iface = NULL;
+        char *cgroup = NULL;
+        uint64_t t;
+        int r;
+
+        if (!ret_max || !ret_cgroup)
+                return -EINVAL;
+        r = systemd_unit_object_path(b, unit, &path);
+        if (r < 0)
+                return r;
+        iface = type_interface(unit);
+        if (!iface)
+                return -ENOMEM;
+        r = sym_sd_bus_get_property_trivial(b, SYSTEMD_DEST, path, iface, "MemorySwapMax", &error, 't', &t);
+        if (r < 0)
+                return r;
+        sym_sd_bus_error_free(&error);
+        r = sym_sd_bus_get_property_string(b, SYSTEMD_DEST, path, iface, "ControlGroup", &error, &cgroup);
+        if (r < 0)
+                return r;
+        *ret_max = t;
+        *ret_cgroup = cgroup;
+        return 0;
+}
+
 /* 1 when the unit is up (systemd_active_state_up()), 0 when not, -1 when systemd did not say. */
 static int unit_up(sd_bus *b, const char *unit) {
         _cleanup_free_ char *state = NULL;
@@ -196,6 +223,26 @@ void probe_systemd(const char *root, HostState *h) {
         for (size_t i = 0; i < h->n_units; i++)
                 h->units[i].active = unit_up(b, h->units[i].name);
         h->writeback_timer_active = unit_up(b, NODESWAP_WRITEBACK_TIMER);
+        /* What systemd says of each NoSwapUnits= unit: its property, and where its cgroup is (then
+         * read again there: a unit with Slice= is not in system.slice). */
+        for (size_t i = 0; i < h->n_no_swap_units; i++) {
+                NoSwapUnit *u = &h->no_swap_units[i];
+                _cleanup_free_ char *load = NULL;
+                char *cgroup = NULL;
+                uint64_t max;
+                if (unit_string_property(b, u->name, "LoadState", &load) >= 0)
+                        u->loaded = !streq(load, "not-found");
+                if (systemd_unit_swap_max(b, u->name, &max, &cgroup) < 0)
+                        continue;
+                u->property_known = true;
+                u->property = max;
+                if (cgroup && *cgroup) {
+                        free(u->cgroup);
+                        u->cgroup = strdup(cgroup + (*cgroup == '/'));
+                        no_swap_read_cgroup(root, u);
+                }
+                free(cgroup);
+        }
         if (h->kubelet_unit) {
                 uint64_t t;
                 h->kubelet_active = unit_up(b, h->kubelet_unit);

@@ -52,3 +52,8 @@ static inline bool systemd_active_state_up(const char *state) {
  * (org.freedesktop.systemd1.Service for a .service): the Unit interface is asked first, the
  * type-specific one when the Unit interface does not have the property. */
 int systemd_unit_timestamp(sd_bus *b, const char *unit, const char *property, uint64_t *ret_usec);
+/* The unit's MemorySwapMax property ("t", UINT64_MAX for infinity) and its ControlGroup ("s",
+ * e.g. "/system.slice/k3s-agent.service"; "" when the unit has no cgroup now), both from the
+ * type-specific interface (org.freedesktop.systemd1.Service, .Slice, .Scope: systemd's
+ * bus_cgroup_vtable and bus_unit_cgroup_vtable live there, src/core/dbus-cgroup.c, dbus-unit.c). */
+int systemd_unit_swap_max(sd_bus *b, const char *unit, uint64_t *ret_max, char **ret_cgroup);

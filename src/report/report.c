@@ -123,6 +123,15 @@ static char *describe_clear_reverted(const Action *a) {
         return strdup_printf("ending the revert (%s)", WHY(a));
 }
 
+static char *describe_unit_swap_max(const Action *a) {
+        return strdup_printf("%s %s %s: %s -> %s (%s)", a->unit_swap_max.restore ? "letting" : "keeping", T(a),
+                             a->unit_swap_max.restore ? "swap again" : "out of swap", NOW(a), WANT(a), WHY(a));
+}
+
+static int json_unit_swap_max(const Action *a, json_object *j) {
+        return json_add_bool(j, "restore", a->unit_swap_max.restore);
+}
+
 /* Kinds whose JSON has the common fields only. */
 #define JSON_COMMON_FIELDS_ONLY(name)                                                           \
         static int json_##name(const Action *a, json_object *j) {                               \

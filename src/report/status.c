@@ -6,6 +6,7 @@
 
 #include "plan/allowance.h"
 #include "plan/kubelet.h"
+#include "plan/noswap.h"
 #include "report/json.h"
 #include "report/zswap.h"
 
@@ -287,6 +288,37 @@ static void print_units_text(FILE *f, const StatusModel *m) {
                 : masked == n && n > 0 ? " (kept off while nodeswap is in charge)" : "");
 }
 
+/* [Kubelet] NoSwapUnits=: who keeps each unit out of swap, if anyone. */
+static const char *no_swap_by(const StatusModel *m, const NoSwapUnit *u) {
+        if (u->operator_where)
+                return "operator";
+        if ((u->recorded && u->control_zero) || u->generator_dropin)
+                return "nodeswap";
+        return NULL;
+}
+
+static void print_no_swap_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        if (h->n_no_swap_units == 0)
+                return;
+        fprintf(f, "\nKept out of swap ([Kubelet] NoSwapUnits=):\n");
+        for (size_t i = 0; i < h->n_no_swap_units; i++) {
+                const NoSwapUnit *u = &h->no_swap_units[i];
+                _cleanup_free_ char *now = no_swap_now(u);
+                const char *by = no_swap_by(m, u);
+                fprintf(f, "  %-36s %s", u->name, strempty(now));
+                if (by && streq(by, "operator"))
+                        fprintf(f, " (MemorySwapMax=%s in %s)", strempty(u->operator_value), u->operator_where);
+                else if (by)
+                        fprintf(f, " (MemorySwapMax=0 by nodeswap)");
+                else
+                        fprintf(f, " (%s)", !u->listed       ? "not kept out"
+                                            : u->loaded == 0 ? "not found by systemd"
+                                                             : "not yet: nodeswap apply sets MemorySwapMax=0");
+                fprintf(f, "%s\n", u->kubelet ? ", the kubelet's unit" : "");
+        }
+}
+
 static void print_recorded_text(FILE *f, const StatusModel *m) {
         const HostState *h = m->host;
         if (h->n_recorded_files == 0)
@@ -379,6 +411,7 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         print_sysctl_text(f, m->host);
         print_kubelet_text(f, m);
         print_units_text(f, m);
+        print_no_swap_text(f, m);
         print_recorded_text(f, m);
         print_runs_text(f, m);
 
@@ -599,6 +632,32 @@ static int cgroup_value_to_json(json_object *o, const char *key, uint64_t v) {
         return json_add_u64(o, key, v);
 }
 
+static int no_swap_to_json(const StatusModel *m, json_object **ret) {
+        const HostState *h = m->host;
+        _cleanup_json_ json_object *a = json_object_new_array();
+        if (!a)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->n_no_swap_units; i++) {
+                const NoSwapUnit *u = &h->no_swap_units[i];
+                _cleanup_json_ json_object *o = json_object_new_object();
+                const char *by = no_swap_by(m, u);
+                uint64_t v = u->cgroup_read == 1 ? u->cgroup_swap_max : CGROUP_VALUE_UNKNOWN;
+                if (v == NO_SWAP_MAX)
+                        v = CGROUP_VALUE_MAX;
+                if (!o ||
+                    json_add_string(o, "unit", u->name) < 0 ||
+                    cgroup_value_to_json(o, "memory_swap_max", v) < 0 ||
+                    json_add_bool(o, "listed", u->listed) < 0 ||
+                    json_add_bool(o, "kubelet", u->kubelet) < 0 ||
+                    json_add_string(o, "set_by", by) < 0 ||
+                    json_add_string(o, "source", u->operator_where) < 0 ||
+                    json_append(a, TAKE_PTR(o)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(a);
+        return 0;
+}
+
 static int pods_to_json(const PodSwap *pods, size_t n, json_object **ret) {
         _cleanup_json_ json_object *a = json_object_new_array();
         if (!a)
@@ -659,7 +718,8 @@ static int node_to_json(const StatusModel *m, json_object *o) {
 int status_to_json(const StatusModel *m, json_object **ret) {
         const HostState *h = m->host;
         const StatusVerdict *v = m->verdict;
-        _cleanup_json_ json_object *o = json_object_new_object(), *recorded = NULL, *files = NULL, *pods = NULL;
+        _cleanup_json_ json_object *o = json_object_new_object(), *recorded = NULL, *files = NULL, *pods = NULL,
+                                   *no_swap = NULL;
         if (!o ||
             json_add_int(o, "version", NODESWAP_JSON_VERSION) < 0 ||
             node_to_json(m, o) < 0 ||
@@ -669,6 +729,8 @@ int status_to_json(const StatusModel *m, json_object **ret) {
             json_add_bool(o, "reverted", h->state.reverted) < 0 ||
             recorded_to_json(m, &recorded) < 0 ||
             json_add(o, "swap_files", TAKE_PTR(recorded)) < 0 ||
+            no_swap_to_json(m, &no_swap) < 0 ||
+            json_add(o, "no_swap_units", TAKE_PTR(no_swap)) < 0 ||
             json_add_tristate(o, "matches_policy", m->matches) < 0 ||
             (m->matches >= 0 ? json_add_u64(o, "pending_actions", v->pending) : json_add_null(o, "pending_actions")) < 0 ||
             json_add_bool(o, "policy_valid", v->policy_valid) < 0 ||

@@ -95,6 +95,15 @@
  *                    longer carries nodeswap's swap label); the last two are never deleted
  *     policy_path    true when it is the policy's [File] Path= (apply keeps it; the others are
  *                    deleted by the next apply, every one by revert --purge)
+ *   no_swap_units    array, one per unit of [Kubelet] NoSwapUnits= (when the policy gives pods swap),
+ *                    per unit nodeswap's state records, and the kubelet's unit, of
+ *     unit           the unit's name
+ *     memory_swap_max  its cgroup's memory.swap.max: bytes, "max", or null (no cgroup: not running)
+ *     listed         in NoSwapUnits= under a policy that gives pods swap
+ *     kubelet        the kubelet's unit
+ *     set_by         "nodeswap" (its MemorySwapMax=0 is in effect), "operator" (the unit's own files
+ *                    set MemorySwapMax=, which nodeswap leaves alone), or null (nobody: it may swap)
+ *     source         "FILE:LINE" of the operator's MemorySwapMax=, or null
  *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap
  *                    leaves the node alone)
  *   pods             (--pods only) array, sorted by cgroup, of

@@ -6,7 +6,8 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,e,ansible,g (default: all)
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,e,ansible,g (default: all;
+#                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
 #        E2E_DEB        the amd64 nodeswap .deb the ansible scenario installs (default: built
@@ -32,7 +33,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,e,ansible,g
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,e,ansible,g
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -470,7 +471,8 @@ if [[ -n $first ]] || want g; then
         want w && t1=$(( t1 + 200 ))
         plan+=("1 $first $t1")
         if want e && [[ -n $NODESWAP ]]; then
-                plan+=("2 e 200" "3 e 200")
+                # scenario p checks the boot of e's LimitedSwap policy in e's second boot
+                plan+=("2 e$(want p && echo ,p) 200" "3 e 200")
         fi
         if want g && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"

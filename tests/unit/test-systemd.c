@@ -31,6 +31,7 @@ typedef struct Seen {
         unsigned reloads, subscribes;
         unsigned active_state_gets;     /* reads of a unit's ActiveState */
         bool flaky_failed;              /* flaky.service failed after its restart */
+        char props[128];                /* SetUnitProperties: "NAME=SIGNATURE:VALUE ..." */
 } Seen;
 
 static Seen seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -111,6 +112,56 @@ static int method_reload(sd_bus_message *m, void *userdata, sd_bus_error *error)
         seen.reloads++;
         pthread_mutex_unlock(&seen.lock);
         seen_method("Reload");
+        return sd_bus_reply_method_return(m, NULL);
+}
+
+/* SetUnitProperties(s name, b runtime, a(sv) properties), as org.freedesktop.systemd1(5) has it:
+ * records the unit, runtime and each property with its signature and (for "t") its value. */
+static int method_set_properties(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+        const char *unit, *prop, *sig;
+        int runtime, r;
+        char buf[128] = "";
+
+        r = sd_bus_message_read(m, "sb", &unit, &runtime);
+        if (r < 0)
+                return r;
+        r = sd_bus_message_enter_container(m, 'a', "(sv)");
+        if (r < 0)
+                return r;
+        while ((r = sd_bus_message_enter_container(m, 'r', "sv")) > 0) {
+                r = sd_bus_message_read(m, "s", &prop);
+                if (r < 0)
+                        return r;
+                r = sd_bus_message_peek_type(m, NULL, &sig);
+                if (r < 0)
+                        return r;
+                char one[64];
+                if (streq(sig, "t")) {
+                        uint64_t v;
+                        r = sd_bus_message_read(m, "v", "t", &v);
+                        snprintf(one, sizeof one, "%s%s=t:%" PRIu64, *buf ? " " : "", prop, v);
+                } else {
+                        r = sd_bus_message_skip(m, "v");
+                        snprintf(one, sizeof one, "%s%s=%s:?", *buf ? " " : "", prop, sig);
+                }
+                if (r < 0)
+                        return r;
+                strncat(buf, one, sizeof buf - strlen(buf) - 1);
+                r = sd_bus_message_exit_container(m);
+                if (r < 0)
+                        return r;
+        }
+        if (r < 0)
+                return r;
+        r = sd_bus_message_exit_container(m);
+        if (r < 0)
+                return r;
+        pthread_mutex_lock(&seen.lock);
+        snprintf(seen.last_method, sizeof(seen.last_method), "SetUnitProperties");
+        snprintf(seen.units, sizeof(seen.units), "%s", unit);
+        seen.runtime = runtime;
+        snprintf(seen.props, sizeof(seen.props), "%s", buf);
+        pthread_mutex_unlock(&seen.lock);
         return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -201,6 +252,7 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_METHOD("MaskUnitFiles", "asbb", "a(sss)", method_mask, 0),
         SD_BUS_METHOD("UnmaskUnitFiles", "asb", "a(sss)", method_unmask, 0),
         SD_BUS_METHOD("Reload", "", "", method_reload, 0),
+        SD_BUS_METHOD("SetUnitProperties", "sba(sv)", "", method_set_properties, 0),
         SD_BUS_METHOD("Subscribe", "", "", method_subscribe, 0),
         SD_BUS_METHOD("LoadUnit", "s", "o", method_load_unit, 0),
         SD_BUS_METHOD("StartUnit", "ss", "o", method_job, 0),
@@ -239,6 +291,11 @@ static int property_unit(sd_bus *bus, const char *path, const char *interface, c
                 return sd_bus_message_append(reply, "t", found ? UINT64_C(1700000000000000) : UINT64_C(0));
         if (streq(property, "ExecMainStartTimestamp"))
                 return sd_bus_message_append(reply, "t", UINT64_C(1700000001000000));
+        /* kept.service is out of swap and running; nothing.service has no cgroup and infinity */
+        if (streq(property, "MemorySwapMax"))
+                return sd_bus_message_append(reply, "t", streq(name, "kept.service") ? UINT64_C(0) : UINT64_MAX);
+        if (streq(property, "ControlGroup"))
+                return sd_bus_message_append(reply, "s", found ? "/system.slice/kept.service" : "");
         return -EINVAL;
 }
 
@@ -253,6 +310,8 @@ static const sd_bus_vtable unit_vtable[] = {
 static const sd_bus_vtable service_vtable[] = {
         SD_BUS_VTABLE_START(0),
         SD_BUS_PROPERTY("ExecMainStartTimestamp", "t", property_unit, 0, 0),
+        SD_BUS_PROPERTY("MemorySwapMax", "t", property_unit, 0, 0),
+        SD_BUS_PROPERTY("ControlGroup", "s", property_unit, 0, 0),
         SD_BUS_VTABLE_END,
 };
 
@@ -367,6 +426,33 @@ static void mask_runtime_sends_units_runtime_and_force(void **state) {
         assert_string_equal(seen.units, "dev-zram0.swap var-swap.swap");
         assert_int_equal(seen.runtime, 1);
         assert_int_equal(seen.force, 1);
+}
+
+/* [Kubelet] NoSwapUnits=: SetUnitProperties(unit, runtime=true, [("MemorySwapMax", t 0)]) */
+static void set_memory_swap_max_sends_runtime_and_t(void **state) {
+        Fixture *f = *state;
+        assert_int_equal(systemd_set_memory_swap_max(f->client, "k3s-agent.service", 0), 0);
+        assert_string_equal(seen.last_method, "SetUnitProperties");
+        assert_string_equal(seen.units, "k3s-agent.service");
+        assert_int_equal(seen.runtime, 1);
+        assert_string_equal(seen.props, "MemorySwapMax=t:0");
+        assert_int_equal(systemd_set_memory_swap_max(f->client, "", 0), -EINVAL);
+}
+
+/* ... and the property and the cgroup read back from the Service interface. */
+static void unit_swap_max_reads_property_and_cgroup(void **state) {
+        Fixture *f = *state;
+        uint64_t v = 7;
+        char *cg = NULL;
+        assert_int_equal(systemd_unit_swap_max(f->client, "kept.service", &v, &cg), 0);
+        assert_true(v == 0);
+        assert_string_equal(cg, "/system.slice/kept.service");
+        free(cg);
+        cg = NULL;
+        assert_int_equal(systemd_unit_swap_max(f->client, "nothing.service", &v, &cg), 0);
+        assert_true(v == UINT64_MAX);
+        assert_string_equal(cg, "");
+        free(cg);
 }
 
 static void unmask_runtime_sends_units_and_runtime(void **state) {
@@ -521,6 +607,8 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(settled_unit_is_read_once, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_failing_after_restart_ends_the_wait, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_never_active_times_out, setup, teardown),
+                cmocka_unit_test_setup_teardown(set_memory_swap_max_sends_runtime_and_t, setup, teardown),
+                cmocka_unit_test_setup_teardown(unit_swap_max_reads_property_and_cgroup, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
 #                          and g3 for scenario g; ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,e,ansible,g, and g-prepare (the
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
@@ -857,6 +857,116 @@ time.sleep(600)' >/dev/null 2>&1
         no_failed_units "after the writeback scenario"
 }
 
+# p (issue 25, part 2): the kubelet's unit out of swap while pods swap ([Kubelet] NoSwapUnits=,
+# default "kubelet": k3s-agent.service here). apply sets MemorySwapMax=0 at once through systemd
+# (its cgroup's memory.swap.max 0, no restart), a daemon-reload adds the generator's drop-in and a
+# restart of the unit starts with 0 (the fake k3s records its cgroup's memory.swap.max at start);
+# check warns when the policy opts out; revert gives the unit back what it had, with no drop-in
+# left in the generator's directory or systemd's runtime control directory. Its reboot checks ride
+# on scenario e's boots (run p with e): scenario_p_boot2 before e's revert, scenario_p_reverted
+# after it.
+P_UNIT=k3s-agent.service
+P_CONTROL=/run/systemd/system.control/$P_UNIT.d/50-MemorySwapMax.conf
+P_GENERATED=/run/systemd/generator/$P_UNIT.d/50-nodeswap-no-swap.conf
+p_cgroup_swap_max() { cat "/sys/fs/cgroup$(prop "$P_UNIT" ControlGroup)/memory.swap.max" 2>/dev/null || echo none; }
+p_recorded() { grep -qx "no_swap_unit=$P_UNIT" /var/lib/nodeswap/state 2>/dev/null; }
+scenario_p() {
+        ns revert --json
+        ns_expect_rc "precondition: revert" 0
+        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        local before_prop before_cg starts
+        before_prop=$(prop "$P_UNIT" MemorySwapMax) before_cg=$(p_cgroup_swap_max)
+        printf 'prop=%s\ncgroup=%s\n' "$before_prop" "$before_cg" >"$STATE/p-before"
+        info "before: MemorySwapMax and memory.swap.max" "$before_prop, $before_cg"
+        check "before: k3s-agent may swap" "memory.swap.max $before_cg" test "$before_cg" != 0 -a "$before_cg" != none
+
+        write_policy zram
+        ns apply --json
+        ns_expect_rc "apply (LimitedSwap)" 0
+        check "apply planned unit-swap-max for $P_UNIT" "$(json '[a["id"] for a in j["actions"]]')" \
+                test "$(action_index unit-swap-max "$P_UNIT")" -ge 0
+        expect "at once: $P_UNIT's memory.swap.max" "$(p_cgroup_swap_max)" 0
+        expect "at once: its MemorySwapMax" "$(prop "$P_UNIT" MemorySwapMax)" 0
+        check "systemd's control drop-in is there" "$P_CONTROL" test -f "$P_CONTROL"
+        check "nodeswap recorded the unit" "$(grep no_swap_unit /var/lib/nodeswap/state)" p_recorded
+        ns status --json
+        expect "status: memory_swap_max" "$(json 'j["no_swap_units"][0]["memory_swap_max"]')" 0
+        expect "status: set_by" "$(json 'j["no_swap_units"][0]["set_by"]')" nodeswap
+        ns check --json
+        check "check: no kubelet-unit-swappable" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "kubelet-unit-swappable"]')" = "[]"
+        ns apply --json
+        ns_expect_rc "second apply" 0
+        expect "second apply: nothing to do" "$(json 'j["changed"]')" false
+
+        # A daemon-reload runs the generator: its drop-in is there, the value stays 0, and the unit
+        # starts with 0 (the fake k3s records its cgroup's memory.swap.max as it starts).
+        systemctl daemon-reload
+        check "the generator's drop-in" "$(cat "$P_GENERATED" 2>/dev/null | tr '\n' ' ')" \
+                grep -qx 'MemorySwapMax=0' "$P_GENERATED"
+        starts=$(k3s_starts)
+        systemctl restart "$P_UNIT"
+        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        expect "restarted once" "$(k3s_starts)" $((starts + 1))
+        expect "the restarted unit started with memory.swap.max" "$(k3s_seen cgroup_swap_max)" 0
+
+        # Opted out (NoSwapUnits= empty): apply takes it away and check warns.
+        printf '\n[Kubelet]\nNoSwapUnits=\n' >>"$POLICY"
+        ns check --json
+        check "check with NoSwapUnits= empty (still 0): no warning yet" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "kubelet-unit-swappable"]')" = "[]"
+        ns apply --json
+        ns_expect_rc "apply with NoSwapUnits= empty" 0
+        expect "opted out: memory.swap.max back" "$(p_cgroup_swap_max)" "$before_cg"
+        check "opted out: no control drop-in" "" test ! -e "$P_CONTROL"
+        check "opted out: no generator drop-in" "" test ! -e "$P_GENERATED"
+        ns check --json
+        check "check warns kubelet-unit-swappable" "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] == "kubelet-unit-swappable"]')" = '["kubelet-unit-swappable"]'
+
+        # Back in, then revert: the property and the cgroup as they were, no drop-in anywhere.
+        write_policy zram
+        ns apply --json
+        ns_expect_rc "apply again" 0
+        expect "again: memory.swap.max" "$(p_cgroup_swap_max)" 0
+        systemctl daemon-reload
+        ns revert --json
+        ns_expect_rc "revert" 0
+        expect "revert: MemorySwapMax as before" "$(prop "$P_UNIT" MemorySwapMax)" "$before_prop"
+        expect "revert: memory.swap.max as before" "$(p_cgroup_swap_max)" "$before_cg"
+        check "revert: no control drop-in" "$(ls "/run/systemd/system.control/$P_UNIT.d" 2>&1)" test ! -e "$P_CONTROL"
+        check "revert: no generator drop-in" "$(ls "/run/systemd/generator/$P_UNIT.d" 2>&1)" test ! -e "$P_GENERATED"
+        check "revert: the unit forgotten" "" bash -c "! grep -q no_swap_unit= /var/lib/nodeswap/state"
+        expect "revert: systemd has nothing to reload for it" "$(prop "$P_UNIT" NeedDaemonReload)" no
+        ns revert --json
+        expect "a second revert changes nothing" "$(json 'j["changed"]')" false
+        no_failed_units "after scenario p"
+}
+
+# p at scenario e's second boot (e applied its LimitedSwap zram policy before the reboot): the
+# generator's drop-in held before k3s-agent's first start.
+scenario_p_boot2() {
+        check "boot: the generator's drop-in" "$(cat "$P_GENERATED" 2>/dev/null | tr '\n' ' ')" \
+                grep -qx 'MemorySwapMax=0' "$P_GENERATED"
+        check "boot: no runtime control drop-in (nothing to set at boot)" "" test ! -e "$P_CONTROL"
+        expect "boot: k3s-agent's first start saw memory.swap.max" "$(k3s_seen cgroup_swap_max)" 0
+        expect "boot: k3s-agent started once" "$(k3s_starts)" 1
+        expect "boot: MemorySwapMax" "$(prop "$P_UNIT" MemorySwapMax)" 0
+        expect "boot: memory.swap.max" "$(p_cgroup_swap_max)" 0
+        check "boot: still recorded" "" p_recorded
+}
+
+# ... and after e's revert in that boot: as before scenario p, no drop-in left.
+scenario_p_reverted() {
+        local before_prop before_cg
+        before_prop=$(sed -n 's/^prop=//p' "$STATE/p-before" 2>/dev/null)
+        before_cg=$(sed -n 's/^cgroup=//p' "$STATE/p-before" 2>/dev/null)
+        expect "after revert at boot 2: MemorySwapMax" "$(prop "$P_UNIT" MemorySwapMax)" "${before_prop:-infinity}"
+        expect "after revert at boot 2: memory.swap.max" "$(p_cgroup_swap_max)" "${before_cg:-max}"
+        check "after revert at boot 2: no generator drop-in" "" test ! -e "$P_GENERATED"
+        check "after revert at boot 2: no control drop-in" "" test ! -e "$P_CONTROL"
+}
+
 scenario_e_prepare() {
         write_policy zram
         ns apply --json
@@ -1362,7 +1472,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k v m w charge; do
+        for s in smoke h a b c d f k v m w charge p; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
@@ -1376,7 +1486,11 @@ case $phase in
                 if have_nodeswap; then scenario_e_prepare; else line SKIP "nodeswap not installed"; fi
         fi
         ;;
-2) CUR=e; scenario_e_boot2 ;;
+2)
+        if want p; then CUR=p; scenario_p_boot2; fi
+        CUR=e; scenario_e_boot2
+        if want p; then CUR=p; scenario_p_reverted; fi
+        ;;
 3) CUR=e; scenario_e_boot3 ;;
 g2) CUR=g; scenario_g_boot2 ;;
 g3) CUR=g; scenario_g_boot3 ;;
