@@ -65,6 +65,14 @@ int verb_status(const CliContext *c) {
                 policy_done(&p);
                 return EXIT_FAIL;
         }
+        /* memory pressure and swap traffic (the node's; the pods' come with --pods) */
+        if (probe_pressure(c->root, &h) < 0) {
+                log_error("Failed to read the node's memory pressure below %s", strempty(c->root));
+                findings_done(&v.findings);
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_FAIL;
+        }
         v.have_policy = p.found;
         v.policy_valid = findings_count(&v.findings, SEVERITY_ERROR) == 0 &&
                          !findings_has(&v.findings, VERDICT_POLICY_UNREADABLE);
