@@ -33,6 +33,8 @@ int verb_metrics(const CliContext *c) {
         MetricsInput in = { .pods = c->pods, .findings = &fs };
         if (ret == EXIT_OK && probe_zswap(c->root, &h) < 0)
                 ret = EXIT_FAIL;
+        if (ret == EXIT_OK && probe_pressure(c->root, &h) < 0)
+                ret = EXIT_FAIL;
         if (ret == EXIT_OK) {
                 in.policy = &p;
                 in.host = &h;
