@@ -187,7 +187,8 @@ int check_memory_pressure(const Policy *p, const HostState *h, Findings *fs) {
                 if (isnan(pods[i].full_avg60) || pods[i].full_avg60 <= 0 ||
                     (high > 0 && pods[i].full_avg60 < PRESSURE_FULL_AVG60_WARN))
                         continue;
-                if (strv_push(&named, describe_pod(&pods[i])) < 0) {
+                char *d = describe_pod(&pods[i]);
+                if (!d || strv_push(&named, d) < 0) {
                         pod_stalls_free(pods, n);
                         return -ENOMEM;
                 }
