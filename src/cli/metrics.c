@@ -33,8 +33,13 @@ int verb_metrics(const CliContext *c) {
         MetricsInput in = { .pods = c->pods, .findings = &fs };
         if (ret == EXIT_OK && probe_zswap(c->root, &h) < 0)
                 ret = EXIT_FAIL;
-        if (ret == EXIT_OK && probe_pressure(c->root, &h) < 0)
-                ret = EXIT_FAIL;
+        if (ret == EXIT_OK) {
+                int r = probe_pressure(c->root, &h);
+                if (r < 0) {
+                        log_error_errno(r, "Failed to read the node's memory pressure: %m");
+                        ret = EXIT_FAIL;
+                }
+        }
         if (ret == EXIT_OK) {
                 in.policy = &p;
                 in.host = &h;

@@ -66,8 +66,9 @@ int verb_status(const CliContext *c) {
                 return EXIT_FAIL;
         }
         /* memory pressure and swap traffic (the node's; the pods' come with --pods) */
-        if (probe_pressure(c->root, &h) < 0) {
-                log_error("Failed to read the node's memory pressure below %s", strempty(c->root));
+        r = probe_pressure(c->root, &h);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read the node's memory pressure: %m");
                 findings_done(&v.findings);
                 host_state_done(&h);
                 policy_done(&p);

@@ -62,7 +62,12 @@ int pressure_read(const char *path, Pressure *ret) {
         }
         if (r < 0)
                 return r;
-        return pressure_parse(text, ret);
+        r = pressure_parse(text, ret);
+        if (r == -EINVAL) {
+                *ret = (Pressure) { .malformed = true };
+                return 0;
+        }
+        return r;
 }
 
 int swap_traffic_read(const char *path, SwapTraffic *ret) {

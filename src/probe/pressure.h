@@ -33,6 +33,7 @@ typedef struct PressureLine {
 
 typedef struct Pressure {
         bool present;                   /* the file exists and was read */
+        bool malformed;                 /* it exists but is not in psi_show()'s format: unknown */
         PressureLine some, full;
 } Pressure;
 
@@ -53,7 +54,8 @@ typedef struct CgroupPressure {
 /* Parse a PSI file's text. A "some" or "full" line that is not the kernel's format: -EINVAL. */
 int pressure_parse(const char *text, Pressure *ret);
 /* Read a PSI file; an absent one (ENOENT; EOPNOTSUPP, which a cgroup's file gives when PSI is off
- * for it) is ret->present = false and 0. */
+ * for it) is ret->present = false and 0; one not in the kernel's format (a later kernel's, say) is
+ * ret->malformed and 0 too: its figures are unknown, and status and check go on without them. */
 int pressure_read(const char *path, Pressure *ret);
 /* Read pswpin/pswpout/zswpin/zswpout from /proc/vmstat or a memory.stat ("KEY VALUE" lines); an
  * absent file is all unknown and 0. */

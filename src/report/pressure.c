@@ -17,7 +17,10 @@ void pressure_print_text(FILE *f, const NodePressure *np) {
         if (!np->probed)
                 return;
         fprintf(f, "\nMemory pressure (PSI):\n");
-        if (!np->memory.present)
+        if (np->memory.malformed)
+                fprintf(f, "  stall           unknown: /proc/pressure/memory is not in the kernel's format "
+                           "nodeswap reads\n");
+        else if (!np->memory.present)
                 fprintf(f, "  stall           missing: no /proc/pressure/memory (PSI is off: psi=0, a kernel "
                            "without CONFIG_PSI)\n");
         else {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include "plan/pressure.h"
 #include "probe/pods.h"
@@ -59,6 +60,27 @@ static void test_parse_refuses(void **state) {
                 print_message("  '%s'\n", bad[i]);
                 assert_int_equal(pressure_parse(bad[i], &p), -EINVAL);
         }
+}
+
+/* A file not in psi_show()'s format is unknown, not fatal: status and check go on. */
+static void test_read_malformed(void **state) {
+        char dir[] = "/tmp/test-pressure-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        _cleanup_free_ char *path = strdup_printf("%s/memory.pressure", dir);
+        FILE *f = fopen(path, "we");
+        assert_non_null(f);
+        fputs("some avg10=x\n", f);
+        assert_int_equal(fclose(f), 0);
+        Pressure p = { .present = true };
+        assert_int_equal(pressure_read(path, &p), 0);
+        assert_false(p.present);
+        assert_true(p.malformed);
+        assert_int_equal(unlink(path), 0);
+        /* absent */
+        assert_int_equal(pressure_read(path, &p), 0);
+        assert_false(p.present);
+        assert_false(p.malformed);
+        assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_node(void **state) {
@@ -209,6 +231,7 @@ int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse_kernel_format),
                 cmocka_unit_test(test_parse_refuses),
+                cmocka_unit_test(test_read_malformed),
                 cmocka_unit_test(test_node),
                 cmocka_unit_test(test_pods),
                 cmocka_unit_test(test_pod_of),
