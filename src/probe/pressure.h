@@ -22,8 +22,9 @@
  * Swap traffic: /proc/vmstat's pswpin and pswpout (pages read from and written to swap devices,
  * zram included) and zswpin and zswpout (pages loaded from and stored into zswap's pool, since
  * Linux 5.19), and the same keys in a cgroup's memory.stat where the kernel keeps them there:
- * zswpin/zswpout since 5.19, pswpin/pswpout since 6.12 (commit 15ff4d409e1a, "mm/memcontrol: add
- * per-memcg pgpgin/pswpin counter"). A key the kernel does not write is unknown, never zero. */
+ * zswpin/zswpout since 5.19, pswpin/pswpout only in kernels after 6.12 (commit 15ff4d409e1a,
+ * "mm/memcontrol: add per-memcg pgpgin/pswpin counter"; Debian's 6.12 in the e2e VM writes
+ * zswpin/zswpout and no pswpin/pswpout). A key the kernel does not write is unknown, never zero. */
 
 typedef struct PressureLine {
         bool present;                   /* the line was in the file */

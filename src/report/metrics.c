@@ -482,9 +482,9 @@ static void render_pods_pressure(Out *o, const MetricsInput *in, char **uids, ch
         for (size_t d = 0; d < 2; d++) {
                 family(o, dirs[d], "counter",
                        d == 0 ? "A container's pages read back from swap (memory.stat pswpin: via=\"device\", "
-                                "Linux 6.12 and later; zswpin: via=\"zswap\"); absent where the kernel keeps none."
+                                "kernels after 6.12; zswpin: via=\"zswap\"); absent where the kernel keeps none."
                               : "A container's pages written to swap (memory.stat pswpout: via=\"device\", Linux "
-                                "6.12 and later; zswpout: via=\"zswap\"); absent where the kernel keeps none.");
+                                "after 6.12; zswpout: via=\"zswap\"); absent where the kernel keeps none.");
                 for (size_t i = 0; i < n; i++) {
                         const PodSwap *p = &in->pod_swaps[i];
                         char *labels[] = { (char *) "pod_uid", uids[i], (char *) "container_id", cids[i],

@@ -104,7 +104,7 @@
  *                    memory.zswap.current, the container's pages in zswap, compressed)
  *     memory_pressure, pod_memory_pressure
  *                    the container's and its pod's memory.pressure, shaped as the node's, or null
- *     swap_traffic   the container's memory.stat pswpin, pswpout (6.12 and later), zswpin, zswpout
+ *     swap_traffic   the container's memory.stat pswpin, pswpout (kernels after 6.12), zswpin, zswpout
  *
  */
 #include <json-c/json.h>
