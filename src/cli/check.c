@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "report/log.h"
 #include "report/report.h"
+#include "probe/probe.h"
 
 static int print_json(const Findings *fs) {
         _cleanup_json_ json_object *o = json_object_new_object();
@@ -62,6 +63,15 @@ int verb_check(const CliContext *c) {
         if (r != EXIT_OK) {
                 findings_done(&fs);
                 return r;
+        }
+        /* memory pressure and the pods' stall (memory-thrashing): check, status and metrics only */
+        r = probe_pressure(c->root, &h);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read the node's memory pressure: %m");
+                findings_done(&fs);
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_FAIL;
         }
         if (c->verbosity > 0 && !c->json)
                 explain_print(stdout, &p, &h, false);

@@ -34,6 +34,13 @@ int verb_metrics(const CliContext *c) {
         if (ret == EXIT_OK && probe_zswap(c->root, &h) < 0)
                 ret = EXIT_FAIL;
         if (ret == EXIT_OK) {
+                int r = probe_pressure(c->root, &h);
+                if (r < 0) {
+                        log_error_errno(r, "Failed to read the node's memory pressure: %m");
+                        ret = EXIT_FAIL;
+                }
+        }
+        if (ret == EXIT_OK) {
                 in.policy = &p;
                 in.host = &h;
                 if (p.found || c->config) {

@@ -65,6 +65,15 @@ int verb_status(const CliContext *c) {
                 policy_done(&p);
                 return EXIT_FAIL;
         }
+        /* memory pressure and swap traffic (the node's; the pods' come with --pods) */
+        r = probe_pressure(c->root, &h);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read the node's memory pressure: %m");
+                findings_done(&v.findings);
+                host_state_done(&h);
+                policy_done(&p);
+                return EXIT_FAIL;
+        }
         v.have_policy = p.found;
         v.policy_valid = findings_count(&v.findings, SEVERITY_ERROR) == 0 &&
                          !findings_has(&v.findings, VERDICT_POLICY_UNREADABLE);

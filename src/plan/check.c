@@ -8,6 +8,7 @@
 #include "plan/allowance.h"
 #include "plan/kubelet.h"
 #include "plan/noswap.h"
+#include "plan/pressure.h"
 #include "plan/zswap.h"
 
 /* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
@@ -28,6 +29,10 @@
  *                                    and pods NoSwap (no LimitedSwap)
  * psi-off                  warning   /proc/pressure/memory absent and zram swap on or planned
  * psi-off-info             info      absent otherwise
+ * memory-thrashing         warning   the node's or a pod's full memory stall (PSI full avg60) is at or
+ *                                    above 10 % (plan/pressure.c says why), with the pods that stall
+ *                                    most (status, check and metrics only: probe_pressure())
+ * memory-stall-zram        info      beside it, on a node with zram swap: compression counts as stall
  * zswap-with-zram          warning   zswap on after the plan (the policy's Backend=zswap file, else
  *                                    what a revert writes back, else the kernel's) and zram swap
  *                                    planned or on and not swapped off by the plan: every page is
@@ -792,6 +797,7 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||
+            (r = check_memory_pressure(p, h, fs)) < 0 ||
             (r = check_zswap_zram(p, h, pl, fs)) < 0 ||
             (r = check_zram_size(p, h, fs)) < 0 ||
             (r = check_swapfile(p, h, fs)) < 0 ||

@@ -74,6 +74,12 @@
           "a high swappiness with zram while pods may not swap churns pages")                                \
         X(PSI_OFF, "psi-off", WARNING, "pressure stall information is off on a node with zram")              \
         X(PSI_OFF_INFO, "psi-off-info", INFO, "pressure stall information is off")                           \
+        /* memory pressure (plan/pressure.c) */                                                              \
+        X(MEMORY_THRASHING, "memory-thrashing", WARNING,                                                     \
+          "the node or a pod stalls on memory (PSI full avg60 at or above 10 %): pods thrash while the "      \
+          "kubelet's memory.available looks fine")                                                           \
+        X(MEMORY_STALL_ZRAM, "memory-stall-zram", INFO,                                                      \
+          "on zram, PSI counts compressing and decompressing pages as memory stall")                         \
         /* the kubelet */                                                                                     \
         X(CGROUP_V1_LIMITEDSWAP, "cgroup-v1-limitedswap", ERROR, "LimitedSwap on a cgroup v1 or hybrid node") \
         X(LIMITEDSWAP_LITTLE_SWAP, "limitedswap-little-swap", WARNING,                                       \

@@ -4,6 +4,8 @@
 #include "probe/kubelet-config.h"
 #include "probe/loop.h"
 #include "probe/noswap.h"
+#include "probe/pods.h"
+#include "probe/pressure.h"
 #include "probe/zram-writeback.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
@@ -171,6 +173,13 @@ typedef struct HostState {
         CgroupMode cgroup;
         bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */
         bool psi;               /* /proc/pressure/memory readable */
+        /* Memory pressure and swap traffic (pressure.h), read by probe_pressure() for status, check
+         * and metrics (pressure.probed false otherwise): the node's, and every container with its
+         * own and its pod's stall (pods_probe(); pressure_pods_error its -errno, the list then empty). */
+        NodePressure pressure;
+        PodSwap *pressure_pods;
+        size_t n_pressure_pods;
+        int pressure_pods_error;
 
         NodeswapState state;
         RecordedSwapFile *recorded_files;       /* one per state.swap_files entry, same order */

@@ -106,6 +106,8 @@ static int add_container(PodList *l, const char *dir, const char *rel) {
             (r = read_cgroup_value(dir, "memory.swap.current", &c.swap_current)) < 0 ||
             (r = read_cgroup_value(dir, "memory.zswap.current", &c.zswap_current)) < 0)
                 return r;
+        if ((r = cgroup_pressure_read(dir, &c.pressure)) < 0)  /* the stall: pressure.c */
+                return r;
 
         c.name = strdup(rel);
         if (!c.name)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/pressure.h"
 #include "shared/util.h"
 
 /* The QoS class of a container: what the kubelet derives from requests and limits, and what a
@@ -35,6 +36,8 @@ typedef struct PodSwap {
         uint64_t swap_max;      /* memory.swap.max */
         uint64_t swap_current;  /* memory.swap.current */
         uint64_t zswap_current; /* memory.zswap.current (kernels with zswap accounting) */
+        CgroupPressure pressure;/* memory.pressure, the pod's memory.pressure, memory.stat's swap
+                                 * traffic (pressure.h) */
 } PodSwap;
 
 void pod_swaps_free(PodSwap *p, size_t n);

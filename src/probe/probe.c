@@ -684,6 +684,7 @@ void host_state_done(HostState *h) {
                 free(h->recorded_wb_files[i].loop_device);
         }
         free(h->recorded_wb_files);
+        pod_swaps_free(h->pressure_pods, h->n_pressure_pods);
         nodeswap_state_done(&h->state);
         *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1, .writeback_timer_active = -1 };
         nodeswap_state_init(&h->state);

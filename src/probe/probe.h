@@ -11,6 +11,9 @@ int probe(const char *root, const Policy *policy, HostState *ret);
 /* zswap's parameters and debugfs totals into h->zswap (metrics and status; probe() reads only what
  * the policy needs, probe/zswap.h); unreadable = unknown. */
 int probe_zswap(const char *root, HostState *h);
+/* Memory pressure and swap traffic into h->pressure, and the containers with their stall into
+ * h->pressure_pods (status, check and metrics; pressure.c). A missing file is unknown, never 0. */
+int probe_pressure(const char *root, HostState *h);
 /* On the host (root "/", booted with systemd), ask systemd over D-Bus what the files cannot say:
  * which of h's units are active, and when the kubelet unit last became active. Without systemd
  * the values stay unknown (-1, 0). systemd.c. */

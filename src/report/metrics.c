@@ -392,6 +392,109 @@ static void render_nodeswap(Out *o, const MetricsInput *in) {
                 sample_u64(o, "nodeswap_unreadable_info", LABELS("path", in->policy->file.path), 1);
 }
 
+/* --- memory pressure (probe/pressure.h): PSI's stall totals and the swap traffic, as counters ---- */
+
+static void pressure_samples(Out *o, const char *name, char *const *labels, const PressureLine *l) {
+        if (l->present)
+                sample_usec(o, name, labels, l->total_us);
+}
+
+static void traffic_samples(Out *o, const char *in_name, const char *out_name, char *const *labels,
+                            const SwapTraffic *t, bool in) {
+        /* labels end in the name "via" and a NULL value slot, filled here (then the terminating NULL) */
+        size_t n = 0;
+        while (labels[n])
+                n++;
+        char **l = (char **) labels;
+        if (t->has_pswp) {
+                l[n] = (char *) "device";
+                sample_u64(o, in ? in_name : out_name, labels, in ? t->pswpin : t->pswpout);
+        }
+        if (t->has_zswp) {
+                l[n] = (char *) "zswap";
+                sample_u64(o, in ? in_name : out_name, labels, in ? t->zswpin : t->zswpout);
+        }
+        l[n] = NULL;
+}
+
+static void render_pressure(Out *o, const HostState *h) {
+        const NodePressure *np = &h->pressure;
+        if (!np->probed)
+                return;
+        family(o, "nodeswap_memory_stall_some_seconds_total", "counter",
+               "Time at least one task of the node waited for memory (/proc/pressure/memory some total); "
+               "absent when PSI is off.");
+        if (np->memory.present)
+                pressure_samples(o, "nodeswap_memory_stall_some_seconds_total", NULL, &np->memory.some);
+        family(o, "nodeswap_memory_stall_full_seconds_total", "counter",
+               "Time all non-idle tasks of the node waited for memory at once (/proc/pressure/memory full "
+               "total); absent when PSI is off. On zram it includes compression.");
+        if (np->memory.present)
+                pressure_samples(o, "nodeswap_memory_stall_full_seconds_total", NULL, &np->memory.full);
+        static const char *const dirs[] = { "nodeswap_swapin_pages_total", "nodeswap_swapout_pages_total" };
+        for (size_t d = 0; d < 2; d++) {
+                family(o, dirs[d], "counter",
+                       d == 0 ? "Pages read back in from swap (/proc/vmstat): via=\"device\" pswpin (zram, files, "
+                                "partitions), via=\"zswap\" zswpin; absent when the kernel does not count them."
+                              : "Pages written out to swap (/proc/vmstat): via=\"device\" pswpout, via=\"zswap\" "
+                                "zswpout; absent when the kernel does not count them.");
+                char *labels[] = { (char *) "via", NULL, NULL };
+                traffic_samples(o, dirs[0], dirs[1], labels, &np->traffic, d == 0);
+        }
+}
+
+static void render_pods_pressure(Out *o, const MetricsInput *in, char **uids, char **cids) {
+        size_t n = in->n_pod_swaps;
+        family(o, "nodeswap_pod_memory_stall_full_seconds_total", "counter",
+               "Time all of a pod's tasks waited for memory at once (its cgroup's memory.pressure full total), "
+               "by pod UID; rate() over a few minutes is the share of time it was stalled. Absent when PSI "
+               "is off.");
+        for (size_t i = 0; i < n; i++) {
+                const PodSwap *p = &in->pod_swaps[i];
+                const char *slash = strrchr(p->name, '/');
+                size_t len = slash ? (size_t) (slash - p->name) : 0;
+                /* the containers are sorted by cgroup: a pod's are next to each other, the first speaks */
+                if (!slash || !uids[i] || !p->pressure.pod.present || !p->pressure.pod.full.present)
+                        continue;
+                if (i > 0 && strncmp(in->pod_swaps[i - 1].name, p->name, len + 1) == 0)
+                        continue;
+                _cleanup_free_ char *pod = strndup(p->name, len);
+                if (!pod) {
+                        o->oom = true;
+                        return;
+                }
+                sample_usec(o, "nodeswap_pod_memory_stall_full_seconds_total",
+                            LABELS("pod_uid", uids[i], "qos", (char *) pod_qos_to_string(p->qos), "cgroup", pod),
+                            p->pressure.pod.full.total_us);
+        }
+        family(o, "nodeswap_container_memory_stall_full_seconds_total", "counter",
+               "Time all of a container's tasks waited for memory at once (memory.pressure full total).");
+        for (size_t i = 0; i < n; i++) {
+                const PodSwap *p = &in->pod_swaps[i];
+                if (p->pressure.container.present)
+                        pressure_samples(o, "nodeswap_container_memory_stall_full_seconds_total",
+                                         LABELS("pod_uid", uids[i], "container_id", cids[i], "qos",
+                                                (char *) pod_qos_to_string(p->qos), "cgroup", p->name),
+                                         &p->pressure.container.full);
+        }
+        static const char *const dirs[] = { "nodeswap_container_swapin_pages_total",
+                                             "nodeswap_container_swapout_pages_total" };
+        for (size_t d = 0; d < 2; d++) {
+                family(o, dirs[d], "counter",
+                       d == 0 ? "A container's pages read back from swap (memory.stat pswpin: via=\"device\", "
+                                "kernels after 6.12; zswpin: via=\"zswap\"); absent where the kernel keeps none."
+                              : "A container's pages written to swap (memory.stat pswpout: via=\"device\", Linux "
+                                "after 6.12; zswpout: via=\"zswap\"); absent where the kernel keeps none.");
+                for (size_t i = 0; i < n; i++) {
+                        const PodSwap *p = &in->pod_swaps[i];
+                        char *labels[] = { (char *) "pod_uid", uids[i], (char *) "container_id", cids[i],
+                                           (char *) "qos", (char *) pod_qos_to_string(p->qos), (char *) "cgroup",
+                                           p->name, (char *) "via", NULL, NULL };
+                        traffic_samples(o, dirs[0], dirs[1], labels, &p->pressure.traffic, d == 0);
+                }
+        }
+}
+
 static void render_pods(Out *o, const MetricsInput *in) {
         family(o, "nodeswap_pods_readable", "gauge",
                "1 when the kubelet's cgroup v2 tree could be read for --pods (absent or empty reads as 1: no "
@@ -437,6 +540,7 @@ static void render_pods(Out *o, const MetricsInput *in) {
                                    v);
                 }
         }
+        render_pods_pressure(o, in, uids, cids);
 finish:
         for (size_t i = 0; i < n && uids && cids; i++) {
                 free(uids[i]);
@@ -467,6 +571,7 @@ int metrics_render(const MetricsInput *in, char **ret) {
                 render_zswap(&o, in->host);
                 render_sysctls(&o, in->host);
                 render_kubelet(&o, in->host);
+                render_pressure(&o, in->host);
                 render_nodeswap(&o, in);
                 if (in->pods)
                         render_pods(&o, in);

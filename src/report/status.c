@@ -8,6 +8,7 @@
 #include "plan/kubelet.h"
 #include "plan/noswap.h"
 #include "report/json.h"
+#include "report/pressure.h"
 #include "report/zswap.h"
 
 /* --- the model ------------------------------------------------------------------------------- */
@@ -410,6 +411,7 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         zswap_print_text(f, &m->host->zswap);
         print_sysctl_text(f, m->host);
         print_kubelet_text(f, m);
+        pressure_print_text(f, &m->host->pressure);
         print_units_text(f, m);
         print_no_swap_text(f, m);
         print_recorded_text(f, m);
@@ -426,8 +428,10 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
                 any = true;
         }
 
-        if (m->with_pods)
+        if (m->with_pods) {
                 print_pods_text(f, m->pods, m->n_pods);
+                pressure_print_pods_text(f, m->pods, m->n_pods);
+        }
 }
 
 /* --- JSON ------------------------------------------------------------------------------------ */
@@ -672,6 +676,7 @@ static int pods_to_json(const PodSwap *pods, size_t n, json_object **ret) {
                     cgroup_value_to_json(o, "swap_max", pods[i].swap_max) < 0 ||
                     cgroup_value_to_json(o, "swap_current", pods[i].swap_current) < 0 ||
                     cgroup_value_to_json(o, "zswap_current", pods[i].zswap_current) < 0 ||
+                    cgroup_pressure_to_json(&pods[i].pressure, o) < 0 ||
                     json_append(a, TAKE_PTR(o)) < 0)
                         return -ENOMEM;
         }
@@ -726,6 +731,7 @@ int status_to_json(const StatusModel *m, json_object **ret) {
             rpi_swap_to_json(m, o) < 0 ||
             json_add_string(o, "cgroup", strempty(cgroup_mode_to_string(h->cgroup))) < 0 ||
             json_add_bool(o, "psi", h->psi) < 0 ||
+            (h->pressure.probed && node_pressure_to_json(&h->pressure, o) < 0) ||
             json_add_bool(o, "reverted", h->state.reverted) < 0 ||
             recorded_to_json(m, &recorded) < 0 ||
             json_add(o, "swap_files", TAKE_PTR(recorded)) < 0 ||

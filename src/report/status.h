@@ -88,6 +88,12 @@
  *                    for the policy's [File] Path=), each also in "units" above
  *   cgroup           "v1" | "hybrid" | "v2" | "unknown"
  *   psi              true when /proc/pressure/memory is readable
+ *   memory_pressure  the node's /proc/pressure/memory (report/pressure.h), null when it is missing
+ *                    (PSI off): some_avg10, some_avg60, some_avg300, full_avg10, full_avg60,
+ *                    full_avg300 (percent), some_total_us, full_total_us (µs stalled); the
+ *                    figures of a missing line null
+ *   swap_traffic     pswpin, pswpout, zswpin, zswpout from /proc/vmstat (pages since boot), each
+ *                    null when the kernel does not count it
  *   reverted         true when "nodeswap revert" ran last
  *   swap_files       array, in state order, of the swap files nodeswap created (state swap_file=):
  *     path           the file
@@ -112,6 +118,9 @@
  *     memory_max, memory_current, swap_max, swap_current, zswap_current
  *                    bytes; "max" for no limit; null when the file is absent (zswap_current:
  *                    memory.zswap.current, the container's pages in zswap, compressed)
+ *     memory_pressure, pod_memory_pressure
+ *                    the container's and its pod's memory.pressure, shaped as the node's, or null
+ *     swap_traffic   the container's memory.stat pswpin, pswpout (kernels after 6.12), zswpin, zswpout
  *
  */
 #include <json-c/json.h>

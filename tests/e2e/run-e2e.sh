@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,e,ansible,g (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
@@ -33,7 +33,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,e,ansible,g
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -205,14 +205,14 @@ install -m 0644 "$G/k3s-agent.service" "$ROOT/etc/systemd/system/"
 install -m 0755 "$G/k3s" "$ROOT/usr/local/bin/k3s"
 install -D -m 0755 "$G/scenarios.sh" "$ROOT/usr/local/lib/nodeswap-e2e/scenarios.sh"
 install -m 0644 "$G/nodeswap-e2e.service" "$ROOT/etc/systemd/system/"
-# scenario charge: its working set, tests/bench/memhog.c as a static binary (the VM has no
+# scenarios charge and thrash: their working set, tests/bench/memhog.c as a static binary (the VM has no
 # compiler; static, so that the host's C library need not match the VM's). Without a compiler the
 # scenario says SKIP.
-if want charge; then
+if want charge || want thrash; then
         if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/memhog" "$HERE/../bench/memhog.c" >"$TMP/cc.log" 2>&1; then
                 install -m 0755 "$TMP/memhog" "$ROOT/usr/local/lib/nodeswap-e2e/memhog"
         else
-                log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenario charge will skip"
+                log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenarios charge and thrash will skip"
         fi
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
@@ -469,6 +469,8 @@ if [[ -n $first ]] || want g; then
         want charge && t1=$(( t1 + 200 * CHARGE_ROUNDS ))
         # scenario w: a 118 MiB fill, idle marking and writeback through a loop device
         want w && t1=$(( t1 + 200 ))
+        # scenario thrash: up to 180 s for the node to come to rest, up to 400 s of thrashing
+        want thrash && t1=$(( t1 + 600 ))
         plan+=("1 $first $t1")
         if want e && [[ -n $NODESWAP ]]; then
                 # scenario p checks the boot of e's LimitedSwap policy in e's second boot

@@ -6,7 +6,7 @@
 #   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
 #                          and g3 for scenario g; ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,e,ansible,g, and g-prepare (the
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,e,ansible,g, and g-prepare (the
 #                          boot before g2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
@@ -1308,6 +1308,150 @@ ch_run() {  # ch_run BACKEND
         return 0
 }
 
+# thrash: memory-thrashing named (issue 25). A pod-like cgroup built as the kubelet's systemd
+# cgroup driver builds it (kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod<uid>.slice,
+# the UID's '-' written '_', and the container's cri-containerd-<id>.scope below it), with a
+# memory limit well below the working set of the process in it and swap allowed as the kubelet's
+# LimitedSwap would allow it (memory.max and memory.swap.max on the container's scope). The swap
+# is a zram device of the scenario's own at priority 32767, so the node's other swap is untouched.
+# At rest (the scope empty, the node's PSI full avg60 under 1 %), check says no memory-thrashing;
+# then tests/bench/memhog.c fills TH_HOG_MIB MiB and reads it back, over and over, in the scope:
+# once the kernel's own figure for the pod is at or above 10 % (nodeswap's threshold), check warns
+# memory-thrashing naming the pod's UID, with memory-stall-zram beside it; status --pods --json and
+# metrics --pods show the pod's stall.
+TH_UID=7e57a11c-0de5-4a5e-9b1d-5ca1ab1e0025
+TH_KP=/sys/fs/cgroup/kubepods.slice
+TH_QOS=$TH_KP/kubepods-burstable.slice
+TH_POD=$TH_QOS/kubepods-burstable-pod${TH_UID//-/_}.slice
+TH_CG=$TH_POD/cri-containerd-5ca1ab1e0025c0ffee0000000000000000000000000000000000000000000025.scope
+TH_HOG=/usr/local/lib/nodeswap-e2e/memhog
+TH_DIR=$RUN/thrash
+TH_MAX_MIB=24 TH_HOG_MIB=96 TH_SWAP_MIB=256 TH_PRIO=32767
+TH_ZRAM_ID='' TH_LOOP_PID='' TH_MADE=()
+
+th_full_avg60() { awk '$1 == "full" { sub("avg60=", "", $3); print $3 }' "$1" 2>/dev/null; }   # th_full_avg60 FILE
+th_at_least() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b) }'; }
+th_below() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 < b) }'; }
+
+th_teardown() {
+        if [[ -d $TH_CG ]]; then
+                echo 1 >"$TH_CG/cgroup.kill" 2>/dev/null
+                wait_for 20 test -z "$(cat "$TH_CG/cgroup.procs" 2>/dev/null)"
+        fi
+        if [[ -n $TH_LOOP_PID ]]; then
+                kill -KILL "$TH_LOOP_PID" 2>/dev/null
+                wait "$TH_LOOP_PID" 2>/dev/null
+                TH_LOOP_PID=
+        fi
+        local i
+        for (( i = ${#TH_MADE[@]} - 1; i >= 0; i-- )); do
+                wait_for 10 rmdir "${TH_MADE[i]}" 2>/dev/null
+        done
+        TH_MADE=()
+        if [[ -n $TH_ZRAM_ID ]]; then
+                swap_on "/dev/zram$TH_ZRAM_ID" && swapoff "/dev/zram$TH_ZRAM_ID"
+                echo 1 >"/sys/block/zram$TH_ZRAM_ID/reset" 2>/dev/null
+                echo "$TH_ZRAM_ID" >/sys/class/zram-control/hot_remove 2>/dev/null
+                TH_ZRAM_ID=
+        fi
+        rm -rf "$TH_DIR"
+}
+
+th_setup() {
+        local d
+        for d in "$TH_KP" "$TH_QOS" "$TH_POD" "$TH_CG"; do
+                if [[ ! -d $d ]]; then
+                        mkdir "$d" || return 1
+                        TH_MADE+=("$d")
+                fi
+                # the memory controller for the level below (a scope is the leaf)
+                [[ $d == "$TH_CG" ]] || echo +memory >"$d/cgroup.subtree_control" || return 1
+        done
+        echo "${TH_MAX_MIB}M" >"$TH_CG/memory.max" && echo "${TH_SWAP_MIB}M" >"$TH_CG/memory.swap.max" || return 1
+        TH_ZRAM_ID=$(cat /sys/class/zram-control/hot_add) || return 1
+        echo "$(( TH_SWAP_MIB * 2 ))M" >"/sys/block/zram$TH_ZRAM_ID/disksize" || return 1
+        wait_for 10 test -b "/dev/zram$TH_ZRAM_ID" || return 1
+        mkswap "/dev/zram$TH_ZRAM_ID" >/dev/null 2>&1 && swapon -p "$TH_PRIO" "/dev/zram$TH_ZRAM_ID"
+}
+
+# The hog, again and again until killed: fill, read back (every page comes back from zram), exit.
+th_loop() {
+        local pid
+        while :; do
+                rm -f "$TH_DIR/ready" "$TH_DIR/result"
+                "$TH_HOG" "$TH_HOG_MIB" "$TH_DIR/ready" "$TH_DIR/result" compressible </dev/null >>"$TH_DIR/hog.out" 2>&1 &
+                pid=$!
+                while [[ ! -e $TH_DIR/ready ]] && kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+                kill -USR1 "$pid" 2>/dev/null
+                wait "$pid"
+        done
+}
+
+th_findings() { json '" ".join(f["id"] for f in j.get("findings", []))'; }
+th_message() { json '" ".join(f["message"] for f in j.get("findings", []) if f["id"] == "memory-thrashing")'; }
+
+scenario_thrash() {
+        if [[ ! -x $TH_HOG ]]; then line SKIP "memhog not installed (the harness builds it with the host's C compiler)"; return; fi
+        check "PSI is on (the kernel writes /proc/pressure/memory)" "$(head -c 200 /proc/pressure/memory 2>&1)" \
+                test -r /proc/pressure/memory
+        th_teardown
+        mkdir -p "$TH_DIR"
+        if ! th_setup; then
+                fail "set up the pod-like cgroup and the zram swap" "$(swaps_summary); $(ls -d "$TH_KP"/* 2>&1 | head -c 300)"
+                th_teardown
+                return
+        fi
+        pass "the pod-like cgroup is set up" "$TH_CG: memory.max $(cat "$TH_CG/memory.max"), memory.swap.max $(cat "$TH_CG/memory.swap.max"); swap /dev/zram$TH_ZRAM_ID at $TH_PRIO"
+
+        # at rest: the scope is empty; the node quiet by the kernel's own figure
+        wait_for 180 th_below /proc/pressure/memory 1
+        info "at rest: /proc/pressure/memory" "$(tr '\n' ' ' </proc/pressure/memory)"
+        ns check --json
+        local ids
+        ids=$(th_findings)
+        check "at rest: check reports no memory-thrashing" "findings: ${ids:-none}; rc=$NS_RC" \
+                eval '[[ " $ids " != *" memory-thrashing "* ]]'
+        ns status --pods --json
+        expect "at rest: status --pods shows the container's stall (memory_pressure.full_avg60)" \
+                "$(json '[p["memory_pressure"]["full_avg60"] for p in j.get("pods", []) if p["cgroup"].endswith(".scope") and "'"${TH_UID//-/_}"'" in p["cgroup"]]')" "[0.0]"
+
+        # thrashing: the hog in the scope
+        ( echo "$BASHPID" >"$TH_CG/cgroup.procs" && th_loop ) </dev/null >/dev/null 2>&1 &
+        TH_LOOP_PID=$!
+        local t0=$SECONDS
+        if wait_for 400 th_at_least "$TH_POD/memory.pressure" 15; then
+                pass "the hog thrashes: the kernel's full avg60 for the pod reached 15 %" \
+                        "after $(( SECONDS - t0 )) s: $(tr '\n' ' ' <"$TH_POD/memory.pressure")"
+        else
+                fail "the hog thrashes: the kernel's full avg60 for the pod reached 15 %" \
+                        "not after $(( SECONDS - t0 )) s: $(tr '\n' ' ' <"$TH_POD/memory.pressure"); memory.events $(tr '\n' ' ' <"$TH_CG/memory.events"); $(tail -c 300 "$TH_DIR/hog.out")"
+        fi
+        info "thrashing: memory.stat swap counters" "$(grep -E '^(pswpin|pswpout|zswpin|zswpout) ' "$TH_CG/memory.stat" | tr '\n' ' ')"
+        ns check --json
+        ids=$(th_findings)
+        local msg
+        msg=$(th_message)
+        check "thrashing: check warns memory-thrashing" "findings: ${ids:-none}; rc=$NS_RC" \
+                eval '[[ " $ids " == *" memory-thrashing "* ]]'
+        check "thrashing: memory-thrashing names the pod by its UID" "${msg:0:700}" \
+                eval '[[ $msg == *"pod $TH_UID (burstable"* ]]'
+        check "thrashing: ... with its swap and the allowance" "${msg:0:300}" \
+                eval '[[ $msg == *"MiB allowed"* ]]'
+        check "thrashing: memory-stall-zram says compression counts as stall" "findings: ${ids:-none}" \
+                eval '[[ " $ids " == *" memory-stall-zram "* ]]'
+        ns check
+        check "thrashing: check's text names the pod" "$(grep -m1 memory-thrashing "$NS_OUT" | head -c 300)" \
+                grep -q "pod $TH_UID" "$NS_OUT"
+        ns metrics --pods
+        check "thrashing: metrics --pods exports the pod's full stall" \
+                "$(grep "^nodeswap_pod_memory_stall_full_seconds_total{pod_uid=\"$TH_UID\"" "$NS_OUT" | head -c 300)" \
+                grep -q "^nodeswap_pod_memory_stall_full_seconds_total{pod_uid=\"$TH_UID\",qos=\"burstable\"" "$NS_OUT"
+        local zram=/dev/zram$TH_ZRAM_ID
+        th_teardown
+        check "the pod-like cgroup and the scenario's zram device are gone" "$(swaps_summary)" \
+                eval '[[ ! -d $TH_POD ]] && ! swap_on "$zram"'
+}
+
 scenario_charge() {
         if [[ ! -x $CH_HOG ]]; then line SKIP "memhog not installed (the harness builds it with the host's C compiler)"; return; fi
         check "the memory controller is enabled for the root's children" "$(cat /sys/fs/cgroup/cgroup.subtree_control)" \
@@ -1472,7 +1616,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k v m w charge p; do
+        for s in smoke h a b c d f k v m w charge p thrash; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
