@@ -2,6 +2,7 @@
 #pragma once
 
 #include "probe/host.h"
+#include "plan/features.h"
 #include "plan/verdict.h"
 
 /* Every kind of action, in one list: its enum suffix, its name in C (the payload member of
@@ -26,7 +27,9 @@
         X(UNMASK_UNIT, unmask_unit, "unmask-unit")                                                 \
         X(START_UNIT, start_unit, "start-unit")                                                    \
         X(MARK_REVERTED, mark_reverted, "mark-reverted")                                           \
-        X(CLEAR_REVERTED, clear_reverted, "clear-reverted")
+        X(CLEAR_REVERTED, clear_reverted, "clear-reverted")                                        \
+        X(FEATURES_WRITE, features_write, "features-write")                                        \
+        X(FEATURES_REMOVE, features_remove, "features-remove")
 
 typedef enum ActionKind {
 #define ACTION_KIND_ENUM(K, name, string) ACTION_##K,
@@ -103,6 +106,9 @@ typedef struct ActionZswapSet {
 typedef struct ActionDropinWrite {
         char *content;          /* the drop-in's whole text */
 } ActionDropinWrite;
+typedef struct ActionFeaturesWrite {
+        FeatureInput in;        /* the labels (plan/features.h); execute renders the file from them */
+} ActionFeaturesWrite;
 typedef struct ActionStartUnit {
         ActionUnit unit;
 } ActionStartUnit;
@@ -128,6 +134,7 @@ typedef struct Action {
                 ActionZswapSet zswap_set;
                 ActionDropinWrite dropin_write;
                 ActionStartUnit start_unit;
+                ActionFeaturesWrite features_write;
         };
 } Action;
 

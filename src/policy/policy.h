@@ -66,6 +66,7 @@ typedef enum PolicyKey {
         POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
         POLICY_KEY_KUBELET_DROPIN,
         POLICY_KEY_KUBELET_UNIT,
+        POLICY_KEY_KUBELET_NODE_FEATURES,
         POLICY_KEY_CONFLICTS_UNITS,
         _POLICY_KEY_MAX,
 } PolicyKey;
@@ -131,6 +132,7 @@ typedef struct Policy {
         SwapBehavior swap_behavior;
         char *dropin;           /* absolute path of the kubelet drop-in */
         char *kubelet_unit;     /* NULL = auto */
+        bool node_features;     /* [Kubelet] NodeFeatures=: keep NFD's feature file (plan/features.h) */
 
         char **conflict_units;
 
