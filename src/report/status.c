@@ -427,12 +427,9 @@ static void print_requests_text(FILE *f, const StatusModel *m) {
 }
 
 /* How much of the node's swap the allowances take, and the ceiling 1 + swap/RAM (issue 26). */
-static void print_density_text(FILE *f, const StatusModel *m) {
-        if (!m->density_known)
-                return;
-        const Density *d = &m->density;
+void density_print_text(FILE *f, const Density *d) {
         char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
-        fprintf(f, "\nDensity:  the allowances of %zu container%s take %s of the node's %s of swap", d->n_containers,
+        fprintf(f, "Density:  the allowances of %zu container%s take %s of the node's %s of swap", d->n_containers,
                 d->n_containers == 1 ? "" : "s", format_bytes(a, sizeof a, d->allowances),
                 format_bytes(b, sizeof b, d->swap_total));
         if (d->swap_total > 0)
@@ -491,7 +488,10 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         if (m->with_pods) {
                 print_pods_text(f, m->pods, m->n_pods);
                 print_requests_text(f, m);
-                print_density_text(f, m);
+                if (m->density_known) {
+                        fputc('\n', f);
+                        density_print_text(f, &m->density);
+                }
         }
 }
 
@@ -726,10 +726,9 @@ static int need_to_json(const PodSwap *c, const ContainerNeed *n, json_object *o
         return json_add(o, "needed", TAKE_PTR(need));
 }
 
-static int density_to_json(const StatusModel *m, json_object *parent) {
-        if (!m->density_known)
+int density_to_json(const Density *d, json_object *parent) {
+        if (!d)
                 return json_add_null(parent, "density");
-        const Density *d = &m->density;
         _cleanup_json_ json_object *o = json_object_new_object();
         if (!o ||
             json_add_u64(o, "containers", d->n_containers) < 0 ||
@@ -835,7 +834,7 @@ int status_to_json(const StatusModel *m, json_object **ret) {
                 return -ENOMEM;
         if (m->with_pods &&
             (pods_to_json(m->pods, m->needs, m->n_pods, &pods) < 0 || json_add(o, "pods", TAKE_PTR(pods)) < 0 ||
-             density_to_json(m, o) < 0))
+             density_to_json(m->density_known ? &m->density : NULL, o) < 0))
                 return -ENOMEM;
         *ret = TAKE_PTR(o);
         return 0;

@@ -182,3 +182,8 @@ void status_print_verdict(FILE *f, const StatusVerdict *v);
 void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color);
 /* The JSON document above. Returns 0 or -ENOMEM (nothing in *ret). */
 int status_to_json(const StatusModel *m, json_object **ret);
+
+/* The node's density (plan/allowance.h), as status --pods and allowance show it: two lines of
+ * text, and the "density" member (null for d NULL). */
+void density_print_text(FILE *f, const Density *d);
+int density_to_json(const Density *d, json_object *parent);

@@ -69,6 +69,16 @@ has "^      for 500\.0 MiB of swap \(its peak\): request ${need}Mi, which gives 
 has "^Density:  the allowances of 4 containers take .* of the node's 8\.0 GiB of swap"
 has "pods hold at most 1\.51 × what fits in RAM alone \(1 \+ swap/RAM\); 1\.34 × with zram's pages in RAM at its 3\.00:1\$"
 
+# --- allowance: the same density beside the answer for one container ------------------------------
+run 0 allowance --json --root "$r" --config "$limited" --request 256Mi --limit 1Gi
+check "allowance --json: the density of the running containers" \
+	[ "$(json "$out" '(d["density"]["containers"], d["density"]["allowances"], round(d["density"]["ceiling"], 4))')" = \
+	  "(4, $(k 'kswap(256*Mi)+kswap(512*Mi)+kswap(384*Mi)+kswap(768*Mi)'), $(k 'round(1 + swap/mem, 4)'))" ]
+run 0 allowance --root "$r" --config "$limited" --request 256Mi --limit 1Gi
+has "^Density:  the allowances of 4 containers take "
+run 0 allowance -q --root "$r" --config "$limited" --request 256Mi --limit 1Gi
+lacks '^Density'
+
 # --- check: container-swap-fail for the container whose swap-outs failed, and only for it -------
 run 0 check --json --root "$r" --config "$limited"
 check "check: one container-swap-fail, a warning, naming a7a70002 and its 57 failed swap-outs" \
