@@ -206,7 +206,7 @@ static int parse_yes_no(ParseState *st, const KeyDef *k, const char *v, char **r
         return 0;
 }
 
-/* yes or no into a bool (no empty value: the key has a default). */
+/* yes or no into a bool (an empty value is the default, as for every key). */
 static int parse_bool(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
         bool *out = FIELD(st, k->offset, bool);
         if (streq(v, "yes"))
