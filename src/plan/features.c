@@ -59,8 +59,11 @@ static char *label_backend(const FeatureInput *in) {
         return strv_join(names, "-");
 }
 
+/* The nearest whole GiB, and 1 for less than half a GiB: 0 says the node has no swap (a 512 MiB
+ * zram device is 512 MiB less its header page, which would round to 0). */
 static char *label_swap_gib(const FeatureInput *in) {
-        return strdup_printf("%" PRIu64, (in->swap_total + GiB / 2) / GiB);
+        uint64_t g = (in->swap_total + GiB / 2) / GiB;
+        return strdup_printf("%" PRIu64, g == 0 && in->swap_total > 0 ? 1 : g);
 }
 
 static char *label_zram_algorithm(const FeatureInput *in) {

@@ -24,7 +24,8 @@
 typedef enum FeatureLabel {
         FEATURE_LABEL_SWAP_BEHAVIOR,    /* the kubelet's effective swapBehavior: LimitedSwap | NoSwap */
         FEATURE_LABEL_BACKEND,          /* [Swap] Backend=: zram | file | zram-file | zswap-file | none */
-        FEATURE_LABEL_SWAP_GIB,         /* the node's swap, GiB rounded to the nearest */
+        FEATURE_LABEL_SWAP_GIB,         /* the node's swap, GiB rounded to the nearest; at least 1 with
+                                         * any swap, so 0 says none */
         FEATURE_LABEL_ZRAM_ALGORITHM,   /* nodeswap's zram device's algorithm (with zram only) */
         FEATURE_LABEL_POLICY_MATCH,     /* true: the node is what its policy asks for (apply writes the
                                          * file only when its plan has no error, as its last step) */

@@ -92,9 +92,15 @@ check "zram alone: backend zram, the kept device's algorithm (lz4: no zstd offer
 	[ "$(json "$out" '[a["labels"] for a in d["actions"] if a["kind"] == "features-write"]')" = \
 	  "[{'swap-behavior': 'LimitedSwap', 'backend': 'zram', 'swap-gib': '8', 'zram-algorithm': 'lz4', 'policy-match': 'true'}]" ]
 run 0 plan --json --root "$r" --config "$file"
-check "file alone under NoSwap: backend file, no zram algorithm, the file's size rounds to 0 GiB" \
+check "file alone under NoSwap: backend file, no zram algorithm, its 36 KiB count as 1 GiB (0 is none)" \
 	[ "$(json "$out" '[a["labels"] for a in d["actions"] if a["kind"] == "features-write"]')" = \
-	  "[{'swap-behavior': 'NoSwap', 'backend': 'file', 'swap-gib': '0', 'policy-match': 'true'}]" ]
+	  "[{'swap-behavior': 'NoSwap', 'backend': 'file', 'swap-gib': '1', 'policy-match': 'true'}]" ]
+# a policy of no swap: 0 GiB
+r0=$(root none rpi-untouched)
+none=$(policy none $'[Swap]\nBackend=none\n[Kubelet]\nSwapBehavior=NoSwap')
+run 0 plan --json --root "$r0" --config "$none"
+check "Backend=none: backend none, 0 GiB" \
+	[ "$(json "$out" '[(a["labels"]["backend"], a["labels"]["swap-gib"]) for a in d["actions"] if a["kind"] == "features-write"]')" = "[('none', '0')]" ]
 
 # --- NodeFeatures=no removes the file; a policy of sysctls alone writes none ---------------------
 run 0 plan --root "$r" --config "$off"

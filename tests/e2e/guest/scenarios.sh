@@ -1294,7 +1294,11 @@ NFD_FILE=/etc/kubernetes/node-feature-discovery/features.d/nodeswap
 NFD_CHECK=/usr/local/lib/nodeswap-e2e/nfd-local-check.py
 N_P=feature.node.kubernetes.io/nodeswap
 nfd_labels() { python3 "$NFD_CHECK" "$NFD_FILE" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
-n_no_features_action() { ns plan --json; [[ $(action_index features) == -1 ]]; }
+# n_no_write WHAT: apply would not write the feature file now (plan's actions as the details)
+n_no_write() {
+        ns plan --json
+        check "$1" "$(json '[a["id"] for a in j["actions"]]')" test "$(action_index features)" = -1
+}
 scenario_n_prepare() {
         ns revert --json
         ns_expect_rc "prepare: revert nodeswap" 0
@@ -1307,16 +1311,16 @@ scenario_n_prepare() {
         ns apply --json
         ns_expect_rc "apply the file policy" 0
         expect "file policy: NFD's rules hold, the labels" "$(nfd_labels)" \
-                "$N_P-backend=file $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=0"
+                "$N_P-backend=file $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
         expect "the file is 0644 root's, nothing hidden left beside it" \
                 "$(stat -c '%a %U' "$NFD_FILE") $(ls -A "${NFD_FILE%/*}" | tr '\n' ' ')" "644 root nodeswap "
-        check "a second apply plans no write" "$(json '[a["id"] for a in j["actions"]]')" n_no_features_action
+        n_no_write "a second apply plans no write"
         write_policy zram
         ns apply --json
         ns_expect_rc "switch to the zram policy" 0
         expect "zram policy: the labels changed with the backend" "$(nfd_labels)" \
                 "$N_P-backend=zram $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1 $N_P-zram-algorithm=zstd"
-        check "a second apply plans no write" "$(json '[a["id"] for a in j["actions"]]')" n_no_features_action
+        n_no_write "a second apply plans no write"
         cp "$NFD_FILE" "$STATE/n-labels"
         # a stale file, as an older policy left it: the boot service must make it current
         printf '%s\n' "$N_P-backend=file" "$N_P-swap-gib=0" >"$NFD_FILE"
@@ -1333,7 +1337,7 @@ scenario_n_boot2() {
                 "$(nfd_labels)" cmp -s "$NFD_FILE" "$STATE/n-labels"
         expect "after the reboot: NFD's rules hold, the zram labels" "$(nfd_labels)" \
                 "$N_P-backend=zram $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1 $N_P-zram-algorithm=zstd"
-        check "apply plans no write after the boot" "$(json '[a["id"] for a in j["actions"]]')" n_no_features_action
+        n_no_write "apply plans no write after the boot"
         ns revert --json
         ns_expect_rc "revert" 0
         check "revert removed the feature file" "$(ls -l "$NFD_FILE" 2>&1)" test ! -e "$NFD_FILE"
