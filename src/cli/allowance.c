@@ -27,6 +27,8 @@
  *   page_size      the kernel's page size, bytes
  *   zswap          true when zswap is on (or the policy turns it on): what the container swaps is
  *                  kept compressed in its pool first, charged to the container's cgroup
+ *   density        the node's density from the running containers (nodeswap(8), status --pods):
+ *                  containers, allowances, swap_total, share, ceiling, zram_ratio, ceiling_zram
  *
  * Exit status: 0; 2 for a bad SIZE or --qos, a request above the limit, or an invalid policy;
  * 1 when the host cannot be read.
@@ -40,6 +42,8 @@
 #include "cli/cli.h"
 #include "report/json.h"
 #include "report/log.h"
+#include "report/status.h"
+#include "probe/pods.h"
 
 static int parse_size_option(const char *name, const char *value, bool *ret_has, uint64_t *ret) {
         if (!value) {
@@ -56,7 +60,7 @@ static int parse_size_option(const char *name, const char *value, bool *ret_has,
         return 0;
 }
 
-static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const Policy *p,
+static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason reason, const Density *d, const Policy *p,
                       const HostState *h, const Findings *fs) {
         _cleanup_json_ json_object *o = json_object_new_object();
         if (!o ||
@@ -76,7 +80,8 @@ static int print_json(const AllowanceInput *in, uint64_t swap, AllowanceReason r
             json_add_u64(o, "mem_total", in->mem_total) < 0 ||
             json_add_u64(o, "swap_total", in->swap_total) < 0 ||
             json_add_u64(o, "page_size", h->page_size) < 0 ||
-            json_add_bool(o, "zswap", zswap_on_after(p, h, false)) < 0)
+            json_add_bool(o, "zswap", zswap_on_after(p, h, false)) < 0 ||
+            density_to_json(d, o) < 0)
                 return -ENOMEM;
         return json_print(stdout, o);
 }
@@ -205,18 +210,32 @@ int verb_allowance(const CliContext *c) {
         in.mem_total = h.mem_total;
         in.swap_total = h.swap_total;
 
+        /* What the running containers' allowances take of the node's swap (issue 26); a tree this
+         * user may not read counts as none. */
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (pods_probe(c->root, &pods, &n_pods) < 0) {
+                pods = NULL;
+                n_pods = 0;
+        }
+        Density density = {};
+        int dr = h.mem_total > 0 ? allowance_density(&h, pods, n_pods, &density) : -EINVAL;
+        pod_swaps_free(pods, n_pods);
+
         uint64_t swap;
         AllowanceReason reason;
-        r = allowance_compute(&in, &swap, &reason);
+        r = dr < 0 ? dr : allowance_compute(&in, &swap, &reason);
         if (r < 0) {
                 log_error("Cannot compute the allowance: MemTotal of this node is unknown");
                 r = EXIT_FAIL;
         } else if (c->json) {
-                r = print_json(&in, swap, reason, &p, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
+                r = print_json(&in, swap, reason, &density, &p, &h, &fs) < 0 ? EXIT_FAIL : EXIT_OK;
                 if (r != EXIT_OK)
                         log_error_errno(ENOMEM, "Failed to build the JSON output: %m");
         } else {
                 print_text(&in, swap, reason, &p, &h, c->verbosity);
+                if (c->verbosity >= 0)
+                        density_print_text(stdout, &density);
                 r = EXIT_OK;
         }
 

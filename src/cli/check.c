@@ -20,6 +20,8 @@
  * Exit status: 1 when any finding is an error (an invalid policy included), else 0.
  */
 #include "plan/check.h"
+#include "plan/allowance.h"
+#include "probe/pods.h"
 #include "cli/cli.h"
 #include "report/log.h"
 #include "report/report.h"
@@ -81,6 +83,17 @@ int verb_check(const CliContext *c) {
         r = verdict_plan(&p, &h, NULL, &pl);
         if (r >= 0)
                 r = findings_merge(&fs, &pl.findings, false);
+        /* The running containers' swap (issue 26): their failed swap-outs. */
+        if (r >= 0) {
+                PodSwap *pods = NULL;
+                size_t n_pods = 0;
+                r = pods_probe(c->root, &pods, &n_pods);
+                if (r >= 0)
+                        r = allowance_check_containers(pods, n_pods, h.mem_total, h.swap_total, &fs);
+                else if (r != -ENOMEM)
+                        r = 0;  /* a tree this user may not read: no container to judge */
+                pod_swaps_free(pods, n_pods);
+        }
         if (r < 0) {
                 log_error_errno(r, "Failed to check the node: %m");
                 findings_done(&fs);

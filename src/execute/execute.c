@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "execute/dropin.h"
+#include "execute/features.h"
 #include "execute/fault.h"
 #include "execute/state-save.h"
 #include "execute/swapon.h"
@@ -38,6 +39,7 @@ typedef struct Exec {
         sd_bus *bus;
         int bus_error;          /* 0 not tried, < 0 unreachable, 1 open */
         bool reverting;
+        char *zram_algorithm;   /* the algorithm the kernel chose for a zram device this run made */
 } Exec;
 
 /* The node's swap changed just now. Stamped when it happens, not at the end of the run: the
@@ -308,6 +310,8 @@ static int exec_zram_create(Exec *e, size_t i) {
         state_add_zram_id(&e->state, id);
         save_runtime_state(e);
         swap_changed(e);
+        if (algorithm && !e->zram_algorithm)
+                e->zram_algorithm = strdup(algorithm);  /* for the labels; none on ENOMEM */
         int k = p->zram.writeback ? zram_writeback_started(e->root, id, &backing, p->zram.writeback_limit) : 0;
         set_result_errno(e, i, k < 0 ? ACTION_STATUS_FAILED : ACTION_STATUS_DONE, k,
                          strdup_printf("/dev/zram%d, %s%s%s%s%s%s", id, algorithm, backing.dev ? ", backing_dev " : "",
@@ -639,6 +643,43 @@ static int exec_dropin_remove(Exec *e, size_t i) {
         return 0;
 }
 
+/* The feature file from the plan's labels, with what only this run knows: the algorithm the
+ * kernel chose for a zram device it made. A run that fails before it leaves the file as it was,
+ * as it leaves everything after the failed step. */
+static int exec_features_write(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        _cleanup_(feature_input_done) FeatureInput in = {};
+        int r = feature_input_copy(&a->features_write.in, &in);
+        if (r < 0)
+                return r;
+        if (in.zram_algorithm_pending && e->zram_algorithm && !in.zram_algorithm &&
+            !(in.zram_algorithm = strdup(e->zram_algorithm)))
+                return -ENOMEM;
+        _cleanup_free_ char *content = features_render(&in);
+        if (!content)
+                return -ENOMEM;
+        r = features_write(e->root, content);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to write '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+static int exec_features_remove(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        int r = features_remove(e->root);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));
+                return r;
+        }
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
 static int set_reverted(Exec *e, size_t i, bool reverted) {
         e->state.reverted = reverted;
         int r = save_state(e);
@@ -808,6 +849,7 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
         }
 
         nodeswap_state_done(&e.state);
+        free(e.zram_algorithm);
         if (e.bus)
                 sym_sd_bus_flush_close_unref(e.bus);
         *ret = (PlanResult) {

@@ -2,6 +2,8 @@
 #include "plan/allowance.h"
 #include "shared/string-table.h"
 
+#include <inttypes.h>
+
 static const char *const reason_table[_ALLOWANCE_REASON_MAX] = {
         [ALLOWANCE_GRANTED] = NULL,
         [ALLOWANCE_BEHAVIOR_UNSET] =
@@ -106,4 +108,154 @@ char *allowance_formula(const AllowanceInput *in, uint64_t swap) {
                              format_bytes(c, sizeof c, in->swap_total),
                              format_bytes(d, sizeof d, swap),
                              pct);
+}
+
+/* --- What the running containers' swap says about their requests (issue 26) ------------------- */
+
+static const char *const container_swap_state_table[_CONTAINER_SWAP_STATE_MAX] = {
+        [CONTAINER_SWAP_NO_ALLOWANCE] = "none",
+        [CONTAINER_SWAP_BELOW] = "below",
+        [CONTAINER_SWAP_AT] = "at",
+        [CONTAINER_SWAP_OVER] = "over",
+};
+
+DEFINE_STRING_TABLE_TO_STRING(container_swap_state, ContainerSwapState, container_swap_state_table);
+
+/* The loops below step over the float64 rounding of allowance_kubelet_swap(): a few bytes, or
+ * MemTotal/SwapTotal bytes of request per byte of swap on a node with little swap. */
+#define INVERSE_STEPS_MAX (UINT64_C(1) << 20)
+
+/* The smallest request whose allowance is at least swap (request <= mem), or mem + 1 when none is.
+ * The exact quotient first, in 128 bits, then the kubelet's own arithmetic decides. */
+static uint64_t request_for_swap(uint64_t swap, uint64_t mem, uint64_t swap_total) {
+        unsigned __int128 q = ((unsigned __int128) swap * mem + swap_total - 1) / swap_total;
+        uint64_t r = q > mem ? mem : (uint64_t) q;
+        for (uint64_t i = 0; i < INVERSE_STEPS_MAX && r > 0 &&
+                             allowance_kubelet_swap(r - 1, mem, swap_total) >= swap; i++)
+                r--;
+        for (uint64_t i = 0; i < INVERSE_STEPS_MAX && r <= mem &&
+                             allowance_kubelet_swap(r, mem, swap_total) < swap; i++)
+                r++;
+        return r;
+}
+
+int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, ContainerNeed *ret) {
+        if (mem_total == 0)
+                return -EINVAL;
+        ContainerNeed n = {};
+        bool limited = c->qos == POD_QOS_BURSTABLE && c->swap_max != CGROUP_VALUE_MAX &&
+                       c->swap_max != CGROUP_VALUE_UNKNOWN && c->swap_max > 0;
+
+        if (c->memory_min != CGROUP_VALUE_UNKNOWN && c->memory_min != CGROUP_VALUE_MAX && c->memory_min > 0) {
+                n.request_known = true;
+                n.request = c->memory_min;
+                n.request_source = "memory.min";
+        } else if (limited && swap_total > 0) {
+                /* Every request in [lo, hi] gives this memory.swap.max; requests are written in
+                 * whole MiB as a rule, so one of those is the likeliest. */
+                uint64_t lo = request_for_swap(c->swap_max, mem_total, swap_total);
+                uint64_t hi = request_for_swap(c->swap_max + 1, mem_total, swap_total) - 1;
+                if (lo <= mem_total) {
+                        uint64_t mi = (lo + MiB - 1) / MiB * MiB;
+                        n.request_known = true;
+                        n.request = mi <= hi ? mi : lo;
+                        n.request_source = "memory.swap.max";
+                }
+        }
+        if (!limited) {
+                *ret = n;
+                return 0;
+        }
+
+        n.allowance = c->swap_max;
+        bool peak_known = c->swap_peak != CGROUP_VALUE_UNKNOWN && c->swap_peak != CGROUP_VALUE_MAX;
+        bool current_known = c->swap_current != CGROUP_VALUE_UNKNOWN && c->swap_current != CGROUP_VALUE_MAX;
+        uint64_t used = peak_known ? c->swap_peak : current_known ? c->swap_current : 0;
+        if (current_known && c->swap_current > used)
+                used = c->swap_current;
+        if (current_known && c->swap_current > c->swap_max)
+                n.state = CONTAINER_SWAP_OVER;
+        else if ((c->swap_events && c->swap_max_hits > 0) || ((peak_known || current_known) && used >= c->swap_max))
+                n.state = CONTAINER_SWAP_AT;
+        else
+                n.state = CONTAINER_SWAP_BELOW;
+
+        if (n.state != CONTAINER_SWAP_BELOW && swap_total > 0 && (peak_known || current_known)) {
+                n.need_known = true;
+                n.need_swap = used;
+                n.need_at_least = c->swap_events && c->swap_max_hits > 0 && used <= c->swap_max;
+                uint64_t r = request_for_swap(used, mem_total, swap_total);
+                uint64_t mi = (r + MiB - 1) / MiB * MiB;
+                n.need_over_memtotal = r > mem_total;
+                n.need_request = n.need_over_memtotal ? r : mi;
+                n.need_allowance = allowance_kubelet_swap(n.need_request > mem_total ? mem_total : n.need_request,
+                                                          mem_total, swap_total);
+        }
+        *ret = n;
+        return 0;
+}
+
+int allowance_density(const HostState *h, const PodSwap *pods, size_t n_pods, Density *ret) {
+        if (h->mem_total == 0)
+                return -EINVAL;
+        Density d = { .swap_total = h->swap_total };
+        for (size_t i = 0; i < n_pods; i++) {
+                const PodSwap *c = &pods[i];
+                if (c->qos != POD_QOS_BURSTABLE || c->swap_max == CGROUP_VALUE_MAX ||
+                    c->swap_max == CGROUP_VALUE_UNKNOWN || c->swap_max == 0)
+                        continue;
+                d.n_containers++;
+                d.allowances += c->swap_max;
+        }
+        d.ceiling = 1.0 + (double) h->swap_total / (double) h->mem_total;
+
+        uint64_t orig = 0, compr = 0;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                const ZramDevice *z = s->kind == SWAP_KIND_ZRAM ? host_find_zram(h, s->zram_id) : NULL;
+                if (s->kind != SWAP_KIND_ZRAM)
+                        continue;
+                d.zram = true;
+                d.zram_size += s->size;
+                if (z) {
+                        orig += z->orig_data_size;
+                        compr += z->compr_data_size;
+                }
+        }
+        if (d.zram && compr > 0 && orig > 0) {
+                d.zram_ratio_known = true;
+                d.zram_ratio = (double) orig / (double) compr;
+                uint64_t other = h->swap_total > d.zram_size ? h->swap_total - d.zram_size : 0;
+                d.ceiling_zram = 1.0 + ((double) other + (double) d.zram_size * (1.0 - 1.0 / d.zram_ratio)) /
+                                       (double) h->mem_total;
+        }
+        *ret = d;
+        return 0;
+}
+
+int allowance_check_containers(const PodSwap *pods, size_t n_pods, uint64_t mem_total, uint64_t swap_total,
+                               Findings *fs) {
+        for (size_t i = 0; i < n_pods; i++) {
+                const PodSwap *c = &pods[i];
+                if (!c->swap_events || c->swap_fail == 0)
+                        continue;
+                ContainerNeed n = {};
+                if (mem_total > 0 && allowance_container(c, mem_total, swap_total, &n) < 0)
+                        return -EINVAL;
+                char a[FORMAT_BYTES_MAX];
+                bool at = c->swap_max_hits > 0 && n.state != CONTAINER_SWAP_NO_ALLOWANCE;
+                char *hint = at && n.request_known
+                        ? strdup_printf("raise its memory request above %" PRIu64 "Mi (nodeswap status --pods shows "
+                                        "what its peak needed), or lower its memory use", (n.request + MiB - 1) / MiB)
+                        : strdup("give the node more swap, or see nodeswap status --pods");
+                if (findings_add(fs, VERDICT_CONTAINER_SWAP_FAIL,
+                                 strdup_printf("%s: %" PRIu64 " swap-out%s failed (memory.swap.events fail), %" PRIu64
+                                               " at its limit (max)%s%s: its pages stayed in RAM",
+                                               c->name, c->swap_fail, c->swap_fail == 1 ? "" : "s", c->swap_max_hits,
+                                               at ? ", its allowance " : "",
+                                               at ? format_bytes(a, sizeof a, n.allowance) : ""),
+                                 hint) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
 }

@@ -3,6 +3,7 @@
 
 #include "probe/host.h"
 #include "probe/pods.h"
+#include "plan/verdict.h"
 
 /* The swap a container gets from the kubelet under LimitedSwap (pure, no I/O).
  *
@@ -75,3 +76,63 @@ int allowance_compute(const AllowanceInput *in, uint64_t *ret_swap, AllowanceRea
  *   "256.0 MiB request / 15.8 GiB MemTotal × 16.0 GiB SwapTotal = 258.6 MiB (101.0 % of the request)"
  * NULL on ENOMEM. */
 char *allowance_formula(const AllowanceInput *in, uint64_t swap);
+
+/* --- What the running containers' swap says about their requests (issue 26) ------------------- */
+
+/* Where a container stands against its allowance (memory.swap.max). */
+typedef enum ContainerSwapState {
+        CONTAINER_SWAP_NO_ALLOWANCE,    /* not Burstable, or memory.swap.max is 0, "max" or absent */
+        CONTAINER_SWAP_BELOW,           /* never reached it (as far as the kernel's files tell) */
+        CONTAINER_SWAP_AT,              /* reached it: memory.swap.events max > 0, or the peak (now,
+                                         * without memory.swap.peak) is the allowance */
+        CONTAINER_SWAP_OVER,            /* has more in swap than it: the limit was lowered under it */
+        _CONTAINER_SWAP_STATE_MAX,
+} ContainerSwapState;
+/* "none", "below", "at", "over" */
+const char *container_swap_state_to_string(ContainerSwapState s);
+
+typedef struct ContainerNeed {
+        ContainerSwapState state;
+        uint64_t allowance;             /* memory.swap.max, bytes (0 with NO_ALLOWANCE) */
+        bool request_known;
+        uint64_t request;               /* its memory request: memory.min where the kubelet keeps it,
+                                         * else the request the kubelet derived memory.swap.max from
+                                         * (a whole MiB when one fits, as requests are written) */
+        const char *request_source;     /* "memory.min" | "memory.swap.max" */
+        bool need_known;                /* AT or OVER, and the figures below are known: */
+        uint64_t need_swap;             /* the swap it used: memory.swap.peak (else .current) */
+        bool need_at_least;             /* it hit its limit, so it would have used more than that */
+        uint64_t need_request;          /* the request whose allowance covers need_swap, rounded up
+                                         * to a whole MiB (a quantity "NNNMi"); what the scheduler
+                                         * reserves of the node's RAM for it */
+        uint64_t need_allowance;        /* the allowance that request gives */
+        bool need_over_memtotal;        /* it is above MemTotal: no request gives that much swap */
+} ContainerNeed;
+
+/* The figures for container c on a node with mem_total and swap_total (the capacities the
+ * kubelet computed its allowances from). Pure; -EINVAL when mem_total is 0. */
+int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, ContainerNeed *ret);
+
+/* The node's density: how much of its swap the running containers' allowances take, and how many
+ * times what fits in RAM alone its pods can hold at most. The allowances add up to SwapTotal only
+ * when requests fill the node's RAM, so pods use at most RAM + swap: 1 + swap/RAM. zram's
+ * compressed pages stay in RAM: a full zram device of size Z at ratio R takes Z/R of it, so its
+ * part is Z × (1 - 1/R) / RAM. */
+typedef struct Density {
+        size_t n_containers;            /* Burstable containers with an allowance */
+        uint64_t allowances;            /* the sum of their memory.swap.max */
+        uint64_t swap_total;            /* SwapTotal */
+        double ceiling;                 /* 1 + SwapTotal / MemTotal */
+        bool zram;                      /* some of the swap is zram: */
+        uint64_t zram_size;             /*   bytes of zram swap */
+        bool zram_ratio_known;          /*   it holds pages, so its ratio is known: */
+        double zram_ratio;              /*   orig_data_size / compr_data_size over every zram device */
+        double ceiling_zram;            /*   the ceiling with zram's pages in RAM at that ratio */
+} Density;
+int allowance_density(const HostState *h, const PodSwap *pods, size_t n_pods, Density *ret);
+
+/* check's finding on the running containers: container-swap-fail for each container whose
+ * memory.swap.events counts failed swap-outs ("fail": at its memory.swap.max, or the node's swap
+ * full), whose pages then stay in RAM until its memory.max makes the OOM killer end it. Pure. */
+int allowance_check_containers(const PodSwap *pods, size_t n_pods, uint64_t mem_total, uint64_t swap_total,
+                               Findings *fs);

@@ -41,6 +41,9 @@ static void action_done(Action *a) {
         case ACTION_DROPIN_WRITE:
                 free(a->dropin_write.content);
                 break;
+        case ACTION_FEATURES_WRITE:
+                feature_input_done(&a->features_write.in);
+                break;
         case ACTION_MASK_UNIT:
         case ACTION_STOP_UNIT:
         case ACTION_FILE_CREATE:
@@ -57,6 +60,7 @@ static void action_done(Action *a) {
         case ACTION_MARK_REVERTED:
         case ACTION_CLEAR_REVERTED:
         case ACTION_UNIT_SWAP_MAX:
+        case ACTION_FEATURES_REMOVE:
         case _ACTION_KIND_MAX:
                 break;
         }
@@ -274,6 +278,9 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                 r = plan_no_swap(&c);
         if (r >= 0)
                 r = plan_kubelet(&c);
+        /* Last: the labels say what the node is after every other step. */
+        if (r >= 0)
+                r = plan_features(&c);
         if (r < 0)
                 goto fail;
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "probe/host.h"
+#include "plan/features.h"
 #include "plan/verdict.h"
 
 /* Every kind of action, in one list: its enum suffix, its name in C (the payload member of
@@ -27,7 +28,9 @@
         X(START_UNIT, start_unit, "start-unit")                                                    \
         X(MARK_REVERTED, mark_reverted, "mark-reverted")                                           \
         X(CLEAR_REVERTED, clear_reverted, "clear-reverted")                                        \
-        X(UNIT_SWAP_MAX, unit_swap_max, "unit-swap-max")
+        X(UNIT_SWAP_MAX, unit_swap_max, "unit-swap-max")                                           \
+        X(FEATURES_WRITE, features_write, "features-write")                                        \
+        X(FEATURES_REMOVE, features_remove, "features-remove")
 
 typedef enum ActionKind {
 #define ACTION_KIND_ENUM(K, name, string) ACTION_##K,
@@ -104,6 +107,9 @@ typedef struct ActionZswapSet {
 typedef struct ActionDropinWrite {
         char *content;          /* the drop-in's whole text */
 } ActionDropinWrite;
+typedef struct ActionFeaturesWrite {
+        FeatureInput in;        /* the labels (plan/features.h); execute renders the file from them */
+} ActionFeaturesWrite;
 typedef struct ActionStartUnit {
         ActionUnit unit;
 } ActionStartUnit;
@@ -137,6 +143,7 @@ typedef struct Action {
                 ActionDropinWrite dropin_write;
                 ActionStartUnit start_unit;
                 ActionUnitSwapMax unit_swap_max;
+                ActionFeaturesWrite features_write;
         };
 } Action;
 

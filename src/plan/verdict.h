@@ -116,7 +116,10 @@
         /* the distribution's swap */                                                                         \
         X(CONFLICT_UNIT_UNMASKED, "conflict-unit-unmasked", WARNING, "a distribution swap unit is not masked") \
         X(SYSTEMD_NOT_RUNNING, "systemd-not-running", WARNING, "without systemd nothing is masked or timed")  \
-        X(RPI_SWAP, "rpi-swap", INFO, "Raspberry Pi OS's rpi-swap: its mechanism and which of its units are masked")
+        X(RPI_SWAP, "rpi-swap", INFO, "Raspberry Pi OS's rpi-swap: its mechanism and which of its units are masked") \
+        /* the containers' swap (issue 26) */                                                                 \
+        X(CONTAINER_SWAP_FAIL, "container-swap-fail", WARNING,                                               \
+          "swap-outs failed for a container (memory.swap.events fail): its allowance or the node's swap was full")
 
 #define VERDICT_ENUM(name, id, severity, summary) VERDICT_##name,
 typedef enum Verdict {

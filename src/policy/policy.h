@@ -68,6 +68,7 @@ typedef enum PolicyKey {
         POLICY_KEY_KUBELET_UNIT,
         POLICY_KEY_KUBELET_MEMORY_EVICTION,
         POLICY_KEY_KUBELET_NO_SWAP_UNITS,
+        POLICY_KEY_KUBELET_NODE_FEATURES,
         POLICY_KEY_CONFLICTS_UNITS,
         _POLICY_KEY_MAX,
 } PolicyKey;
@@ -138,6 +139,7 @@ typedef struct Policy {
                                  * NULL: off */
         char **no_swap_units;   /* [Kubelet] NoSwapUnits=: units kept out of swap (MemorySwapMax=0)
                                  * when pods get swap; "kubelet" is the kubelet's unit; empty: none */
+        bool node_features;     /* [Kubelet] NodeFeatures=: keep NFD's feature file (plan/features.h) */
 
         char **conflict_units;
 

@@ -33,6 +33,7 @@
 #define DEFAULT_STORAGE (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
 #define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
+#define DEFAULT_NODE_FEATURES "yes"
 #define DEFAULT_CONFLICT_UNITS                                                                  \
         "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "             \
         "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "                \
@@ -204,6 +205,18 @@ static int parse_yes_no(ParseState *st, const KeyDef *k, const char *v, char **r
                 *out = 0;
         else
                 return FAIL("must be yes, no or empty (leave the kernel's value)");
+        return 0;
+}
+
+/* yes or no into a bool (an empty value is the default, as for every key). */
+static int parse_bool(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        bool *out = FIELD(st, k->offset, bool);
+        if (streq(v, "yes"))
+                *out = true;
+        else if (streq(v, "no"))
+                *out = false;
+        else
+                return FAIL("must be yes or no");
         return 0;
 }
 
@@ -532,6 +545,7 @@ const KeyDef schema_keys[] = {
         /* Empty empties the list; every other NoSwapUnits= appends. */
         ROW("Kubelet", "NoSwapUnits", KUBELET_NO_SWAP_UNITS, parse_no_swap_units, AT(no_swap_units),
             .def = DEFAULT_NO_SWAP_UNITS, .empty_is_value = true),
+        ROW("Kubelet", "NodeFeatures", KUBELET_NODE_FEATURES, parse_bool, AT(node_features), .def = DEFAULT_NODE_FEATURES),
 
         /* Empty empties the list; every other Units= appends. */
         ROW("Conflicts", "Units", CONFLICTS_UNITS, parse_units, AT(conflict_units), .def = DEFAULT_CONFLICT_UNITS,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/features.h"
 #include "probe/kubelet-config.h"
 #include "probe/loop.h"
 #include "probe/noswap.h"
@@ -169,6 +170,8 @@ typedef struct HostState {
         size_t n_units;
 
         ZswapState zswap;
+
+        FeatureFileState features; /* nodeswap's file for node-feature-discovery (probe/features.h) */
 
         CgroupMode cgroup;
         bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */

@@ -3,6 +3,8 @@
 #include "shared/string-table.h"
 
 #include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -88,6 +90,37 @@ static int read_cgroup_value(const char *dir, const char *file, uint64_t *ret) {
         return safe_atou64(line, ret);
 }
 
+/* memory.swap.events: "high N", "max N", "fail N", one a line (cgroup-v2.rst); a key the kernel
+ * does not write stays 0. Absent: *ret_present false. */
+static int read_swap_events(const char *dir, PodSwap *c) {
+        _cleanup_free_ char *path = strdup_printf("%s/memory.swap.events", dir);
+        _cleanup_free_ char *text = NULL;
+        if (!path)
+                return -ENOMEM;
+        int r = read_full_file(path, READ_SMALL_MAX, &text);
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        c->swap_events = true;
+        for (char *line = text, *next; line && *line; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = 0;
+                char key[16];
+                uint64_t v;
+                if (sscanf(line, "%15s %" SCNu64, key, &v) != 2)
+                        continue;
+                if (streq(key, "high"))
+                        c->swap_high = v;
+                else if (streq(key, "max"))
+                        c->swap_max_hits = v;
+                else if (streq(key, "fail"))
+                        c->swap_fail = v;
+        }
+        return 0;
+}
+
 static PodQos qos_from_path(const char *rel) {
         if (strstr(rel, "burstable"))
                 return POD_QOS_BURSTABLE;
@@ -107,6 +140,11 @@ static int add_container(PodList *l, const char *dir, const char *rel) {
             (r = read_cgroup_value(dir, "memory.zswap.current", &c.zswap_current)) < 0)
                 return r;
         if ((r = cgroup_pressure_read(dir, &c.pressure)) < 0)  /* the stall: pressure.c */
+                return r;
+        /* issue 26: what its swap did, and its request where the cgroup keeps it */
+        if ((r = read_cgroup_value(dir, "memory.swap.peak", &c.swap_peak)) < 0 ||
+            (r = read_cgroup_value(dir, "memory.min", &c.memory_min)) < 0 ||
+            (r = read_swap_events(dir, &c)) < 0)
                 return r;
 
         c.name = strdup(rel);

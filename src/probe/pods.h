@@ -38,6 +38,16 @@ typedef struct PodSwap {
         uint64_t zswap_current; /* memory.zswap.current (kernels with zswap accounting) */
         CgroupPressure pressure;/* memory.pressure, the pod's memory.pressure, memory.stat's swap
                                  * traffic (pressure.h) */
+
+        /* What the container's swap did (issue 26); each CGROUP_VALUE_UNKNOWN when the kernel has
+         * no such file (Documentation/admin-guide/cgroup-v2.rst): */
+        uint64_t swap_peak;     /* memory.swap.peak: the most it had in swap (kernels from 6.5) */
+        uint64_t memory_min;    /* memory.min: its memory request, where the kubelet keeps it there
+                                 * (the MemoryQoS feature gate); 0 otherwise */
+        bool swap_events;       /* memory.swap.events was read: */
+        uint64_t swap_high;     /*   "high": times its swap use went over memory.swap.high */
+        uint64_t swap_max_hits; /*   "max": times a swap-out was refused because it was at memory.swap.max */
+        uint64_t swap_fail;     /*   "fail": swap-outs that failed, its limit or the node's swap full */
 } PodSwap;
 
 void pod_swaps_free(PodSwap *p, size_t n);

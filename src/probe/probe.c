@@ -600,6 +600,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         if (r < 0)
                 goto fail;
 
+        r = feature_file_probe(root, &h.features);
+        if (r < 0)
+                goto fail;
+
         r = probe_kubelet_unit(root, policy, &h);
         if (r < 0)
                 goto fail;
@@ -670,6 +674,7 @@ void host_state_done(HostState *h) {
         free(h->kubelet_unit);
         no_swap_units_free(h->no_swap_units, h->n_no_swap_units);
         zswap_state_done(&h->zswap);
+        feature_file_state_done(&h->features);
         kubelet_config_done(&h->kubelet);
         for (size_t i = 0; i < h->n_units; i++)
                 free(h->units[i].name);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "report/metrics.h"
+#include "plan/allowance.h"
 
 #include <fcntl.h>
 #include <inttypes.h>
@@ -495,6 +496,93 @@ static void render_pods_pressure(Out *o, const MetricsInput *in, char **uids, ch
         }
 }
 
+/* Each container against its allowance, and the node's density (issue 26): so that a panel
+ * shows which containers live at their allowance. */
+static void render_pods_allowance(Out *o, const MetricsInput *in, char **uids, char **cids) {
+        const HostState *h = in->host;
+        size_t n = in->n_pod_swaps;
+        if (!h || h->mem_total == 0)
+                return;
+        _cleanup_free_ ContainerNeed *needs = calloc(n + 1, sizeof(ContainerNeed));
+        if (!needs) {
+                o->oom = true;
+                return;
+        }
+        for (size_t i = 0; i < n; i++)
+                (void) allowance_container(&in->pod_swaps[i], h->mem_total, h->swap_total, &needs[i]);
+#define CONTAINER_LABELS(i) LABELS("pod_uid", uids[i], "container_id", cids[i], "qos",                   \
+                                   (char *) pod_qos_to_string(in->pod_swaps[i].qos), "cgroup", in->pod_swaps[i].name)
+
+        family(o, "nodeswap_container_swap_peak_bytes", "gauge",
+               "The most the container had in swap (memory.swap.peak, kernels from 6.5); absent without the file.");
+        for (size_t i = 0; i < n; i++)
+                if (in->pod_swaps[i].swap_peak != CGROUP_VALUE_UNKNOWN && in->pod_swaps[i].swap_peak != CGROUP_VALUE_MAX)
+                        sample_u64(o, "nodeswap_container_swap_peak_bytes", CONTAINER_LABELS(i), in->pod_swaps[i].swap_peak);
+
+        family(o, "nodeswap_container_swap_events_total", "counter",
+               "memory.swap.events: high (over memory.swap.high), max (a swap-out refused at memory.swap.max), "
+               "fail (a swap-out failed: at the limit or the node's swap full); absent without the file.");
+        for (size_t i = 0; i < n; i++) {
+                const PodSwap *p = &in->pod_swaps[i];
+                if (!p->swap_events)
+                        continue;
+                const struct { const char *event; uint64_t v; } ev[] = {
+                        { "high", p->swap_high }, { "max", p->swap_max_hits }, { "fail", p->swap_fail },
+                };
+                for (size_t e = 0; e < ELEMENTSOF(ev); e++)
+                        sample_u64(o, "nodeswap_container_swap_events_total",
+                                   LABELS("pod_uid", uids[i], "container_id", cids[i], "qos",
+                                          (char *) pod_qos_to_string(p->qos), "cgroup", p->name, "event",
+                                          (char *) ev[e].event),
+                                   ev[e].v);
+        }
+
+        /* one family after the other: the exposition keeps a family's samples together */
+        static const struct {
+                const char *name, *help;
+        } fams[] = {
+                { "nodeswap_container_swap_allowance_bytes",
+                  "A Burstable container's allowance (its memory.swap.max); absent for containers without one." },
+                { "nodeswap_container_swap_at_allowance",
+                  "1 when the container reached its allowance (memory.swap.events max > 0, or its peak is its "
+                  "limit) or is over it, 0 below it; absent without an allowance." },
+                { "nodeswap_container_memory_request_bytes",
+                  "The container's memory request: memory.min where the kubelet keeps it, else derived from "
+                  "memory.swap.max x MemTotal / SwapTotal; absent when unknown." },
+                { "nodeswap_container_needed_request_bytes",
+                  "For a container at or over its allowance: the request, in whole MiB, whose allowance covers "
+                  "its peak swap (what it reserves at the scheduler)." },
+        };
+        for (size_t f = 0; f < ELEMENTSOF(fams); f++) {
+                family(o, fams[f].name, "gauge", fams[f].help);
+                for (size_t i = 0; i < n; i++) {
+                        const ContainerNeed *c = &needs[i];
+                        bool has = f == 0 || f == 1 ? c->state != CONTAINER_SWAP_NO_ALLOWANCE
+                                 : f == 2 ? c->request_known : c->need_known && !c->need_over_memtotal;
+                        uint64_t v = f == 0 ? c->allowance : f == 1 ? c->state != CONTAINER_SWAP_BELOW
+                                   : f == 2 ? c->request : c->need_request;
+                        if (has)
+                                sample_u64(o, fams[f].name, CONTAINER_LABELS(i), v);
+                }
+        }
+#undef CONTAINER_LABELS
+
+        Density d;
+        if (allowance_density(h, in->pod_swaps, n, &d) < 0)
+                return;
+        family(o, "nodeswap_swap_allowances_bytes", "gauge",
+               "The sum of the running containers' allowances: how much of the node's swap they may take.");
+        sample_u64(o, "nodeswap_swap_allowances_bytes", NULL, d.allowances);
+        family(o, "nodeswap_density_ceiling", "gauge",
+               "1 + SwapTotal / MemTotal: how many times what fits in RAM alone the pods hold at most.");
+        sample_double(o, "nodeswap_density_ceiling", NULL, d.ceiling);
+        if (d.zram_ratio_known) {
+                family(o, "nodeswap_density_ceiling_zram", "gauge",
+                       "The ceiling with zram's compressed pages in RAM, at the ratio zram achieves now.");
+                sample_double(o, "nodeswap_density_ceiling_zram", NULL, d.ceiling_zram);
+        }
+}
+
 static void render_pods(Out *o, const MetricsInput *in) {
         family(o, "nodeswap_pods_readable", "gauge",
                "1 when the kubelet's cgroup v2 tree could be read for --pods (absent or empty reads as 1: no "
@@ -541,6 +629,7 @@ static void render_pods(Out *o, const MetricsInput *in) {
                 }
         }
         render_pods_pressure(o, in, uids, cids);
+        render_pods_allowance(o, in, uids, cids);
 finish:
         for (size_t i = 0; i < n && uids && cids; i++) {
                 free(uids[i]);

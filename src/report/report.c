@@ -115,6 +115,29 @@ static char *describe_dropin_remove(const Action *a) {
         return strdup_printf("removing %s: swapBehavior %s -> %s", T(a), NOW(a), WANT(a));
 }
 
+static char *describe_features_write(const Action *a) {
+        return strdup_printf("writing %s: labels %s -> %s", T(a), NOW(a), WANT(a));
+}
+
+static char *describe_features_remove(const Action *a) {
+        return strdup_printf("removing %s (%s)", T(a), WHY(a));
+}
+
+/* labels: the value of each label the file carries, by its name after the prefix */
+static int json_features_write(const Action *a, json_object *j) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o)
+                return -ENOMEM;
+        for (FeatureLabel l = 0; l < _FEATURE_LABEL_MAX; l++) {
+                bool oom;
+                _cleanup_free_ char *v = feature_label_value(&a->features_write.in, l, &oom);
+                if (oom || (v && json_add_string(o, feature_label_to_string(l), v) < 0))
+                        return -ENOMEM;
+        }
+        return json_add_string(j, "prefix", NODESWAP_LABEL_PREFIX) < 0 ||
+               json_add(j, "labels", TAKE_PTR(o)) < 0 ? -ENOMEM : 0;
+}
+
 static char *describe_mark_reverted(const Action *a) {
         return strdup_printf("marking the node reverted (%s)", WHY(a));
 }
@@ -147,6 +170,7 @@ JSON_COMMON_FIELDS_ONLY(dropin_write)
 JSON_COMMON_FIELDS_ONLY(dropin_remove)
 JSON_COMMON_FIELDS_ONLY(mark_reverted)
 JSON_COMMON_FIELDS_ONLY(clear_reverted)
+JSON_COMMON_FIELDS_ONLY(features_remove)
 
 typedef struct ActionRender {
         char *(*describe)(const Action *a);

@@ -72,6 +72,24 @@ static int kubelet_source_of(const KubeletConfigFile *f, unsigned line, char **r
         return f && !*ret ? -ENOMEM : 0;
 }
 
+/* Each container against its allowance and the node's density (issue 26). */
+static int status_model_containers(StatusModel *m) {
+        const HostState *h = m->host;
+        m->needs = calloc(m->n_pods + 1, sizeof(ContainerNeed));
+        if (!m->needs)
+                return -ENOMEM;
+        for (size_t i = 0; i < m->n_pods; i++) {
+                int r = allowance_container(&m->pods[i], h->mem_total, h->swap_total, &m->needs[i]);
+                if (r < 0)
+                        return r;
+        }
+        int r = allowance_density(h, m->pods, m->n_pods, &m->density);
+        if (r < 0)
+                return r;
+        m->density_known = true;
+        return 0;
+}
+
 int status_model_build(const Policy *p, const HostState *h, const StatusVerdict *v, const PodSwap *pods,
                        size_t n_pods, bool with_pods, StatusModel *ret) {
         StatusModel m = {
@@ -118,6 +136,11 @@ int status_model_build(const Policy *p, const HostState *h, const StatusVerdict 
                                 m.rpi_units_masked += h->units[i].masked;
                         }
         }
+        if (with_pods && h->mem_total > 0) {
+                r = status_model_containers(&m);
+                if (r < 0)
+                        goto fail;
+        }
         *ret = m;
         return 0;
 
@@ -133,6 +156,7 @@ void status_model_done(StatusModel *m) {
         strv_free(m->kubelet_flags);
         strv_free(m->rpi_units);
         free(m->last_run_time);
+        free(m->needs);
         *m = (StatusModel) {};
 }
 
@@ -383,6 +407,87 @@ static void print_pods_text(FILE *f, const PodSwap *pods, size_t n) {
         }
 }
 
+/* A cgroup file's value in the requests block: "missing" for a file the kernel does not have. */
+static const char *missing_text(char *buf, size_t len, uint64_t v) {
+        return v == CGROUP_VALUE_UNKNOWN ? "missing" : cgroup_value_text(buf, len, v);
+}
+
+/* Each Burstable container with an allowance: its request, allowance, swap now and at its peak,
+ * memory.swap.events, and for one that hit its allowance the request its peak needed (issue 26). */
+static void print_requests_text(FILE *f, const StatusModel *m) {
+        if (!m->needs)
+                return;
+        const HostState *h = m->host;
+        size_t shown = 0;
+        for (size_t i = 0; i < m->n_pods; i++) {
+                const PodSwap *c = &m->pods[i];
+                const ContainerNeed *n = &m->needs[i];
+                if (n->state == CONTAINER_SWAP_NO_ALLOWANCE)
+                        continue;
+                if (!shown++)
+                        fprintf(f, "\nRequests and allowances (Burstable containers with a swap limit):\n"
+                                   "  %-11s %-11s %-11s %-11s %-17s %-6s %s\n", "REQUEST", "ALLOWANCE", "SWAP.CUR",
+                                "SWAP.PEAK", "HIGH/MAX/FAIL", "STATE", "CGROUP");
+                char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], cc[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX], ev[64];
+                if (c->swap_events)
+                        snprintf(ev, sizeof ev, "%" PRIu64 "/%" PRIu64 "/%" PRIu64, c->swap_high, c->swap_max_hits,
+                                 c->swap_fail);
+                else
+                        snprintf(ev, sizeof ev, "missing");
+                fprintf(f, "  %-11s %-11s %-11s %-11s %-17s %-6s %s\n",
+                        n->request_known ? format_bytes(a, sizeof a, n->request) : "unknown",
+                        format_bytes(b, sizeof b, n->allowance), missing_text(cc, sizeof cc, c->swap_current),
+                        missing_text(d, sizeof d, c->swap_peak), ev, container_swap_state_to_string(n->state), c->name);
+                if (!n->need_known)
+                        continue;
+                char s1[FORMAT_BYTES_MAX], s2[FORMAT_BYTES_MAX], s3[FORMAT_BYTES_MAX], s4[FORMAT_BYTES_MAX];
+                if (n->need_over_memtotal) {
+                        fprintf(f, "      its %s%s of swap needs a request above MemTotal (%s): no request gives it\n",
+                                n->need_at_least ? "more than " : "", format_bytes(s1, sizeof s1, n->need_swap),
+                                format_bytes(s2, sizeof s2, h->mem_total));
+                        continue;
+                }
+                if (n->need_at_least && n->request_known && n->need_request <= n->request) {
+                        /* Its peak is its limit: what it wanted beyond is not known. */
+                        fprintf(f, "      hit its allowance %" PRIu64 " time%s: it needs a request above %s; each 1Mi more "
+                                   "gives %s of swap and reserves 1Mi of the node's %s at the scheduler\n",
+                                c->swap_max_hits, c->swap_max_hits == 1 ? "" : "s", format_bytes(s1, sizeof s1, n->request),
+                                format_bytes(s2, sizeof s2, (uint64_t) ((double) MiB * (double) h->swap_total /
+                                                                        (double) h->mem_total)),
+                                format_bytes(s4, sizeof s4, h->mem_total));
+                        continue;
+                }
+                fprintf(f, "      for %s%s of swap (%s): request %" PRIu64 "Mi, which gives %s of swap and reserves "
+                           "%s of the node's %s at the scheduler",
+                        n->need_at_least ? "more than " : "", format_bytes(s1, sizeof s1, n->need_swap),
+                        c->swap_peak != CGROUP_VALUE_UNKNOWN ? "its peak" : "now; no memory.swap.peak on this kernel",
+                        n->need_request / MiB, format_bytes(s2, sizeof s2, n->need_allowance),
+                        format_bytes(s3, sizeof s3, n->need_request), format_bytes(s4, sizeof s4, h->mem_total));
+                if (n->request_known && n->need_request > n->request)
+                        fprintf(f, " (+%s)", format_bytes(s1, sizeof s1, n->need_request - n->request));
+                fprintf(f, "\n");
+        }
+        if (shown)
+                fprintf(f, "  REQUEST: memory.min where the kubelet keeps it, else memory.swap.max × MemTotal / "
+                           "SwapTotal; missing: the kernel has no such file\n");
+}
+
+/* How much of the node's swap the allowances take, and the ceiling 1 + swap/RAM (issue 26). */
+void density_print_text(FILE *f, const Density *d) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+        fprintf(f, "Density:  the allowances of %zu container%s take %s of the node's %s of swap", d->n_containers,
+                d->n_containers == 1 ? "" : "s", format_bytes(a, sizeof a, d->allowances),
+                format_bytes(b, sizeof b, d->swap_total));
+        if (d->swap_total > 0)
+                fprintf(f, " (%.1f %%)", 100.0 * (double) d->allowances / (double) d->swap_total);
+        fprintf(f, "\n          pods hold at most %.2f × what fits in RAM alone (1 + swap/RAM)", d->ceiling);
+        if (d->zram_ratio_known)
+                fprintf(f, "; %.2f × with zram's pages in RAM at its %.2f:1", d->ceiling_zram, d->zram_ratio);
+        else if (d->zram)
+                fprintf(f, "; less with zram (its pages stay in RAM; its ratio is not known while it is empty)");
+        fprintf(f, "\n");
+}
+
 void status_print_verdict(FILE *f, const StatusVerdict *v) {
         size_t errors = findings_count(&v->findings, SEVERITY_ERROR);
         if (!v->have_policy)
@@ -431,6 +536,11 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         if (m->with_pods) {
                 print_pods_text(f, m->pods, m->n_pods);
                 pressure_print_pods_text(f, m->pods, m->n_pods);
+                print_requests_text(f, m);
+                if (m->density_known) {
+                        fputc('\n', f);
+                        density_print_text(f, &m->density);
+                }
         }
 }
 
@@ -662,7 +772,60 @@ static int no_swap_to_json(const StatusModel *m, json_object **ret) {
         return 0;
 }
 
-static int pods_to_json(const PodSwap *pods, size_t n, json_object **ret) {
+/* The issue 26 members of a container: its swap's peak and events, request, allowance, need. */
+static int need_to_json(const PodSwap *c, const ContainerNeed *n, json_object *o) {
+        _cleanup_json_ json_object *ev = NULL, *need = NULL;
+        if (cgroup_value_to_json(o, "swap_peak", c->swap_peak) < 0 ||
+            cgroup_value_to_json(o, "memory_min", c->memory_min) < 0)
+                return -ENOMEM;
+        if (c->swap_events) {
+                ev = json_object_new_object();
+                if (!ev || json_add_u64(ev, "high", c->swap_high) < 0 || json_add_u64(ev, "max", c->swap_max_hits) < 0 ||
+                    json_add_u64(ev, "fail", c->swap_fail) < 0 || json_add(o, "swap_events", TAKE_PTR(ev)) < 0)
+                        return -ENOMEM;
+        } else if (json_add_null(o, "swap_events") < 0)
+                return -ENOMEM;
+        if (!n)
+                return 0;
+        if ((n->request_known ? json_add_u64(o, "request", n->request) : json_add_null(o, "request")) < 0 ||
+            json_add_string(o, "request_source", n->request_known ? n->request_source : NULL) < 0 ||
+            (n->state != CONTAINER_SWAP_NO_ALLOWANCE ? json_add_u64(o, "allowance", n->allowance)
+                                                      : json_add_null(o, "allowance")) < 0 ||
+            json_add_string(o, "allowance_state", container_swap_state_to_string(n->state)) < 0)
+                return -ENOMEM;
+        if (!n->need_known)
+                return json_add_null(o, "needed");
+        _cleanup_free_ char *q = strdup_printf("%" PRIu64 "Mi", n->need_request / MiB);
+        need = json_object_new_object();
+        if (!q || !need ||
+            json_add_u64(need, "swap", n->need_swap) < 0 || json_add_bool(need, "at_least", n->need_at_least) < 0 ||
+            json_add_u64(need, "request", n->need_request) < 0 ||
+            json_add_string(need, "quantity", n->need_over_memtotal ? NULL : q) < 0 ||
+            json_add_u64(need, "allowance", n->need_allowance) < 0 ||
+            json_add_bool(need, "over_memtotal", n->need_over_memtotal) < 0)
+                return -ENOMEM;
+        return json_add(o, "needed", TAKE_PTR(need));
+}
+
+int density_to_json(const Density *d, json_object *parent) {
+        if (!d)
+                return json_add_null(parent, "density");
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o ||
+            json_add_u64(o, "containers", d->n_containers) < 0 ||
+            json_add_u64(o, "allowances", d->allowances) < 0 ||
+            json_add_u64(o, "swap_total", d->swap_total) < 0 ||
+            (d->swap_total > 0 ? json_add_double(o, "share", (double) d->allowances / (double) d->swap_total)
+                               : json_add_null(o, "share")) < 0 ||
+            json_add_double(o, "ceiling", d->ceiling) < 0 ||
+            (d->zram_ratio_known ? json_add_double(o, "zram_ratio", d->zram_ratio) : json_add_null(o, "zram_ratio")) < 0 ||
+            (d->zram_ratio_known ? json_add_double(o, "ceiling_zram", d->ceiling_zram)
+                                 : json_add_null(o, "ceiling_zram")) < 0)
+                return -ENOMEM;
+        return json_add(parent, "density", TAKE_PTR(o));
+}
+
+static int pods_to_json(const PodSwap *pods, const ContainerNeed *needs, size_t n, json_object **ret) {
         _cleanup_json_ json_object *a = json_object_new_array();
         if (!a)
                 return -ENOMEM;
@@ -677,6 +840,7 @@ static int pods_to_json(const PodSwap *pods, size_t n, json_object **ret) {
                     cgroup_value_to_json(o, "swap_current", pods[i].swap_current) < 0 ||
                     cgroup_value_to_json(o, "zswap_current", pods[i].zswap_current) < 0 ||
                     cgroup_pressure_to_json(&pods[i].pressure, o) < 0 ||
+                    need_to_json(&pods[i], needs ? &needs[i] : NULL, o) < 0 ||
                     json_append(a, TAKE_PTR(o)) < 0)
                         return -ENOMEM;
         }
@@ -755,7 +919,8 @@ int status_to_json(const StatusModel *m, json_object **ret) {
         if (json_add(o, "policy_files", TAKE_PTR(files)) < 0)
                 return -ENOMEM;
         if (m->with_pods &&
-            (pods_to_json(m->pods, m->n_pods, &pods) < 0 || json_add(o, "pods", TAKE_PTR(pods)) < 0))
+            (pods_to_json(m->pods, m->needs, m->n_pods, &pods) < 0 || json_add(o, "pods", TAKE_PTR(pods)) < 0 ||
+             density_to_json(m->density_known ? &m->density : NULL, o) < 0))
                 return -ENOMEM;
         *ret = TAKE_PTR(o);
         return 0;

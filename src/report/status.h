@@ -121,6 +121,34 @@
  *     memory_pressure, pod_memory_pressure
  *                    the container's and its pod's memory.pressure, shaped as the node's, or null
  *     swap_traffic   the container's memory.stat pswpin, pswpout (kernels after 6.12), zswpin, zswpout
+ *     swap_peak      bytes: memory.swap.peak, the most it had in swap; null when the kernel has no
+ *                    such file (before 6.5)
+ *     memory_min     bytes: memory.min (the request, where the kubelet's MemoryQoS keeps it); null: absent
+ *     swap_events    null when memory.swap.events is absent, else {high, max, fail}: the times its
+ *                    swap went over memory.swap.high, a swap-out was refused at memory.swap.max,
+ *                    a swap-out failed
+ *     request        bytes: its memory request, memory.min when set, else derived from
+ *                    memory.swap.max × MemTotal / SwapTotal (the inverse of the kubelet's
+ *                    calcSwapForBurstablePods: a whole MiB when one gives that limit); null: unknown
+ *     request_source "memory.min" | "memory.swap.max" | null
+ *     allowance      bytes: memory.swap.max of a Burstable container with a limit, else null
+ *     allowance_state "none" | "below" | "at" (memory.swap.events max > 0, or its peak is the
+ *                    allowance) | "over" (more in swap than the allowance: it was lowered under it)
+ *     needed         null, or for a container at or over its allowance:
+ *       swap           bytes it used (memory.swap.peak, else memory.swap.current)
+ *       at_least       true when it hit its limit: it would have used more
+ *       request        bytes: the request that gives it that much swap, a whole MiB
+ *       quantity       the same as a Kubernetes quantity ("300Mi"); what the scheduler reserves
+ *       allowance      bytes of swap that request gives
+ *       over_memtotal  true when that request is above MemTotal: no request gives it
+ *   density          (--pods only) null when MemTotal is unknown, else:
+ *     containers     Burstable containers with an allowance
+ *     allowances     bytes: the sum of their allowances
+ *     swap_total     bytes: SwapTotal
+ *     share          allowances / swap_total, or null without swap
+ *     ceiling        1 + SwapTotal / MemTotal: how many times what fits in RAM alone pods hold at most
+ *     zram_ratio     orig_data_size / compr_data_size of the zram swap, null without zram or pages
+ *     ceiling_zram   the ceiling with zram's compressed pages in RAM at that ratio, null likewise
  *
  */
 #include <json-c/json.h>
@@ -130,6 +158,7 @@
 #include "policy/policy.h"
 #include "probe/host.h"
 #include "probe/pods.h"
+#include "plan/allowance.h"
 
 /* Whether the node matches the policy, judged as plan judges it. */
 typedef struct StatusVerdict {
@@ -159,6 +188,11 @@ typedef struct StatusModel {
         uint64_t zram_mem_used;         /* bytes of RAM all zram swap uses */
         int matches;                    /* 1 matches, 0 differs, -1 unknown (no or an invalid policy) */
         char *last_run_time;            /* "YYYY-MM-DDTHH:MM:SSZ" of the last run, NULL: none */
+
+        /* with_pods (issue 26): each container against its allowance, and the node's density */
+        ContainerNeed *needs;           /* one per pod, NULL when MemTotal is unknown */
+        Density density;
+        bool density_known;
 } StatusModel;
 
 /* The model for p, h and v (and pods when with_pods), which it points to and must outlive it.
@@ -174,3 +208,8 @@ void status_print_verdict(FILE *f, const StatusVerdict *v);
 void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color);
 /* The JSON document above. Returns 0 or -ENOMEM (nothing in *ret). */
 int status_to_json(const StatusModel *m, json_object **ret);
+
+/* The node's density (plan/allowance.h), as status --pods and allowance show it: two lines of
+ * text, and the "density" member (null for d NULL). */
+void density_print_text(FILE *f, const Density *d);
+int density_to_json(const Density *d, json_object *parent);

@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g,n (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
@@ -33,7 +33,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g,n
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -216,6 +216,8 @@ if want charge || want thrash; then
         fi
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
+# scenario n: NFD's rules for a feature file, the checker the unit tests use too
+install -m 0755 "$HERE/../lib/nfd-local-check.py" "$ROOT/usr/local/lib/nodeswap-e2e/nfd-local-check.py"
 install -d -m 0755 "$ROOT/usr/local/lib/nodeswap-e2e/hostile"
 for f in "$HERE"/../policies/hostile/*.conf; do
         grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
@@ -459,9 +461,9 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)   # for scenario charge's report
 # Scenario g needs two boots of its own (g2, g3) after e's; its preparation ("g-prepare") runs at
 # the end of the boot before them. The ansible scenario boots last, from its own image without
 # nodeswap: the role installs the package.
-first=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx -e ansible -e g || true; } | paste -sd, -)
+first=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx -e ansible -e g -e n || true; } | paste -sd, -)
 plan=()         # "PHASE SCENARIOS TIMEOUT"
-if [[ -n $first ]] || want g; then
+if [[ -n $first ]] || want g || want n; then
         [[ -z $first ]] && first=none
         t1=900
         [[ $first == smoke ]] && t1=300
@@ -479,6 +481,12 @@ if [[ -n $first ]] || want g; then
         if want g && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
                 plan+=("g2 g 200" "g3 g 200")
+        fi
+        # Scenario n (node labels, issue 26): prepared at the end of the last boot so far, checked
+        # after one reboot of its own.
+        if want n && [[ -n $NODESWAP ]]; then
+                read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,n-prepare $to"
+                plan+=("n2 n 200")
         fi
 fi
 for b in "${plan[@]}"; do

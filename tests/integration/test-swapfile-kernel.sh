@@ -112,7 +112,8 @@ json() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval
 apply_file() {
         local path=$1 size=$2 prio=$3; shift 3
         [ -n "${KEEP_STATE:-}" ] || rm -rf /var/lib/nodeswap /run/nodeswap-state
-        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
+        # NodeFeatures=no: the steps compared below are the file's (the labels: test-cli-features.sh)
+        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n[Kubelet]\nNodeFeatures=no\n' \
                 "$path" "$size" "$prio" >"$T/policy.conf"
         chmod 0644 "$T/policy.conf"
         "$NODESWAP" apply --json --config "$T/policy.conf" "$@" >"$T/apply.json" 2>"$T/apply.err"

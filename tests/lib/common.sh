@@ -100,12 +100,20 @@ kernel_save() {
 	saved_swappiness=$(cat /proc/sys/vm/swappiness)
 	saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
 	zram_before=$(ls /sys/block | grep '^zram' | sort)
+	# apply keeps node-feature-discovery's feature file (issue 26): what of its path was there
+	local d
+	nfd_before=
+	for d in /etc/kubernetes /etc/kubernetes/node-feature-discovery /etc/kubernetes/node-feature-discovery/features.d \
+		/etc/kubernetes/node-feature-discovery/features.d/nodeswap; do
+		[ -e "$d" ] && nfd_before+="$d "
+	done
 }
 
 # kernel_restore MOUNTPOINT...: swap off what is below the mount points and every zram device that
 # was not there at kernel_save (also one listed as /zramN: swapped on in a mount namespace that is
 # gone), reset and remove those devices, unmount the mount points (and remove them when empty),
-# remove nodeswap's state, put the sysctls back. Loop devices are the caller's.
+# remove nodeswap's state and the node-feature-discovery file apply wrote (and the directories
+# made for it), put the sysctls back. Loop devices are the caller's.
 kernel_restore() {
 	local dev id m d
 	while read -r dev _; do
@@ -129,6 +137,13 @@ kernel_restore() {
 		rmdir "$m" 2>/dev/null
 	done
 	rm -rf /var/lib/nodeswap /run/nodeswap /run/nodeswap-state /run/nodeswap.lock
+	# the feature file apply wrote and the directories it made for it, deepest first
+	for d in /etc/kubernetes/node-feature-discovery/features.d/nodeswap; do
+		[[ " ${nfd_before:-} " == *" $d "* ]] || rm -f "$d"
+	done
+	for d in /etc/kubernetes/node-feature-discovery/features.d /etc/kubernetes/node-feature-discovery /etc/kubernetes; do
+		[[ " ${nfd_before:-} " == *" $d "* ]] || rmdir "$d" 2>/dev/null
+	done
 	[ -n "${saved_swappiness:-}" ] && echo "$saved_swappiness" >/proc/sys/vm/swappiness
 	[ -n "${saved_page_cluster:-}" ] && echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
 }

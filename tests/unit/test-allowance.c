@@ -252,6 +252,129 @@ static void test_qos_names(void **state) {
         assert_null(allowance_reason_to_string(ALLOWANCE_GRANTED));
 }
 
+/* --- issue 26: the request behind a container's memory.swap.max, and what its peak needed ------ */
+
+/* A Burstable container whose memory.swap.max the kubelet computed from request (through
+ * allowance_compute(), the kubelet's own arithmetic), with the given swap use; every other file
+ * absent unless set after. */
+static PodSwap container(uint64_t request, uint64_t swap_total, uint64_t current, uint64_t peak) {
+        AllowanceInput in = burstable(request, 0, swap_total);
+        uint64_t swap;
+        AllowanceReason reason;
+        assert_int_equal(allowance_compute(&in, &swap, &reason), 0);
+        return (PodSwap) {
+                .qos = POD_QOS_BURSTABLE, .memory_max = CGROUP_VALUE_MAX, .swap_max = swap,
+                .swap_current = current, .swap_peak = peak, .memory_min = CGROUP_VALUE_UNKNOWN,
+                .zswap_current = CGROUP_VALUE_UNKNOWN,
+        };
+}
+
+/* The request comes back from memory.swap.max, to the MiB, for requests from 1Mi to 15Gi on nodes
+ * with little, as much and twice as much swap as RAM. */
+static void test_request_from_swap_max(void **state) {
+        const uint64_t swaps[] = { 1 * GiB, 2 * GiB, 8 * GiB, 16 * GiB, 32 * GiB };
+        for (size_t k = 0; k < ELEMENTSOF(swaps); k++)
+                for (uint64_t mi = 1; mi < 15 * 1024; mi += 97) {
+                        PodSwap c = container(mi * MiB, swaps[k], 0, 0);
+                        ContainerNeed n;
+                        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, swaps[k], &n), 0);
+                        assert_true(n.request_known);
+                        assert_string_equal(n.request_source, "memory.swap.max");
+                        assert_int_equal(n.request, mi * MiB);
+                        assert_int_equal(n.state, CONTAINER_SWAP_BELOW);
+                        assert_int_equal(n.allowance, c.swap_max);
+                }
+}
+
+/* memory.min, where the kubelet keeps the request (MemoryQoS), is taken as it is. */
+static void test_request_from_memory_min(void **state) {
+        PodSwap c = container(300 * MiB, 16 * GiB, 0, 0);
+        c.memory_min = 300 * MiB + 4096;
+        ContainerNeed n;
+        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.request, 300 * MiB + 4096);
+        assert_string_equal(n.request_source, "memory.min");
+}
+
+/* Below, at and over the allowance, and the request the peak needed. */
+static void test_below_at_over(void **state) {
+        ContainerNeed n;
+        PodSwap below = container(256 * MiB, 16 * GiB, 10 * MiB, 100 * MiB);
+        below.swap_events = true;
+        assert_int_equal(allowance_container(&below, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_BELOW);
+        assert_false(n.need_known);
+
+        /* at: the kernel refused swap-outs at memory.swap.max; its peak is its limit */
+        PodSwap at = container(256 * MiB, 16 * GiB, 10 * MiB, 0);
+        at.swap_peak = at.swap_max / 4096 * 4096;
+        at.swap_events = true;
+        at.swap_max_hits = at.swap_fail = 3;
+        assert_int_equal(allowance_container(&at, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_AT);
+        assert_true(n.need_known && n.need_at_least);
+        assert_int_equal(n.need_request, 256 * MiB);
+        assert_true(n.need_allowance >= n.need_swap);
+
+        /* at, on a kernel without memory.swap.peak or .events: its swap now is its limit */
+        PodSwap full = container(256 * MiB, 16 * GiB, 0, CGROUP_VALUE_UNKNOWN);
+        full.swap_current = full.swap_max;
+        assert_int_equal(allowance_container(&full, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_AT);
+        assert_false(n.need_at_least);
+
+        /* over: memory.swap.max lowered under what it had in swap; 500 MiB of swap needs
+         * 500 × 16218 / 16384 = 494.9 MiB of request: 495Mi */
+        PodSwap over = container(128 * MiB, 16 * GiB, 400 * MiB, 500 * MiB);
+        assert_int_equal(allowance_container(&over, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_OVER);
+        assert_int_equal(n.request, 128 * MiB);
+        assert_true(n.need_known && !n.need_at_least && !n.need_over_memtotal);
+        assert_int_equal(n.need_swap, 500 * MiB);
+        assert_int_equal(n.need_request, 495 * MiB);
+        assert_true(n.need_allowance >= 500 * MiB);
+        PodSwap one_less = container(494 * MiB, 16 * GiB, 0, 0);
+        assert_true(one_less.swap_max < 500 * MiB);
+
+        /* a peak no request below MemTotal gives: 1 GiB of swap on a node with 512 MiB of it */
+        PodSwap huge = container(1 * GiB, 512 * MiB, 600 * MiB, 1 * GiB);
+        assert_int_equal(allowance_container(&huge, MEMTOTAL_16G, 512 * MiB, &n), 0);
+        assert_true(n.need_known && n.need_over_memtotal);
+
+        /* no allowance: Guaranteed, or a memory.swap.max of 0 or max */
+        PodSwap g = container(256 * MiB, 16 * GiB, 0, 0);
+        g.qos = POD_QOS_GUARANTEED;
+        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_NO_ALLOWANCE);
+        g.qos = POD_QOS_BURSTABLE;
+        g.swap_max = CGROUP_VALUE_MAX;
+        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(n.state, CONTAINER_SWAP_NO_ALLOWANCE);
+        assert_int_equal(allowance_container(&g, 0, 16 * GiB, &n), -EINVAL);
+}
+
+/* container-swap-fail: one finding per container whose swap-outs failed, none without the file. */
+static void test_check_containers(void **state) {
+        PodSwap c[3] = {
+                container(256 * MiB, 16 * GiB, 0, 0),
+                container(256 * MiB, 16 * GiB, 0, 0),
+                container(256 * MiB, 16 * GiB, 0, 0),
+        };
+        c[0].name = (char *) "a";
+        c[1].name = (char *) "b";
+        c[1].swap_events = true;
+        c[1].swap_fail = 2;
+        c[2].name = (char *) "c";
+        c[2].swap_fail = 5;     /* no memory.swap.events: never read */
+        Findings fs = {};
+        assert_int_equal(allowance_check_containers(c, 3, MEMTOTAL_16G, 16 * GiB, &fs), 0);
+        assert_int_equal(fs.n, 1);
+        assert_int_equal(fs.f[0].verdict, VERDICT_CONTAINER_SWAP_FAIL);
+        assert_int_equal(fs.f[0].severity, SEVERITY_WARNING);
+        assert_non_null(strstr(fs.f[0].message, "b: 2 swap-outs failed"));
+        findings_done(&fs);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_measured_on_a_16g_node),
@@ -263,6 +386,10 @@ int main(void) {
                 cmocka_unit_test(test_burstable_with_and_without_limit),
                 cmocka_unit_test(test_impossible_input),
                 cmocka_unit_test(test_qos_names),
+                cmocka_unit_test(test_request_from_swap_max),
+                cmocka_unit_test(test_request_from_memory_min),
+                cmocka_unit_test(test_below_at_over),
+                cmocka_unit_test(test_check_containers),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,8 @@ golden rpi-untouched 0 --root "$fx/rpi-untouched" --config "$zramfile"
 golden no-policy 0 --root "$fx/rpi-untouched"
 # Each container's swap on the systemd cgroup driver's layout (cgroupfs's names: test-metrics.c).
 golden pods-systemd 0 --pods --root "$fx/pods/systemd" --config "$limited"
+# issue 26: peak, events, allowance, request and the density on a 6.5+ kernel
+golden pods-allowance 0 --pods --root "$fx/pods/allowance" --config "$limited"
 # A root without /proc/meminfo cannot be read: nodeswap_up 0, exit 1, still well formed.
 mkdir -p "$tmp/empty"
 golden unreadable 1 --root "$tmp/empty" --config "$limited"

@@ -201,6 +201,7 @@ static void assert_defaults(const Policy *p) {
         assert_int_equal(p->swap_behavior, SWAP_BEHAVIOR_UNSET);
         assert_string_equal(p->dropin, "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf");
         assert_null(p->kubelet_unit);
+        assert_true(p->node_features);                          /* [Kubelet] NodeFeatures=yes */
         _cleanup_free_ char *units = strv_join(p->conflict_units, " ");
         assert_string_equal(units, "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "
                                    "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "
@@ -380,6 +381,8 @@ static const ValidCase valid[] = {
         { "Zswap", "Shrinker", "yes" },
         { "Zswap", "Shrinker", "no" },
         { "Zswap", "Shrinker", "" },
+        { "Kubelet", "NodeFeatures", "yes" },
+        { "Kubelet", "NodeFeatures", "no" },
         { "Zram", "Size", "512M" },
         { "Zram", "Size", "1.5G" },
         { "Zram", "Size", "50%" },
@@ -584,6 +587,7 @@ static const InvalidCase invalid[] = {
         { "Zswap", "AcceptThresholdPercent", "101", "percentage out of range (0..100)" },
         { "Zswap", "AcceptThresholdPercent", "0x10", "must be a plain decimal number of percent (0..100), without '%'" },
         { "Zswap", "Shrinker", "1", "must be yes, no or empty (leave the kernel's value)" },
+        { "Kubelet", "NodeFeatures", "true", "must be yes or no" },
         { "Zswap", "Shrinker", "Yes", "must be yes, no or empty (leave the kernel's value)" },
         { "Zswap", "Shrinker", "yes no", "must be yes, no or empty (leave the kernel's value)" },
 

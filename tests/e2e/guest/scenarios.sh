@@ -3,11 +3,11 @@
 # The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
 #
 # The kernel command line says what to run:
-#   e2e.phase=1|2|3|g2|g3|ansible  which boot of the image this is (2 and 3 for scenario e, g2
-#                          and g3 for scenario g; ansible: the image without nodeswap that the
-#                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,e,ansible,g, and g-prepare (the
-#                          boot before g2 prepares it at its end)
+#   e2e.phase=1|2|3|g2|g3|n2|ansible  which boot of the image this is (2 and 3 for scenario e, g2
+#                          and g3 for scenario g, n2 for scenario n; ansible: the image without
+#                          nodeswap that the Ansible role installs on)
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,e,ansible,g,n, and g-prepare and
+#                          n-prepare (the boot before g2, n2 prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
@@ -1599,6 +1599,66 @@ scenario_h() {
                 test "$before" = "$after"
 }
 
+# ---------------------------------------------------------------------------------------------
+# n: node labels for node-feature-discovery (issue 26). NFD is not in the VM: the feature file is
+# held to NFD's rules by tests/lib/nfd-local-check.py (installed beside this script), written from
+# NFD's documentation. The boot before n2 applies the file policy, then the zram one (a backend
+# switch), and leaves a stale file behind; n2 proves the boot service (apply --boot) rewrote it,
+# then reverts.
+NFD_FILE=/etc/kubernetes/node-feature-discovery/features.d/nodeswap
+NFD_CHECK=/usr/local/lib/nodeswap-e2e/nfd-local-check.py
+N_P=feature.node.kubernetes.io/nodeswap
+nfd_labels() { python3 "$NFD_CHECK" "$NFD_FILE" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
+# n_no_write WHAT: apply would not write the feature file now (plan's actions as the details)
+n_no_write() {
+        ns plan --json
+        check "$1" "$(json '[a["id"] for a in j["actions"]]')" test "$(action_index features)" = -1
+}
+scenario_n_prepare() {
+        ns revert --json
+        ns_expect_rc "prepare: revert nodeswap" 0
+        rm -f /etc/nodeswap/nodeswap.conf.d/*.conf
+        check "after revert: no feature file" "$(ls -l "$NFD_FILE" 2>&1)" test ! -e "$NFD_FILE"
+        write_policy file
+        ns plan --json
+        check "plan shows the feature file's write" "$(json '[a["kind"] for a in j["actions"]]')" \
+                test "$(action_index features-write)" -ge 0
+        ns apply --json
+        ns_expect_rc "apply the file policy" 0
+        expect "file policy: NFD's rules hold, the labels" "$(nfd_labels)" \
+                "$N_P-backend=file $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
+        expect "the file is 0644 root's, nothing hidden left beside it" \
+                "$(stat -c '%a %U' "$NFD_FILE") $(ls -A "${NFD_FILE%/*}" | tr '\n' ' ')" "644 root nodeswap "
+        n_no_write "a second apply plans no write"
+        write_policy zram
+        ns apply --json
+        ns_expect_rc "switch to the zram policy" 0
+        expect "zram policy: the labels changed with the backend" "$(nfd_labels)" \
+                "$N_P-backend=zram $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1 $N_P-zram-algorithm=zstd"
+        n_no_write "a second apply plans no write"
+        cp "$NFD_FILE" "$STATE/n-labels"
+        # a stale file, as an older policy left it: the boot service must make it current
+        printf '%s\n' "$N_P-backend=file" "$N_P-swap-gib=0" >"$NFD_FILE"
+        echo prepared >"$STATE/n-phase"
+        pass "prepare: the zram policy applied, a stale feature file left for the boot"
+}
+scenario_n_boot2() {
+        if [[ $(cat "$STATE/n-phase" 2>/dev/null) != prepared ]]; then
+                fail "n was prepared before the reboot"
+                return
+        fi
+        expect "nodeswap.service succeeded" "$(prop nodeswap.service Result)" success
+        check "the boot service rewrote the stale feature file with the node's labels" \
+                "$(nfd_labels)" cmp -s "$NFD_FILE" "$STATE/n-labels"
+        expect "after the reboot: NFD's rules hold, the zram labels" "$(nfd_labels)" \
+                "$N_P-backend=zram $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1 $N_P-zram-algorithm=zstd"
+        n_no_write "apply plans no write after the boot"
+        ns revert --json
+        ns_expect_rc "revert" 0
+        check "revert removed the feature file" "$(ls -l "$NFD_FILE" 2>&1)" test ! -e "$NFD_FILE"
+        no_failed_units "after revert"
+}
+
 echo "BEGIN phase=$phase scenarios=$scenarios boot_id=$BOOT_ID" >"$RESULTS"
 flush
 trap finish EXIT
@@ -1638,6 +1698,7 @@ case $phase in
 3) CUR=e; scenario_e_boot3 ;;
 g2) CUR=g; scenario_g_boot2 ;;
 g3) CUR=g; scenario_g_boot3 ;;
+n2) CUR=n; scenario_n_boot2 ;;
 ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
@@ -1656,5 +1717,9 @@ fi
 if want g-prepare; then
         CUR=g
         scenario_g_prepare
+fi
+if want n-prepare; then
+        CUR=n
+        if have_nodeswap; then scenario_n_prepare; else line SKIP "nodeswap not installed"; fi
 fi
 exit 0
