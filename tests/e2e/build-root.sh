@@ -126,24 +126,13 @@ trap 'exit 130' INT TERM
 start=$(date +%s)
 echo "Building the e2e VM root ($SUITE, key $KEY, ${KERNEL_612% *} ${KERNEL_612#* }) from $MIRROR and $SECURITY_MIRROR; this takes a few minutes ..." >&2
 
-# debootstrap in its two stages: the first downloads and unpacks the packages, the second
-# installs them with dpkg inside the root. Between them dpkg is told not to fsync every file it
-# writes (force-unsafe-io, as mmdebstrap does for every root it makes): nothing here survives a
-# crash anyway (the build starts again), and with fsync the second stage and the kernels took
-# minutes more on a loaded disk. The setting is removed again before the root is packed.
 include=$(IFS=,; echo "${PACKAGES[*]}")
-UNSAFE_IO=$ROOT/etc/dpkg/dpkg.cfg.d/99nodeswap-e2e-build-unsafe-io
-debootstrap_failed() {
+step debootstrap run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" \
+        >"$WORK/debootstrap.log" 2>&1 || {
         tail -n 40 "$WORK/debootstrap.log" >&2
         echo "debootstrap failed (log above)" >&2
         exit 1
 }
-step debootstrap-download run debootstrap --foreign --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" \
-        >"$WORK/debootstrap.log" 2>&1 || debootstrap_failed
-mkdir -p "${UNSAFE_IO%/*}"
-echo force-unsafe-io >"$UNSAFE_IO"
-step debootstrap-install run chroot "$ROOT" /debootstrap/debootstrap --second-stage >>"$WORK/debootstrap.log" 2>&1 ||
-        debootstrap_failed
 
 # Small initramfs: only what is needed to mount /dev/vda (faster to load under emulation). Set
 # before the kernels are installed: each kernel's postinst makes its initramfs with this, once.
@@ -199,7 +188,6 @@ SSH
 # machine-id is written per run; an empty one here means "first boot" semantics we do not want.
 : >"$ROOT/etc/machine-id"
 chroot "$ROOT" apt-get clean
-rm -f "$UNSAFE_IO"
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin
 
 # both kernels, each with its initramfs: 6.1 (the oldest supported) and 6.12
