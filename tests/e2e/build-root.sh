@@ -152,7 +152,7 @@ step apt-update run chroot "$ROOT" apt-get update -q >"$WORK/kernel.log" 2>&1 &&
 }
 grep -h '^update-initramfs: Generating' "$WORK/kernel.log" | sed 's/^/  /' >&2 || true
 umount "$ROOT/proc"
-dpkg_times "$ROOT"
+dpkg_times "$ROOT/var/log/dpkg.log"
 
 # --- configuration that every run shares -------------------------------------------------
 echo nodeswap-e2e >"$ROOT/etc/hostname"

@@ -9,7 +9,7 @@
 #   cache_wait, remove_stale   the build lock of a cache, and what a killed build left
 #   run_bg, stop_bg    a long step the caller's trap can stop at once
 #   step, step_total   a build step's seconds (and the load) in the build's log
-#   dpkg_times ROOT    the slowest maintainer scripts and triggers of a bootstrap (dpkg.log)
+#   dpkg_times LOG     the slowest maintainer scripts and triggers of a bootstrap (its dpkg.log)
 
 find_mirror() {
         local f uri
@@ -147,12 +147,12 @@ step_total() {  # step_total WHAT: the line with the seconds since the first ste
                 "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
 }
 
-# dpkg_times ROOT [N]: from ROOT/var/log/dpkg.log (one line a second at best), the N (default 8)
+# dpkg_times LOG [N]: from a root's dpkg.log LOG (one line a second at best), the N (default 8)
 # packages whose configuration (maintainer scripts, from "configure" to "status installed") and
 # trigger runs took longest, to stderr: where a bootstrap's minutes went.
 dpkg_times() {
-        [[ -r $1/var/log/dpkg.log ]] || return 0
-        /usr/bin/python3 - "$1/var/log/dpkg.log" "${2:-8}" <<'PY' >&2 || true
+        [[ -r $1 ]] || return 0
+        /usr/bin/python3 - "$1" "${2:-8}" <<'PY' >&2 || true
 import sys, datetime
 start, took = {}, {}
 def t(line):
