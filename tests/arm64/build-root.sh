@@ -21,7 +21,7 @@
 # env:   ARM64_CACHE_DIR (default /var/cache/nodeswap-arm64)
 #        E2E_MIRROR      (default: the bookworm mirror apt uses on this machine)
 #        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
-# exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap or arch-test, no aarch64
+# exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap, arch-test or depmod, no aarch64
 #        binfmt handler, no mirror, apt here knows no arm64 16k kernel: dpkg --add-architecture
 #        arm64 and apt-get update), 1 error (with the step that failed)
 set -euo pipefail
@@ -62,6 +62,7 @@ cache_lookup "$KEY" "$TARBALL" "$@"
 [[ $(id -u) == 0 ]] || skip "building the arm64 VM root needs root"
 command -v mmdebstrap >/dev/null || skip "mmdebstrap not installed"
 command -v arch-test >/dev/null || skip "arch-test not installed (mmdebstrap needs it for a foreign architecture)"
+command -v depmod >/dev/null || skip "depmod not installed (kmod; install-kernel.sh indexes the kernel's modules with it)"
 [[ $(cat /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null | head -n1) == enabled ]] ||
         skip "no aarch64 binfmt_misc handler (qemu-user-static; see tests/arm64/binfmt.sh)"
 MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
