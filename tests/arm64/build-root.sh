@@ -6,7 +6,11 @@
 # util-linux, kmod, nodeswap's runtime libraries, and Debian 12's prebuilt kernel with 16 KiB
 # pages (linux-image-6.12.*+deb12-arm64-16k-unsigned from bookworm-security, the newest apt on
 # this machine knows) with its modules and a small initramfs (virtio-blk and ext4, which are
-# modules there; made by the kernel's postinst with initramfs-tools). run-vm.sh boots
+# modules there; made by the kernel's postinst with initramfs-tools, once). The kernel is
+# installed last, by install-kernel.sh in a customize hook, with its module index made by this
+# machine's depmod (natively; under qemu-user the postinst's depmod took minutes), after every
+# other package's trigger has run (with the kernel among them, the initramfs trigger of udev, kmod
+# and klibc made the initramfs a second time). Every phase prints its seconds. run-vm.sh boots
 # /boot/vmlinuz-* and /boot/initrd.img-* from the tarball. The cache key is a hash of the package
 # list, the suite, the kernel package's name and version and RECIPE_VERSION; the build runs in a
 # temporary directory next to the cache, under a lock, and the tarball is renamed into place only
@@ -17,28 +21,30 @@
 # env:   ARM64_CACHE_DIR (default /var/cache/nodeswap-arm64)
 #        E2E_MIRROR      (default: the bookworm mirror apt uses on this machine)
 #        E2E_SECURITY_MIRROR (default: the bookworm-security mirror apt uses on this machine)
-# exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap or arch-test, no aarch64
+# exit:  0 ok, 77 when it cannot be built here (not root, no mmdebstrap, arch-test or depmod, no aarch64
 #        binfmt handler, no mirror, apt here knows no arm64 16k kernel: dpkg --add-architecture
 #        arm64 and apt-get update), 1 error (with the step that failed)
 set -euo pipefail
 trap 'echo "build-root.sh: the arm64 VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root.
-RECIPE_VERSION=2
+RECIPE_VERSION=3
 
 PACKAGES=(
         systemd systemd-sysv udev util-linux mount kmod
         # nodeswap's runtime libraries (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
-        # the kernel's initramfs (the kernel package itself is KERNEL below)
-        initramfs-tools
+        # the kernel's initramfs and its Pre-Depends (the kernel package itself is KERNEL below,
+        # installed by install-kernel.sh after these)
+        initramfs-tools linux-base
 )
 # The kernel: Debian 12's 16 KiB-page arm64 kernel (like the Raspberry Pi 5's), the newest apt knows.
 KERNEL_PATTERN='^linux-image-6\.12\.[0-9]+\+deb12-arm64-16k-unsigned$'
 
 CACHE_DIR=${ARM64_CACHE_DIR:-/var/cache/nodeswap-arm64}
 SUITE=bookworm
-. "$(dirname "$(readlink -f "$0")")/../lib/vm-build.sh"
+HERE=$(dirname "$(readlink -f "$0")")
+. "$HERE/../lib/vm-build.sh"
 skip() { echo "SKIP: $*" >&2; exit 77; }
 
 KERNEL=$(newest_package "$KERNEL_PATTERN" arm64) ||
@@ -56,6 +62,7 @@ cache_lookup "$KEY" "$TARBALL" "$@"
 [[ $(id -u) == 0 ]] || skip "building the arm64 VM root needs root"
 command -v mmdebstrap >/dev/null || skip "mmdebstrap not installed"
 command -v arch-test >/dev/null || skip "arch-test not installed (mmdebstrap needs it for a foreign architecture)"
+command -v depmod >/dev/null || skip "depmod not installed (kmod; install-kernel.sh indexes the kernel's modules with it)"
 [[ $(cat /proc/sys/fs/binfmt_misc/qemu-aarch64 2>/dev/null | head -n1) == enabled ]] ||
         skip "no aarch64 binfmt_misc handler (qemu-user-static; see tests/arm64/binfmt.sh)"
 MIRROR=${E2E_MIRROR:-$(find_mirror || true)}
@@ -99,18 +106,40 @@ force_load ext4
 HOOK
 chmod 0755 "$WORK/initramfs/hooks/nodeswap-vm"
 
-include=$(IFS=,; echo "${PACKAGES[*]},${KERNEL% *}")
-run_bg nice -n 10 mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
+include=$(IFS=,; echo "${PACKAGES[*]}")
+release=${KERNEL% *}
+release=${release#linux-image-}
+release=${release%-unsigned}
+# mmdebstrap is one command: its hooks write the time each of its phases ended into $MARKS, and
+# the step lines below are made from them (setup, then apt update + download + extraction of
+# the essential packages, their installation under qemu-user, the other packages' download and
+# installation, the kernel's postinst and initramfs among them).
+MARKS=$WORK/marks
+mark() { printf -- '--%s-hook=echo %s $(date +%%s) >>%s' "$1" "$1" "$MARKS"; }
+date +%s >"$MARKS"
+step mmdebstrap run_bg mmdebstrap --mode=root --arch=arm64 --variant=minbase --include="$include" \
+        "$(mark setup)" "$(mark extract)" \
         --essential-hook="mkdir -p \"\$1/etc/initramfs-tools\" && cp -a '$WORK/initramfs/.' \"\$1/etc/initramfs-tools/\"" \
+        "$(mark essential)" "$(mark customize)" \
+        --customize-hook="'$HERE/install-kernel.sh' \"\$1\" '${KERNEL% *}' '$release' '$WORK/kernel-steps'" \
+        --customize-hook="cp \"\$1/var/log/dpkg.log\" '$WORK/dpkg.log' || true" \
         "$SUITE" "$ROOT" "deb $MIRROR $SUITE main" "deb $SECURITY_MIRROR $SUITE-security main" \
         >"$WORK/mmdebstrap.log" 2>&1 || {
         tail -n 40 "$WORK/mmdebstrap.log" >&2
         echo "mmdebstrap failed (log above)" >&2
         exit 1
 }
-release=${KERNEL% *}
-release=${release#linux-image-}
-release=${release%-unsigned}
+# the phases: from one mark to the next (mmdebstrap's cleanup after the last)
+prev=$(head -n 1 "$MARKS")
+declare -A phase_name=([setup]="setup" [extract]="update+download+extract" [essential]="essential (dpkg)"
+        [customize]="include (apt)")
+while read -r what t; do
+        printf 'step   mmdebstrap %-24s %5d s\n' "${phase_name[$what]:-$what}" "$((t - prev))" >&2
+        prev=$t
+done < <(tail -n +2 "$MARKS")
+cat "$WORK/kernel-steps" >&2 2>/dev/null || true
+dpkg_times "$WORK/dpkg.log" 10    # mmdebstrap removes the root's own at its end
+grep -h 'update-initramfs: Generating' "$WORK/mmdebstrap.log" | sed 's/^/  /' >&2 || true
 for f in vmlinuz initrd.img; do
         [[ -s $ROOT/boot/$f-$release ]] || {
                 tail -n 40 "$WORK/mmdebstrap.log" >&2
@@ -133,8 +162,9 @@ rm -f "$ROOT"/etc/apt/sources.list.d/*
 rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/var/cache/apt/*.bin "$ROOT"/var/cache/apt/archives/*.deb
 test -x "$ROOT/lib/systemd/systemd"
 
-run_bg tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
-sync -f "$WORK/root.tar"
+step tar run_bg tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+step sync sync -f "$WORK/root.tar"
 mv -f "$WORK/root.tar" "$TARBALL"
+step_total "arm64 root"
 echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2
 echo "$TARBALL"

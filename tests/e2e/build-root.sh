@@ -19,14 +19,21 @@
 # bookworm-security), the kernel Raspberry Pi OS runs; run-e2e.sh boots 6.12 for the scenarios and
 # 6.1 for one boot. The 6.12 package is the newest one apt on this machine knows (apt-get update
 # first); its name and version are part of the cache key.
+#
+# The kernels are installed after debootstrap, by the root's own apt, once the small initramfs
+# (MODULES=list: virtio_pci, virtio_blk, ext4) is configured: each kernel's postinst makes its
+# initramfs once, small. (With linux-image-amd64 in debootstrap's --include, 6.1's postinst made
+# a MODULES=most initramfs during debootstrap, about 17 minutes on a loaded 2-core machine, which
+# had to be made again.) Every step prints its seconds ("step NAME N s"), and the slowest
+# maintainer scripts are listed from the root's dpkg.log.
 set -euo pipefail
 trap 'echo "build-root.sh: the e2e VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
-RECIPE_VERSION=5
+RECIPE_VERSION=6
 
 PACKAGES=(
-        systemd systemd-sysv udev dbus linux-image-amd64 initramfs-tools kmod
+        systemd systemd-sysv udev dbus initramfs-tools kmod
         systemd-zram-generator openssh-server python3 iproute2 util-linux procps e2fsprogs
         # runtime libraries of nodeswap (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
@@ -34,6 +41,8 @@ PACKAGES=(
         # the node; without it the module would try to apt-get it, and the VM has no network
         python3-apt
 )
+# Installed after debootstrap (with the 6.12 kernel below), once the initramfs is configured.
+KERNEL_PACKAGES=(linux-image-amd64)
 
 CACHE_DIR=${E2E_CACHE_DIR:-/var/cache/nodeswap-e2e}
 SUITE=bookworm
@@ -47,7 +56,8 @@ skip() { echo "SKIP: $*" >&2; exit 77; }
 KERNEL_612=$(newest_package "$KERNEL_612_PATTERN" amd64) ||
         skip "apt on this machine knows no linux-image-6.12.*+deb12-amd64-unsigned (bookworm-security in /etc/apt/sources.list*, then apt-get update)"
 cache_key() {
-        printf 'recipe %s\nsuite %s\n%s\nkernel %s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" "$KERNEL_612" |
+        printf 'recipe %s\nsuite %s\n%s\n%s\nkernel %s\n' "$RECIPE_VERSION" "$SUITE" "${PACKAGES[*]}" \
+                "${KERNEL_PACKAGES[*]}" "$KERNEL_612" |
                 sha256sum | cut -c1-16
 }
 KEY=$(cache_key)
@@ -117,34 +127,32 @@ start=$(date +%s)
 echo "Building the e2e VM root ($SUITE, key $KEY, ${KERNEL_612% *} ${KERNEL_612#* }) from $MIRROR and $SECURITY_MIRROR; this takes a few minutes ..." >&2
 
 include=$(IFS=,; echo "${PACKAGES[*]}")
-run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 || {
+step debootstrap run debootstrap --variant=minbase --include="$include" "$SUITE" "$ROOT" "$MIRROR" \
+        >"$WORK/debootstrap.log" 2>&1 || {
         tail -n 40 "$WORK/debootstrap.log" >&2
         echo "debootstrap failed (log above)" >&2
         exit 1
 }
 
 # Small initramfs: only what is needed to mount /dev/vda (faster to load under emulation). Set
-# before the 6.12 kernel is installed: its postinst makes its initramfs with this already.
+# before the kernels are installed: each kernel's postinst makes its initramfs with this, once.
 sed -i 's/^MODULES=.*/MODULES=list/' "$ROOT/etc/initramfs-tools/initramfs.conf"
 printf 'virtio_pci\nvirtio_blk\next4\n' >>"$ROOT/etc/initramfs-tools/modules"
 mount -t proc proc "$ROOT/proc"
 
-# The 6.12 kernel from bookworm-security (debootstrap takes one suite), with the chroot's apt and
-# the resolver debootstrap copied in; both are emptied below.
+# Both kernels, 6.1 from bookworm and 6.12 from bookworm-security (debootstrap takes one suite),
+# with the chroot's apt and the resolver debootstrap copied in; both are emptied below.
 printf 'deb %s %s main\ndeb %s %s-security main\n' "$MIRROR" "$SUITE" "$SECURITY_MIRROR" "$SUITE" >"$ROOT/etc/apt/sources.list"
-run chroot "$ROOT" apt-get update -q >"$WORK/kernel.log" 2>&1 &&
-        run chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-                "${KERNEL_612% *}" >>"$WORK/kernel.log" 2>&1 || {
+step apt-update run chroot "$ROOT" apt-get update -q >"$WORK/kernel.log" 2>&1 &&
+        step kernels run chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+                "${KERNEL_PACKAGES[@]}" "${KERNEL_612% *}" >>"$WORK/kernel.log" 2>&1 || {
         tail -n 40 "$WORK/kernel.log" >&2
-        echo "installing ${KERNEL_612% *} from $SECURITY_MIRROR failed (log above)" >&2
+        echo "installing ${KERNEL_PACKAGES[*]} and ${KERNEL_612% *} from $MIRROR and $SECURITY_MIRROR failed (log above)" >&2
         exit 1
 }
-run chroot "$ROOT" update-initramfs -u -k all >"$WORK/initramfs.log" 2>&1 || {
-        cat "$WORK/initramfs.log" >&2
-        echo "update-initramfs failed (log above)" >&2
-        exit 1
-}
+grep -h '^update-initramfs: Generating' "$WORK/kernel.log" | sed 's/^/  /' >&2 || true
 umount "$ROOT/proc"
+dpkg_times "$ROOT/var/log/dpkg.log"
 
 # --- configuration that every run shares -------------------------------------------------
 echo nodeswap-e2e >"$ROOT/etc/hostname"
@@ -191,9 +199,12 @@ for v in "6.1.*-amd64" "${release_612%-unsigned}"; do
                 exit 1
         }
 done
+# the small initramfs, not MODULES=most (that one is several times the size)
+ls -l "$ROOT"/boot/initrd.img-* | sed 's/^/  /' >&2
 
-run tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
-sync -f "$WORK/root.tar"
+step tar run tar --numeric-owner --xattrs --acls -C "$ROOT" -cf "$WORK/root.tar" .
+step sync sync -f "$WORK/root.tar"
 mv -f "$WORK/root.tar" "$TARBALL"
+step_total "e2e root"
 echo "Built $TARBALL in $(( $(date +%s) - start )) s" >&2
 echo "$TARBALL"

@@ -8,6 +8,8 @@
 #   cache_lookup       --key, or the cached file when it is there
 #   cache_wait, remove_stale   the build lock of a cache, and what a killed build left
 #   run_bg, stop_bg    a long step the caller's trap can stop at once
+#   step, step_total   a build step's seconds (and the load) in the build's log
+#   dpkg_times LOG     the slowest maintainer scripts and triggers of a bootstrap (its dpkg.log)
 
 find_mirror() {
         local f uri
@@ -121,4 +123,51 @@ stop_bg() {
         kill -TERM -- "-$BG_PID" 2>/dev/null
         wait "$BG_PID" 2>/dev/null
         BG_PID=
+}
+
+# step NAME CMD...: run CMD and print one line to stderr with NAME, its seconds, its exit code
+# and the load average when it ended, so that a build's log shows where its time went (.ci/run
+# keeps it in .ci/logs/cache-*.log). Returns CMD's exit code. STEP_T0 (set on the first call)
+# gives the build's total in step_total. The lines go to the stderr the script started with
+# (STEP_FD), also when the step's own output is sent to a file.
+STEP_T0=
+exec {STEP_FD}>&2
+step() {
+        local name=$1 s rc=0
+        shift
+        s=$(date +%s)
+        STEP_T0=${STEP_T0:-$s}
+        "$@" || rc=$?
+        printf 'step %-26s %5d s  exit %d  (load %s)\n' "$name" "$(($(date +%s) - s))" "$rc" \
+                "$(cut -d' ' -f1-3 /proc/loadavg)" >&"$STEP_FD"
+        return "$rc"
+}
+step_total() {  # step_total WHAT: the line with the seconds since the first step
+        printf 'step %-26s %5d s  total  (load %s)\n' "$1" "$(($(date +%s) - ${STEP_T0:-$(date +%s)}))" \
+                "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
+}
+
+# dpkg_times LOG [N]: from a root's dpkg.log LOG (one line a second at best), the N (default 8)
+# packages whose configuration (maintainer scripts, from "configure" to "status installed") and
+# trigger runs took longest, to stderr: where a bootstrap's minutes went.
+dpkg_times() {
+        [[ -r $1 ]] || return 0
+        /usr/bin/python3 - "$1" "${2:-8}" <<'PY' >&2 || true
+import sys, datetime
+start, took = {}, {}
+def t(line):
+    return datetime.datetime.strptime(line[:19], "%Y-%m-%d %H:%M:%S")
+for line in open(sys.argv[1], errors="replace"):
+    f = line.split()
+    if len(f) < 4:
+        continue
+    if f[2] in ("configure", "trigproc"):
+        start[f[3]] = (f[2], t(line))
+    elif f[2] == "status" and f[3] in ("installed", "triggers-pending") and f[4] in start:
+        what, s = start.pop(f[4])
+        key = f[4].split(":")[0] + (" (triggers)" if what == "trigproc" else "")
+        took[key] = took.get(key, 0) + (t(line) - s).total_seconds()
+for k, v in sorted(took.items(), key=lambda kv: -kv[1])[: int(sys.argv[2])]:
+    print("  dpkg %-40s %5d s" % (k, v))
+PY
 }
