@@ -16,7 +16,7 @@
 #        E2E_KEEP=1     keep the VM running after the scenarios (ssh command printed) and keep
 #                       the temporary directory; power the VM off from inside to end the run
 #        E2E_TIMEOUT    seconds allowed for one boot of the VM, scenarios included (default: 300
-#                       for smoke alone, 900 for the first boot with product scenarios, 200 for
+#                       for smoke alone, 900 for the first boot with product scenarios, 400 for
 #                       each reboot of scenarios e and g, 1500 for the ansible boot)
 #        E2E_KERNEL     6.12 or 6.1: every boot runs that kernel (default: 6.12, Debian 12's kernel
 #                       that Raspberry Pi OS runs, for every boot but one: scenario e's first
@@ -457,7 +457,7 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)   # for scenario charge's report
 
 # Default timeouts: 900 s for the first boot with the product (450 s and 600 s were too tight
 # under load: 420 s for smoke,a,d alone and more than 600 s for all of boot 1 at load 6 to 9),
-# 200 s for each reboot, 1500 s for the ansible boot (eight playbook runs against an emulated VM).
+# 400 s for each reboot, 1500 s for the ansible boot (eight playbook runs against an emulated VM).
 # Scenario g needs two boots of its own (g2, g3) after e's; its preparation ("g-prepare") runs at
 # the end of the boot before them. The ansible scenario boots last, from its own image without
 # nodeswap: the role installs the package.
@@ -474,19 +474,21 @@ if [[ -n $first ]] || want g || want n; then
         # scenario thrash: up to 180 s for the node to come to rest, up to 400 s of thrashing
         want thrash && t1=$(( t1 + 600 ))
         plan+=("1 $first $t1")
+        # each reboot: about 70-100 s alone, up to 200 s at load 15 (2026-12-02), so 400
+        tr=400
         if want e && [[ -n $NODESWAP ]]; then
                 # scenario p checks the boot of e's LimitedSwap policy in e's second boot
-                plan+=("2 e$(want p && echo ,p) 200" "3 e 200")
+                plan+=("2 e$(want p && echo ,p) $tr" "3 e $tr")
         fi
         if want g && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
-                plan+=("g2 g 200" "g3 g 200")
+                plan+=("g2 g $tr" "g3 g $tr")
         fi
         # Scenario n (node labels, issue 26): prepared at the end of the last boot so far, checked
         # after one reboot of its own.
         if want n && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,n-prepare $to"
-                plan+=("n2 n 200")
+                plan+=("n2 n $tr")
         fi
 fi
 for b in "${plan[@]}"; do
