@@ -18,9 +18,9 @@ static const char *const kubelet_units[] = {
 
 static const char *const unit_dirs[] = { SYSTEMD_UNIT_DIRS };
 
-static bool has_unit_file(const char *root, const char *name) {
-        for (size_t i = 0; i < ELEMENTSOF(unit_dirs); i++) {
-                _cleanup_free_ char *rel = strdup_printf("%s/%s", unit_dirs[i], name);
+bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name) {
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_free_ char *rel = strdup_printf("%s/%s", dirs[i], name);
                 _cleanup_free_ char *p = rel ? path_join_root(root, rel) : NULL;
                 struct stat st;
                 if (!p || lstat(p, &st) < 0)
@@ -43,7 +43,7 @@ const char *kubelet_unit_find(const char *root, const Policy *policy) {
         if (policy->kubelet_unit)
                 return policy->kubelet_unit;
         for (size_t i = 0; i < ELEMENTSOF(kubelet_units); i++)
-                if (has_unit_file(root, kubelet_units[i]))
+                if (unit_file_in(root, unit_dirs, ELEMENTSOF(unit_dirs), kubelet_units[i]))
                         return kubelet_units[i];
         return NULL;
 }

@@ -3,6 +3,13 @@
 
 #include "policy/policy.h"
 
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether name has a unit file in one of the n directories below root; a symlink to /dev/null is
+ * a mask, not a unit. Files only. */
+bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name);
+
 /* The kubelet's unit: the policy's [Kubelet] Unit=, or the first of k3s-agent, k3s, rke2-agent,
  * rke2-server and kubelet.service that has a unit file (a symlink to /dev/null is a mask, not a
  * unit) in systemd's unit directories; NULL: none. The one reader, for probe() and the generator

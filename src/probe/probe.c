@@ -389,29 +389,6 @@ static int probe_recorded_wb_files(const char *root, HostState *h) {
 
 /* --- units --- */
 
-static bool unit_file_in(const char *root, const char *const *dirs, size_t n, const char *name) {
-        for (size_t i = 0; i < n; i++) {
-                _cleanup_free_ char *rel = strdup_printf("%s/%s", dirs[i], name);
-                _cleanup_free_ char *p = rel ? root_path(root, rel) : NULL;
-                if (!p)
-                        continue;
-                struct stat st;
-                if (lstat(p, &st) < 0)
-                        continue;
-                if (S_ISLNK(st.st_mode)) {
-                        char t[PATH_MAX];
-                        ssize_t k = readlink(p, t, sizeof t - 1);
-                        if (k > 0) {
-                                t[k] = 0;
-                                if (streq(t, "/dev/null"))
-                                        continue;       /* a mask, not a unit */
-                        }
-                }
-                return true;
-        }
-        return false;
-}
-
 /* "foo@bar.service" -> "foo@.service"; NULL when name is no template instance. */
 static char *unit_template(const char *name) {
         const char *at = strchr(name, '@'), *dot = strrchr(name, '.');
