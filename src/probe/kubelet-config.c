@@ -88,6 +88,34 @@ static unsigned line_of(const yaml_node_t *n) {
         return n ? (unsigned) n->start_mark.line + 1 : 0;
 }
 
+/* The string at key name in the mapping v, as a merge patch sees it: set, or cleared by a null
+ * (the last of repeated keys counts); what names it in the error when it is no string. */
+static int parse_map_string(yaml_document_t *doc, const yaml_node_t *v, const char *name, const char *what,
+                            KubeletConfigFile *f, KubeletField *field, char **value, unsigned *line) {
+        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
+                yaml_node_t *k = yaml_document_get_node(doc, p->key);
+                yaml_node_t *val = yaml_document_get_node(doc, p->value);
+                if (!scalar_is(k, name))
+                        continue;
+                free(*value);
+                *value = NULL;
+                *line = line_of(k);
+                if (is_null(val)) {
+                        *field = KUBELET_FIELD_CLEARED;
+                        continue;
+                }
+                if (!val || val->type != YAML_SCALAR_NODE) {
+                        *field = KUBELET_FIELD_ABSENT;
+                        return set_invalid(f, line_of(k), strdup_printf("%s is not a string", what));
+                }
+                *value = strdup(scalar(val));
+                if (!*value)
+                        return -ENOMEM;
+                *field = KUBELET_FIELD_SET;
+        }
+        return 0;
+}
+
 static int parse_memory_swap(yaml_document_t *doc, const yaml_node_t *key, const yaml_node_t *v,
                              KubeletConfigFile *f) {
         if (is_null(v)) {
@@ -100,28 +128,8 @@ static int parse_memory_swap(yaml_document_t *doc, const yaml_node_t *key, const
         }
         if (v->type != YAML_MAPPING_NODE)
                 return set_invalid(f, line_of(v), strdup("memorySwap is not a mapping"));
-        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
-                yaml_node_t *k = yaml_document_get_node(doc, p->key);
-                yaml_node_t *val = yaml_document_get_node(doc, p->value);
-                if (!scalar_is(k, "swapBehavior"))
-                        continue;
-                free(f->swap_behavior_value);
-                f->swap_behavior_value = NULL;
-                f->swap_behavior_line = line_of(k);
-                if (is_null(val)) {
-                        f->swap_behavior_field = KUBELET_FIELD_CLEARED;
-                        continue;
-                }
-                if (!val || val->type != YAML_SCALAR_NODE) {
-                        f->swap_behavior_field = KUBELET_FIELD_ABSENT;
-                        return set_invalid(f, line_of(k), strdup("memorySwap.swapBehavior is not a string"));
-                }
-                f->swap_behavior_value = strdup(scalar(val));
-                if (!f->swap_behavior_value)
-                        return -ENOMEM;
-                f->swap_behavior_field = KUBELET_FIELD_SET;
-        }
-        return 0;
+        return parse_map_string(doc, v, "swapBehavior", "memorySwap.swapBehavior", f, &f->swap_behavior_field,
+                                &f->swap_behavior_value, &f->swap_behavior_line);
 }
 
 /* evictionHard: a map of signal to threshold; nodeswap keeps only whether it is set and its
@@ -141,28 +149,8 @@ static int parse_eviction_hard(yaml_document_t *doc, const yaml_node_t *key, con
                 return set_invalid(f, line_of(v), strdup("evictionHard is not a mapping"));
         }
         f->eviction_hard_field = KUBELET_FIELD_SET;
-        for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top; p++) {
-                yaml_node_t *k = yaml_document_get_node(doc, p->key);
-                yaml_node_t *val = yaml_document_get_node(doc, p->value);
-                if (!scalar_is(k, "memory.available"))
-                        continue;
-                free(f->memory_available_value);
-                f->memory_available_value = NULL;
-                f->memory_available_line = line_of(k);
-                if (is_null(val)) {
-                        f->memory_available_field = KUBELET_FIELD_CLEARED;
-                        continue;
-                }
-                if (!val || val->type != YAML_SCALAR_NODE) {
-                        f->memory_available_field = KUBELET_FIELD_ABSENT;
-                        return set_invalid(f, line_of(k), strdup("evictionHard.memory.available is not a string"));
-                }
-                f->memory_available_value = strdup(scalar(val));
-                if (!f->memory_available_value)
-                        return -ENOMEM;
-                f->memory_available_field = KUBELET_FIELD_SET;
-        }
-        return 0;
+        return parse_map_string(doc, v, "memory.available", "evictionHard.memory.available", f,
+                                &f->memory_available_field, &f->memory_available_value, &f->memory_available_line);
 }
 
 static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
