@@ -422,27 +422,31 @@ static int parse_memory_eviction(ParseState *st, const KeyDef *k, const char *v,
         return replace_str(&st->p->memory_eviction, v);
 }
 
+/* A unit list's line, already checked: an empty one empties the list, any other appends the names
+ * the list does not have yet ([Conflicts] Units=, [Kubelet] NoSwapUnits=). */
+static int unit_list_update(char ***list, char *const *w) {
+        if (!w[0]) {
+                char **empty = calloc(1, sizeof(char *));
+                if (!empty)
+                        return -ENOMEM;
+                strv_free(*list);
+                *list = empty;
+                return 0;
+        }
+        for (char *const *i = w; *i; i++)
+                if (!strv_contains(*list, *i) && strv_extend(list, *i) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
 static int parse_units(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
         _cleanup_strv_free_ char **w = strv_split_ws(v);
         if (!w)
                 return -ENOMEM;
-
-        if (!w[0]) {
-                /* An empty assignment empties the list. */
-                char **empty = calloc(1, sizeof(char *));
-                if (!empty)
-                        return -ENOMEM;
-                strv_free(st->p->conflict_units);
-                st->p->conflict_units = empty;
-                return 0;
-        }
         for (char **i = w; *i; i++)
                 if (!unit_name_is_valid(*i, UNIT_NAME_ANY))
                         return FAIL("invalid unit name '%s'", *i);
-        for (char **i = w; *i; i++)
-                if (!strv_contains(st->p->conflict_units, *i) && strv_extend(&st->p->conflict_units, *i) < 0)
-                        return -ENOMEM;
-        return 0;
+        return unit_list_update(&st->p->conflict_units, w);
 }
 
 /* [Kubelet] NoSwapUnits=: the list semantics of [Conflicts] Units= (empty empties it, every other
@@ -455,14 +459,6 @@ static int parse_no_swap_units(ParseState *st, const KeyDef *k, const char *v, c
         _cleanup_strv_free_ char **w = strv_split_ws(v);
         if (!w)
                 return -ENOMEM;
-        if (!w[0]) {
-                char **empty = calloc(1, sizeof(char *));
-                if (!empty)
-                        return -ENOMEM;
-                strv_free(st->p->no_swap_units);
-                st->p->no_swap_units = empty;
-                return 0;
-        }
         for (char **i = w; *i; i++) {
                 if (streq(*i, NO_SWAP_UNITS_KUBELET))
                         continue;
@@ -473,10 +469,7 @@ static int parse_no_swap_units(ParseState *st, const KeyDef *k, const char *v, c
                 if (streq(*i, "-.slice"))
                         return FAIL("invalid unit '%s': the root slice has no memory.swap.max", *i);
         }
-        for (char **i = w; *i; i++)
-                if (!strv_contains(st->p->no_swap_units, *i) && strv_extend(&st->p->no_swap_units, *i) < 0)
-                        return -ENOMEM;
-        return 0;
+        return unit_list_update(&st->p->no_swap_units, w);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
