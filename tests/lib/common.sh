@@ -37,6 +37,20 @@ pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then pass "$what"; else fail "$what"; fi; }
 
+# The CLI tests' checks of one nodeswap run. They use the caller's $ns (the binary, from
+# under_test) and $out (where the run's output goes).
+# run WANT_EXIT ARGS...: nodeswap's output (stdout and stderr) into $out, and its exit code checked
+run() {
+	local want=$1 rc
+	shift
+	"$ns" "$@" >"$out" 2>&1
+	rc=$?
+	check "nodeswap $* exits $want (got $rc)" [ "$rc" = "$want" ] || sed 's/^/    /' "$out"
+}
+not() { ! "$@"; }
+has() { check "output has /$1/" grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
+lacks() { check "output lacks /$1/" not grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
+
 json() {        # json FILE EXPR: evaluate a python expression over the JSON document d
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2" 2>/dev/null
 }

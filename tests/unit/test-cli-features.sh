@@ -17,16 +17,6 @@ out=$tmp/out
 F=etc/kubernetes/node-feature-discovery/features.d/nodeswap
 P=feature.node.kubernetes.io/nodeswap
 
-run() {
-	local want=$1 rc
-	shift
-	"$ns" "$@" >"$out" 2>&1
-	rc=$?
-	check "nodeswap $* exits $want (got $rc)" [ "$rc" = "$want" ] || sed 's/^/    /' "$out"
-}
-not() { ! "$@"; }
-has() { check "output has /$1/" grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
-lacks() { check "output lacks /$1/" not grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
 # labels FILE: NFD's labels of the file (the checker's output), or the checker's complaint
 labels() { /usr/bin/python3 "$nfd" "$1" 2>&1; }
 root() {

@@ -24,17 +24,6 @@ snapshot() {
 	(cd "$1" && find . ! -path ./run/nodeswap.lock -printf '%p %y %m %l\n' | sort &&
 		find . -type f ! -path ./run/nodeswap.lock -print0 | sort -z | xargs -0 sha256sum)
 }
-# run WANT_EXIT ARGS...: nodeswap's output (stdout and stderr) into $out
-run() {
-	local want=$1 rc
-	shift
-	"$ns" "$@" >"$out" 2>&1
-	rc=$?
-	check "nodeswap $* exits $want (got $rc)" [ "$rc" = "$want" ] || sed 's/^/    /' "$out"
-}
-not() { ! "$@"; }
-has() { check "output has /$1/" grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
-lacks() { check "output lacks /$1/" not grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
 
 limited=$(policy limited $'[Kubelet]\nSwapBehavior=LimitedSwap')
 noswap=$(policy noswap $'[Kubelet]\nSwapBehavior=NoSwap')

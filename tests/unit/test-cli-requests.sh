@@ -20,16 +20,6 @@ r=$fx/pods/allowance
 old=$fx/pods/systemd
 limited=$(policy limited $'[Kubelet]\nSwapBehavior=LimitedSwap')
 
-run() {
-	local want=$1 rc
-	shift
-	"$ns" "$@" >"$out" 2>&1
-	rc=$?
-	check "nodeswap $* exits $want (got $rc)" [ "$rc" = "$want" ] || sed 's/^/    /' "$out"
-}
-not() { ! "$@"; }
-has() { check "output has /$1/" grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
-lacks() { check "output lacks /$1/" not grep -Eq -- "$1" "$out" || sed 's/^/    /' "$out"; }
 
 # The kubelet's arithmetic on this node (MemTotal 16608080 kB, SwapTotal 8388604 kB)
 k() {
