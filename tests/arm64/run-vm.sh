@@ -166,11 +166,9 @@ t_image=$(date +%s)
 log "image ready in $(( t_image - t_build )) s"
 
 # --- boot ----------------------------------------------------------------------------------------
-exec 8>/run/lock/nodeswap-e2e-vm.lock          # one VM at a time on this machine (e2e's lock)
-if ! flock -n 8; then
-        log "another VM is running; waiting for /run/lock/nodeswap-e2e-vm.lock"
-        flock -w 900 8 || { echo "FAIL arm64: waited 900 s for the VM lock"; exit 1; }
-fi
+# one of the machine's two VM slots, shared with the e2e's VMs (tests/lib/vm-slot.sh)
+. "$HERE/../lib/vm-slot.sh"
+vm_slot 8 1800 arm64 || { echo "FAIL arm64: waited 1800 s for a VM slot"; exit 1; }
 SERIAL=$TMP/serial.log
 t_boot=$(date +%s)
 log "booting $KREL (timeout ${TIMEOUT}s): qemu-system-aarch64 -M virt -cpu max,pauth=off, no network"

@@ -8,6 +8,9 @@
 # usage: run-e2e.sh BUILD_DIR
 # env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g,n (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
+#        E2E_PART       a or b: one of the two halves meson runs as the tests e2e and e2e-b, side
+#                       by side in two VMs (b: the scenarios in PART_B below, each boot of its
+#                       own; a: all others); intersected with E2E_SCENARIOS when both are set
 #        E2E_STANDIN    rpi-swap (default): Raspberry Pi OS's rpi-swap generator as it ships;
 #                       zram-generator: systemd-zram-generator configured directly
 #        E2E_DEB        the amd64 nodeswap .deb the ansible scenario installs (default: built
@@ -71,6 +74,23 @@ IFS=, read -ra list <<<"$SCENARIOS"
 for s in "${list[@]}"; do
         [[ ,$ALL_SCENARIOS, == *,$s,* ]] || { echo "unknown scenario '$s' (known: $ALL_SCENARIOS)" >&2; exit 2; }
 done
+# The two halves (E2E_PART): meson runs them as two tests, each in a VM of its own, side by side
+# on two cores, so that the e2e's minutes are not the whole of the README's test run. Part b holds
+# the scenarios that boot alone (their own image or their own first boot) and together take
+# about as long as all the others with their reboots.
+PART_B=trial,ansible
+PART=${E2E_PART:-}
+if [[ -n $PART ]]; then
+        [[ $PART == a || $PART == b ]] || { echo "unknown E2E_PART '$PART' (a or b)" >&2; exit 2; }
+        keep=()
+        for s in "${list[@]}"; do
+                inb=0; [[ ,$PART_B, == *,$s,* ]] && inb=1
+                if [[ $PART == b ]]; then (( inb )) && keep+=("$s"); else (( inb )) || keep+=("$s"); fi
+        done
+        (( ${#keep[@]} )) || skip "no scenario of E2E_SCENARIOS=$SCENARIOS is in part $PART"
+        SCENARIOS=$(IFS=,; echo "${keep[*]}")
+        echo "e2e: part $PART: $SCENARIOS"
+fi
 
 t_start=$(date +%s)
 want() { [[ ,$SCENARIOS, == *,$1,* ]]; }
@@ -447,12 +467,10 @@ boot() {
         log "boot $phase (kernel ${KREL[$kern]}) took ${took} s"
 }
 
-# One VM at a time on this machine: 2 cores, and software emulation.
-exec 8>/run/lock/nodeswap-e2e-vm.lock
-if ! flock -n 8; then
-        log "another e2e VM is running; waiting for /run/lock/nodeswap-e2e-vm.lock"
-        flock -w 900 8 || { echo "FAIL e2e: waited 900 s for the VM lock"; exit 1; }
-fi
+# Two VMs at a time on this machine (tests/lib/vm-slot.sh): the README's run boots the e2e's two
+# halves (E2E_PART) side by side; a third VM waits for a slot.
+. "$HERE/../lib/vm-slot.sh"
+vm_slot 8 1800 e2e || { echo "FAIL e2e: waited 1800 s for a VM slot"; exit 1; }
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)   # for scenario charge's report
 
 # Default timeouts: 900 s for the first boot with the product (450 s and 600 s were too tight
