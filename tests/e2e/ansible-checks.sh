@@ -46,7 +46,13 @@ JSON
 vars policy 256M 100
 vars changed 384M 80
 vars broken 256M 100 Limited
-export ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_SSH_ARGS="-o UserKnownHostsFile=/dev/null -o ControlMaster=no"
+# One ssh connection for every task of every run (ControlMaster, as Ansible's own default
+# ANSIBLE_SSH_ARGS does): a new connection is a key exchange and an authentication by the guest's
+# emulated sshd, seconds each, and each task opened one. The socket lives in $WORK (one host);
+# the master is told to exit when this script does.
+export ANSIBLE_HOST_KEY_CHECKING=False
+export ANSIBLE_SSH_ARGS="-o UserKnownHostsFile=/dev/null -o ControlMaster=auto -o ControlPersist=900 -o ControlPath=$WORK/cm"
+trap 'ssh -o ControlPath="$WORK/cm" -O exit e2e >/dev/null 2>&1 || true' EXIT
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_LOCAL_TEMP=$WORK/ansible-tmp
 # fewer ssh round trips per task: the VM is emulated (TCG) and every one costs seconds
 export ANSIBLE_PIPELINING=True
