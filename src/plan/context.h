@@ -29,7 +29,6 @@ typedef struct PlanContext {
         Plan *plan;
         uint8_t *keep;          /* per h->swaps: KEEP_* */
         uint64_t new_swap;      /* usable bytes of swap areas the plan brings up */
-        bool swap_changed;
 } PlanContext;
 
 /* Usable size of a swap area of `size` bytes: the first page holds the header. */

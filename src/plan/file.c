@@ -45,7 +45,6 @@ static int plan_file_create(PlanContext *c, const char *now, const char *reason)
         a->file_create.size = p->file.size;
         a->file_create.priority = p->file.priority;
         c->new_swap += swap_usable(p->file.size, c->h->page_size);
-        c->swap_changed = true;
         return 0;
 }
 
@@ -152,7 +151,6 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         if (!a)
                 return -ENOMEM;
         a->swapoff.used = on->used;
-        c->swap_changed = true;
 
         if (resize) {
                 _cleanup_free_ char *was = strdup_printf("%s, off", B(f->size));
@@ -314,7 +312,6 @@ static int plan_file_off(PlanContext *c) {
                 return -ENOMEM;
         a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true };
         c->new_swap += swap_usable(f->size, h->page_size);
-        c->swap_changed = true;
         return 0;
 }
 

@@ -176,7 +176,6 @@ static int plan_swapoff(PlanContext *c) {
                 const SwapDevice *s = &h->swaps[i];
                 if (c->keep[i] != KEEP_UNDECIDED)
                         continue;
-                c->swap_changed = true;
                 _cleanup_free_ char *now = strdup_printf("on, %s used, priority %d", B(s->used), s->priority);
                 if (!now)
                         return -ENOMEM;

@@ -93,7 +93,6 @@ int plan_zram(PlanContext *c) {
                         return -ENOMEM;
                 a->swapon.priority = p->zram.priority;
                 c->new_swap += swap_usable(z->disksize, h->page_size);
-                c->swap_changed = true;
                 return 0;
         }
 
@@ -113,7 +112,6 @@ int plan_zram(PlanContext *c) {
         if (algorithm && !(a->zram_create.algorithm = strdup(algorithm)))
                 return -ENOMEM;
         c->new_swap += swap_usable(p->zram.size, h->page_size);
-        c->swap_changed = true;
         return 0;
 }
 
