@@ -1683,7 +1683,10 @@ case $phase in
                         line SKIP "nodeswap not installed"
                         continue
                 fi
+                t_scen=$SECONDS
                 "scenario_$s"
+                # each scenario's seconds, for tests/e2e/README.md's timings and the parts' balance
+                info "scenario $s took" "$(( SECONDS - t_scen )) s"
         done
         if want e; then
                 CUR=e
