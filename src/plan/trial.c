@@ -164,6 +164,7 @@ int trial_floor_init(TrialFloor *f, uint64_t mem_total, uint64_t lower, uint64_t
                 return -EINVAL;
         *f = (TrialFloor) {
                 .mem_total = mem_total,
+                .lower = lower,
                 .lo = lower,
                 .hi = upper,
                 .floor_no_swap = TRIAL_MISSING,
@@ -215,7 +216,7 @@ int trial_floor_next(TrialFloor *f, TrialPoint *ret) {
                         f->current.limit = f->lo + MiB;
                 break;
         case TRIAL_FLOOR_SWAP:
-                if (f->fraction >= ELEMENTSOF(fractions) || swap_point(f) < f->lo ||
+                if (f->fraction >= ELEMENTSOF(fractions) || swap_point(f) < f->lower ||
                     swap_point(f) <= TRIAL_REQUEST_BELOW_LIMIT) {
                         f->phase = TRIAL_FLOOR_DONE;
                         return 0;

@@ -68,6 +68,7 @@ typedef enum TrialFloorPhase {
 typedef struct TrialFloor {
         TrialFloorPhase phase;
         uint64_t mem_total;
+        uint64_t lower;                 /* the lower bound: no point below it */
         uint64_t lo, hi, resolution;
         const char *upper_source;       /* "peak", "MemTotal", "--limits" */
         uint64_t floor_no_swap, floor_swap;     /* TRIAL_MISSING until found */

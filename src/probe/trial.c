@@ -514,6 +514,11 @@ int trial_record_parse(const char *text, TrialRecord *ret, char **ret_reason) {
         t.find_floor = mode && streq(json_object_get_string(mode), "find-floor");
         t.seed = get_u64(d, "seed");
         t.runs_per_point = (unsigned) get_u64(d, "runs_per_point");
+        uint64_t cpus = get_u64(d, "cpus"), timeout = get_usec(d, "timeout_s");
+        t.cpus = cpus == TRIAL_MISSING ? 0 : (unsigned) cpus;
+        t.timeout_usec = timeout == TRIAL_MISSING ? 0 : timeout;
+        json_object *tbw = member(d, "drive_tbw_tb");
+        t.drive_tbw = tbw && json_object_get_type(tbw) != json_type_null ? json_object_get_double(tbw) : 0;
         t.search_floor_no_swap = TRIAL_MISSING;
         t.search_floor_swap = TRIAL_MISSING;
 

@@ -473,14 +473,14 @@ void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *c
                 fprintf(f, "%s%s\n", k ? "\n" : "", strempty(cmd));
                 fprintf(f, "  %-22s", "limit / swap");
                 for (size_t i = 0; i < cs[k].n; i++)
-                        fprintf(f, " | %-36s", t[cs[k].idx[i]].id);
+                        fprintf(f, " | %-42s", t[cs[k].idx[i]].id);
                 fprintf(f, "\n  %-22s", "");
                 for (size_t i = 0; i < cs[k].n; i++) {
                         const TrialNode *nd = &t[cs[k].idx[i]].node;
                         char col[64];
                         snprintf(col, sizeof col, "%s%s%s%s", strempty(nd->backend), nd->zram_algorithm ? " " : "",
                                  strempty(nd->zram_algorithm), "");
-                        fprintf(f, " | %-36s", col);
+                        fprintf(f, " | %-42s", col);
                 }
                 fputc('\n', f);
                 Row *rows = NULL;
@@ -498,13 +498,13 @@ void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *c
                                 const TrialGroup *G = find_group(&t[cs[k].idx[i]], &rows[r]);
                                 char cell[128] = "", w[32], o[32], wr[32], z[FORMAT_BYTES_MAX];
                                 if (G)
-                                        snprintf(cell, sizeof cell, "%s %u/%u %ss out %s w %s z %s",
+                                        snprintf(cell, sizeof cell, "%s %u/%u %s out %s w %s z %s",
                                                  trial_result_to_string(G->result), G->ok, G->runs,
-                                                 fmt_num(w, sizeof w, usec_s(G->wall_usec), 1, ""),
+                                                 fmt_num(w, sizeof w, usec_s(G->wall_usec), 1, "s"),
                                                  fmt_num(o, sizeof o, bytes_per(G->swapped_out, (double) GiB), 2, "G"),
                                                  fmt_num(wr, sizeof wr, bytes_per(G->disk_written_per_run, 1e9), 2, "G"),
                                                  fmt_bytes(z, sizeof z, G->zram_ram_peak));
-                                fprintf(f, " | %-36s", G ? cell : "");
+                                fprintf(f, " | %-42s", G ? cell : "");
                         }
                         fputc('\n', f);
                 }
