@@ -455,7 +455,7 @@ static int run_find_floor(Trial *t) {
                 if (r < 0)
                         break;
         }
-        t->rec.search_upper = f.hi ?: TRIAL_MISSING;
+        t->rec.search_upper = f.upper ?: TRIAL_MISSING;
         t->rec.search_floor_no_swap = f.floor_no_swap;
         t->rec.search_floor_swap = f.floor_swap;
         if (f.upper_source && !(t->rec.upper_source = strdup(f.upper_source)))

@@ -171,6 +171,7 @@ int trial_floor_init(TrialFloor *f, uint64_t mem_total, uint64_t lower, uint64_t
                 .floor_swap = TRIAL_MISSING,
         };
         if (upper) {
+                f->upper = upper;
                 f->phase = TRIAL_FLOOR_UPPER;
                 f->upper_source = "--limits";
                 set_resolution(f);
@@ -247,6 +248,7 @@ int trial_floor_feed(TrialFloor *f, bool all_ok, uint64_t peak) {
                                 f->upper_source = "MemTotal";
                         }
                 }
+                f->upper = f->hi;
                 if (f->hi <= f->lo)
                         return end_with(f, "the upper bound is not above the lower bound");
                 set_resolution(f);
@@ -263,6 +265,7 @@ int trial_floor_feed(TrialFloor *f, bool all_ok, uint64_t peak) {
                 if (f->hi <= f->lo)
                         return end_with(f, "the upper bound (MemTotal) did not finish without swap");
                 f->upper_source = "MemTotal";
+                f->upper = f->hi;
                 set_resolution(f);
                 /* After the run without a limit, MemTotal is known to finish; after --limits it
                  * is not, and runs first. */

@@ -174,6 +174,7 @@ static void floor_bisects_then_tries_fractions_with_swap(void **state) {
         assert_int_equal(trial_floor_init(&f, 4 * GiB, 0, 0), 0);
         unsigned n = search(&f, 300 * MiB, 150 * MiB, 700 * MiB + 12345);
         assert_string_equal(f.upper_source, "peak");
+        assert_true(f.upper == 701 * MiB);      /* the peak rounded up to 1 MiB, kept */
         assert_true(f.resolution == 22 * MiB);  /* 701 MiB / 32 = 21.9: rounded up to 22 MiB */
         assert_true(f.floor_no_swap >= 300 * MiB);
         assert_true(f.floor_no_swap - 300 * MiB <= f.resolution);
@@ -219,6 +220,7 @@ static void floor_bounds_from_limits_and_memtotal_fallback(void **state) {
         assert_int_equal(trial_floor_next(&f, &p), 1);
         assert_true(p.limit == 1 * GiB);
         assert_string_equal(f.upper_source, "MemTotal");
+        assert_true(f.upper == 1 * GiB);
         trial_floor_done(&f);
 
         /* the peak of the unlimited run unknown (no memory.peak): MemTotal, not run again */
