@@ -355,6 +355,10 @@ static void verdict_from_recorded_runs(void **state) {
         g = group(&z, 432 * MiB, false);
         assert_int_equal(g->result, TRIAL_RESULT_OOM);
         assert_true(isnan(g->slowdown));
+        /* an OOM-killed run's CPU is cut short: no (negative) cost a GiB from it */
+        g = group(&z, 256 * MiB, true);
+        assert_int_equal(g->ok, 0);
+        assert_true(isnan(g->cpu_s_per_gib_out));
 
         g = group(&f, 288 * MiB, true);
         assert_near(g->cpu_s_per_gib_out, 3.0);
