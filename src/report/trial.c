@@ -377,6 +377,12 @@ void trial_print(FILE *f, const TrialRecord *t) {
         if (v->floor_no_swap != TRIAL_MISSING && v->floor_swap != TRIAL_MISSING && v->floor_no_swap)
                 fprintf(f, " (%.2f of the floor without swap)", (double) v->floor_swap / (double) v->floor_no_swap);
         fputc('\n', f);
+        if (t->find_floor)
+                fprintf(f, "  the search: from %s up to %s (%s)\n", fmt_bytes(a, sizeof a, t->search_lower),
+                        fmt_bytes(b, sizeof b, t->search_upper),
+                        streq_ptr(t->upper_source, "peak")       ? "the peak of the run without a limit"
+                        : streq_ptr(t->upper_source, "MemTotal") ? "MemTotal"
+                                                                 : strempty(t->upper_source));
         if (t->find_floor && t->search_end)
                 fprintf(f, "  the search ended: %s\n", t->search_end);
         for (size_t i = 0; i < v->n_groups; i++) {
