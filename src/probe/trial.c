@@ -251,6 +251,8 @@ int trial_node_describe(const char *root, const HostState *h, TrialNode *ret) {
         };
         int r = -ENOMEM;
         bool kinds[_SWAP_KIND_MAX] = {};
+        _cleanup_strv_free_ char **parts = NULL;
+        _cleanup_free_ char *os = NULL;
 
         n.swaps = calloc(h->n_swaps ?: 1, sizeof *n.swaps);
         if (!n.swaps)
@@ -273,14 +275,13 @@ int trial_node_describe(const char *root, const HostState *h, TrialNode *ret) {
                 } else
                         s->disk = disk_of_path(root, d->path, d->kind == SWAP_KIND_PARTITION);
         }
-        _cleanup_strv_free_ char **parts = NULL;
         for (SwapKind k = 0; k < _SWAP_KIND_MAX; k++)
                 if (kinds[k] && strv_extend(&parts, swap_kind_to_string(k)) < 0)
                         goto fail;
         n.backend = parts ? strv_join(parts, "+") : strdup("none");
         if (!n.backend)
                 goto fail;
-        _cleanup_free_ char *os = path_join_root(root, "/proc/sys/kernel/osrelease");
+        os = path_join_root(root, "/proc/sys/kernel/osrelease");
         if (!os)
                 goto fail;
         (void) read_one_line(os, &n.kernel);
