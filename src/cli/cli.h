@@ -25,6 +25,11 @@ typedef struct CliContext {
         bool static_pod;        /* allowance --static-pod */
         const char *output;     /* metrics --output FILE */
         const char *dir;        /* bench --dir DIR */
+        /* trial: --limits, --cpus, --runs, --timeout, --seed, --drive-tbw as given; --find-floor,
+         * --compare; the COMMAND after "--" (NULL: none) */
+        const char *trial_limits, *trial_cpus, *trial_runs, *trial_timeout, *trial_seed, *trial_drive_tbw;
+        bool trial_find_floor, trial_compare;
+        char **command;
         char **args;            /* positional arguments after the command, NULL-terminated */
 } CliContext;
 
@@ -59,6 +64,7 @@ int verb_allowance(const CliContext *c);  /* allowance.c */
 int verb_metrics(const CliContext *c);    /* metrics.c */
 int verb_bench(const CliContext *c);      /* bench.c */
 int verb_writeback(const CliContext *c);  /* writeback.c */
+int verb_trial(const CliContext *c);      /* trial.c */
 
 /* main.c: /run/nodeswap.lock below the root, taken exclusively (waiting for another nodeswap, and
  * saying so unless -q or --json). */

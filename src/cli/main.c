@@ -25,7 +25,9 @@ static void help(void) {
                "  allowance   the swap LimitedSwap gives a container on this node\n"
                "  metrics     the node's swap in the Prometheus text format\n"
                "  bench       measure zram and the swap file's drive here, recommend a policy\n"
-               "  writeback   write idle zram pages back (the timer's run; --force: now)\n\n"
+               "  writeback   write idle zram pages back (the timer's run; --force: now)\n"
+               "  trial       run a command at memory limits with and without swap, measure, compare\n"
+               "              (nodeswap trial --limits 256M,512M -- make -j2; --compare)\n\n"
                "Options:\n"
                "  -c, --config FILE   read this policy file only (-: standard input)\n"
                "      --policy-file-as PATH=FILE\n"
@@ -49,6 +51,15 @@ static void help(void) {
                "      --critical      (allowance) the pod has a system-*-critical priority class\n"
                "      --priority N    (allowance) the pod's priority (critical from 2000000000)\n"
                "      --static-pod    (allowance) a static pod or its mirror pod (critical)\n"
+               "      --limits L1,... (trial) the memory limits to run at (48M, 1G, 25%%); with --find-floor\n"
+               "                      LO,HI: the search's bounds\n"
+               "      --find-floor    (trial) bisect for the smallest limit without swap, then with swap\n"
+               "      --runs N        (trial) run each point N times (default 1)\n"
+               "      --cpus N        (trial) CPUQuota=N*100%%\n"
+               "      --timeout T     (trial) end a run after T (90, 90s, 5m, 1h): result timeout\n"
+               "      --seed N        (trial) the seed of the shuffled order (printed by every trial)\n"
+               "      --drive-tbw TB  (trial) the swap drive's rated endurance, for runs per drive life\n"
+               "      --compare       (trial) the recorded trials of -- COMMAND (or all) side by side\n"
                "  -h, --help          this text\n"
                "      --version       the version\n\n"
                "See nodeswap(8) and nodeswap.conf(5).\n",
@@ -228,11 +239,13 @@ enum {
         VERB_OPT_DIR = 1 << 10,
         VERB_OPT_PRIORITY = 1 << 11,
         VERB_OPT_STATIC_POD = 1 << 12,
+        VERB_OPT_TRIAL = 1 << 13,       /* --limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare */
+        VERB_OPT_COMMAND = 1 << 14,     /* -- COMMAND [ARG...] */
 };
 
 static const char *const verb_opt_names[] = {
         "--boot", "--force", "--purge", "--dry-run", "--pods", "--request", "--limit", "--qos", "--critical",
-        "--output", "--dir", "--priority", "--static-pod",
+        "--output", "--dir", "--priority", "--static-pod", "the trial options", "a command after '--'",
 };
 
 static const struct {
@@ -250,6 +263,7 @@ static const struct {
         { "metrics", verb_metrics, VERB_OPT_PODS | VERB_OPT_OUTPUT },
         { "bench", verb_bench, VERB_OPT_DIR },
         { "writeback", verb_writeback, VERB_OPT_FORCE },
+        { "trial", verb_trial, VERB_OPT_TRIAL | VERB_OPT_COMMAND },
 };
 
 enum {
@@ -270,6 +284,14 @@ enum {
         ARG_POLICY_FILE_AS,
         ARG_PRIORITY,
         ARG_STATIC_POD,
+        ARG_LIMITS,
+        ARG_FIND_FLOOR,
+        ARG_RUNS,
+        ARG_CPUS,
+        ARG_TIMEOUT,
+        ARG_SEED,
+        ARG_DRIVE_TBW,
+        ARG_COMPARE,
 };
 static const struct option options[] = {
         { "config", required_argument, NULL, 'c' },
@@ -293,6 +315,14 @@ static const struct option options[] = {
         { "output", required_argument, NULL, ARG_OUTPUT },
         { "dir", required_argument, NULL, ARG_DIR },
         { "policy-file-as", required_argument, NULL, ARG_POLICY_FILE_AS },
+        { "limits", required_argument, NULL, ARG_LIMITS },
+        { "find-floor", no_argument, NULL, ARG_FIND_FLOOR },
+        { "runs", required_argument, NULL, ARG_RUNS },
+        { "cpus", required_argument, NULL, ARG_CPUS },
+        { "timeout", required_argument, NULL, ARG_TIMEOUT },
+        { "seed", required_argument, NULL, ARG_SEED },
+        { "drive-tbw", required_argument, NULL, ARG_DRIVE_TBW },
+        { "compare", no_argument, NULL, ARG_COMPARE },
         {},
 };
 
@@ -380,6 +410,38 @@ static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) 
                         *seen |= VERB_OPT_DIR;
                         c->dir = optarg;
                         break;
+                case ARG_LIMITS:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_limits = optarg;
+                        break;
+                case ARG_FIND_FLOOR:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_find_floor = true;
+                        break;
+                case ARG_RUNS:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_runs = optarg;
+                        break;
+                case ARG_CPUS:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_cpus = optarg;
+                        break;
+                case ARG_TIMEOUT:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_timeout = optarg;
+                        break;
+                case ARG_SEED:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_seed = optarg;
+                        break;
+                case ARG_DRIVE_TBW:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_drive_tbw = optarg;
+                        break;
+                case ARG_COMPARE:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_compare = true;
+                        break;
                 case ARG_POLICY_FILE_AS: {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */
                         char *eq = strchr(optarg, '=');
@@ -461,6 +523,17 @@ static int read_config(CliContext *c) {
 int main(int argc, char *argv[]) {
         CliContext c = { .root = "/" };
         unsigned seen = 0;      /* VERB_OPT_* given */
+
+        /* "-- COMMAND [ARG...]" (trial): everything after the first "--" is the command, never
+         * parsed as options; the options are what stands before it. */
+        for (int i = 1; i < argc; i++)
+                if (streq(argv[i], "--")) {
+                        c.command = argv + i + 1;
+                        argv[i] = NULL;
+                        argc = i;
+                        seen |= VERB_OPT_COMMAND;
+                        break;
+                }
 
         int r = parse_options(argc, argv, &c, &seen);
         if (r != GO_ON)

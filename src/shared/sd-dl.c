@@ -30,6 +30,8 @@ SD_DL_DEFINE(sd_bus_message_append_strv);
 SD_DL_DEFINE(sd_bus_message_read);
 SD_DL_DEFINE(sd_bus_message_enter_container);
 SD_DL_DEFINE(sd_bus_message_exit_container);
+SD_DL_DEFINE(sd_bus_message_open_container);
+SD_DL_DEFINE(sd_bus_message_close_container);
 SD_DL_DEFINE(sd_bus_message_unref);
 SD_DL_DEFINE(sd_bus_error_free);
 SD_DL_DEFINE(sd_bus_error_has_name);
@@ -64,6 +66,8 @@ static const struct {
         SD_DL_ENTRY(sd_bus_message_read),
         SD_DL_ENTRY(sd_bus_message_enter_container),
         SD_DL_ENTRY(sd_bus_message_exit_container),
+        SD_DL_ENTRY(sd_bus_message_open_container),
+        SD_DL_ENTRY(sd_bus_message_close_container),
         SD_DL_ENTRY(sd_bus_message_unref),
         SD_DL_ENTRY(sd_bus_error_free),
         SD_DL_ENTRY(sd_bus_error_has_name),

@@ -51,6 +51,9 @@ SD_DL_SYMBOL(sd_bus_message_append_strv);
 SD_DL_SYMBOL(sd_bus_message_read);
 SD_DL_SYMBOL(sd_bus_message_enter_container);
 SD_DL_SYMBOL(sd_bus_message_exit_container);
+/* nodeswap trial's StartTransientUnit properties (execute/trial.c) */
+SD_DL_SYMBOL(sd_bus_message_open_container);
+SD_DL_SYMBOL(sd_bus_message_close_container);
 SD_DL_SYMBOL(sd_bus_message_unref);
 SD_DL_SYMBOL(sd_bus_error_free);
 SD_DL_SYMBOL(sd_bus_error_has_name);

@@ -1,0 +1,724 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nodeswap trial [--limits L1,L2,... | --find-floor] [--cpus N] [--runs N] [--timeout T] [--seed N]
+ *                [--drive-tbw TB] [--json] -- COMMAND [ARG...]
+ * nodeswap trial --compare [--json] [-- COMMAND [ARG...]]
+ *
+ * Runs COMMAND as a pod would run (issue 27): each run in a transient service of its own, started
+ * over D-Bus, with MemoryMax= the limit and MemorySwapMax= 0 or what LimitedSwap gives a Burstable
+ * container whose request is 1 MiB below it on this node; measures each run from its slice's
+ * cgroup and the node; says what it means; saves the trial under /var/lib/nodeswap/trials.
+ * nodeswap(8) TRIAL documents every option and figure; HANDOFF of branch trial the JSON.
+ *
+ * Exit status: 0 the trial ran and was recorded (whatever its runs' results), 1 it could not run or
+ * be recorded, 2 bad usage.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "execute/trial.h"
+#include "plan/trial.h"
+#include "policy/size.h"
+#include "probe/systemd.h"
+#include "report/json.h"
+#include "report/log.h"
+#include "report/trial.h"
+#include "shared/clock.h"
+
+#define POLL_USEC (100 * USEC_PER_MSEC)
+/* A start job that has not started the command after this is given up (Type=exec: the job ends
+ * when the command has been executed). */
+#define START_TIMEOUT_USEC (120 * USEC_PER_SEC)
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig) {
+        (void) sig;
+        interrupted = 1;
+}
+
+/* --- Options ------------------------------------------------------------------------------------ */
+
+static int parse_sizes(const char *s, uint64_t mem_total, uint64_t page_size, uint64_t **ret, size_t *ret_n) {
+        _cleanup_free_ char *copy = strdup(s);
+        _cleanup_free_ uint64_t *v = NULL;
+        size_t n = 0;
+        if (!copy)
+                return log_oom();
+        for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                const char *why = NULL;
+                uint64_t x;
+                uint64_t *nv = realloc(v, (n + 1) * sizeof *v);
+                if (!nv)
+                        return log_oom();
+                v = nv;
+                if (size_eval(tok, mem_total, page_size, &x, &why) < 0) {
+                        log_error("Invalid --limits value '%s': %s (a size such as 48M, 1.5G or 25%%).", tok,
+                                  why ?: "not a size");
+                        return -EINVAL;
+                }
+                if (x <= TRIAL_REQUEST_BELOW_LIMIT) {
+                        log_error("Invalid --limits value '%s': a limit must be more than 1 MiB.", tok);
+                        return -EINVAL;
+                }
+                v[n++] = x;
+        }
+        if (n == 0) {
+                log_error("--limits needs at least one size, e.g. --limits 256M,512M.");
+                return -EINVAL;
+        }
+        *ret = TAKE_PTR(v);
+        *ret_n = n;
+        return 0;
+}
+
+/* T: seconds, or with s, m, h. */
+static int parse_timeout(const char *s, uint64_t *ret) {
+        char *end;
+        errno = 0;
+        double v = strtod(s, &end);
+        double mult = 1;
+        if (errno || end == s || v <= 0 || isnan(v))
+                return -EINVAL;
+        if (streq(end, "s") || !*end)
+                mult = 1;
+        else if (streq(end, "m") || streq(end, "min"))
+                mult = 60;
+        else if (streq(end, "h"))
+                mult = 3600;
+        else
+                return -EINVAL;
+        if (v * mult > 365.0 * 24 * 3600)
+                return -EINVAL;
+        *ret = (uint64_t) (v * mult * 1e6);
+        return 0;
+}
+
+static int check_usage(const CliContext *c) {
+        if (c->trial_compare) {
+                if (c->trial_limits || c->trial_find_floor || c->trial_cpus || c->trial_runs || c->trial_timeout ||
+                    c->trial_seed || c->trial_drive_tbw) {
+                        log_error("nodeswap trial --compare takes only --json, --root and -- COMMAND.");
+                        return EXIT_USAGE;
+                }
+                return EXIT_OK;
+        }
+        if (!c->command || !c->command[0]) {
+                log_error("nodeswap trial needs a command after '--': nodeswap trial --limits 256M,512M -- make -j2");
+                return EXIT_USAGE;
+        }
+        if (c->trial_limits && c->trial_find_floor && !strchr(c->trial_limits, ',')) {
+                log_error("--find-floor takes --limits LO,HI (the bounds of the search), not '%s'.", c->trial_limits);
+                return EXIT_USAGE;
+        }
+        if (!c->trial_limits && !c->trial_find_floor) {
+                log_error("nodeswap trial needs --limits L1,L2,... or --find-floor.");
+                return EXIT_USAGE;
+        }
+        return EXIT_OK;
+}
+
+typedef struct Options {
+        uint64_t *limits;
+        size_t n_limits;
+        unsigned cpus, runs;
+        uint64_t timeout_usec;
+        bool has_seed;
+        uint64_t seed;
+        double drive_tbw;
+} Options;
+
+static int parse_numbers(const CliContext *c, const HostState *h, Options *o) {
+        uint64_t v;
+        o->runs = 1;
+        if (c->trial_runs) {
+                if (safe_atou64(c->trial_runs, &v) < 0 || v == 0 || v > 1000) {
+                        log_error("Invalid --runs '%s': a whole number from 1 to 1000.", c->trial_runs);
+                        return EXIT_USAGE;
+                }
+                o->runs = (unsigned) v;
+        }
+        if (c->trial_cpus) {
+                if (safe_atou64(c->trial_cpus, &v) < 0 || v == 0 || v > 4096) {
+                        log_error("Invalid --cpus '%s': a whole number of CPUs from 1 (CPUQuota=100%%).", c->trial_cpus);
+                        return EXIT_USAGE;
+                }
+                o->cpus = (unsigned) v;
+        }
+        if (c->trial_timeout && parse_timeout(c->trial_timeout, &o->timeout_usec) < 0) {
+                log_error("Invalid --timeout '%s': seconds, or a number with s, m or h (90, 90s, 5m, 1h).", c->trial_timeout);
+                return EXIT_USAGE;
+        }
+        if (c->trial_seed) {
+                if (safe_atou64(c->trial_seed, &o->seed) < 0) {
+                        log_error("Invalid --seed '%s': a whole number (the one a trial printed).", c->trial_seed);
+                        return EXIT_USAGE;
+                }
+                o->has_seed = true;
+        }
+        if (c->trial_drive_tbw) {
+                char *end;
+                errno = 0;
+                o->drive_tbw = strtod(c->trial_drive_tbw, &end);
+                if (errno || end == c->trial_drive_tbw || *end || !(o->drive_tbw > 0) || isinf(o->drive_tbw)) {
+                        log_error("Invalid --drive-tbw '%s': the drive's rated endurance in TB written (e.g. 600).",
+                                  c->trial_drive_tbw);
+                        return EXIT_USAGE;
+                }
+        }
+        if (c->trial_limits) {
+                if (parse_sizes(c->trial_limits, h->mem_total, h->page_size ?: 4096, &o->limits, &o->n_limits) < 0)
+                        return EXIT_USAGE;
+                if (c->trial_find_floor && (o->n_limits != 2 || o->limits[0] >= o->limits[1])) {
+                        log_error("--find-floor --limits LO,HI: two sizes, LO below HI, not '%s'.", c->trial_limits);
+                        return EXIT_USAGE;
+                }
+        }
+        return EXIT_OK;
+}
+
+/* --- One run ------------------------------------------------------------------------------------ */
+
+typedef struct Trial {
+        const CliContext *c;
+        sd_bus *bus;
+        TrialRecord rec;
+        Options o;
+        char *disk;
+        int *zram_ids;
+        size_t n_zram_ids;
+        size_t n_planned;       /* runs planned, for the progress lines (find-floor: those so far) */
+} Trial;
+
+static uint64_t delta(uint64_t before, uint64_t after) {
+        if (before == TRIAL_MISSING || after == TRIAL_MISSING)
+                return TRIAL_MISSING;
+        return after >= before ? after - before : 0;
+}
+
+static uint64_t times(uint64_t v, uint64_t m) {
+        return v == TRIAL_MISSING ? TRIAL_MISSING : v * m;
+}
+
+static void sleep_usec(uint64_t usec) {
+        struct timespec ts = { .tv_sec = (time_t) (usec / USEC_PER_SEC), .tv_nsec = (long) (usec % USEC_PER_SEC) * 1000 };
+        (void) nanosleep(&ts, NULL);
+}
+
+/* Run point once as run number index; the run goes into t->rec. 0, or -errno when the unit could
+ * not be started or watched (said why). */
+static int run_once(Trial *t, const TrialPoint *p, TrialRun *ret) {
+        unsigned index = (unsigned) t->rec.n_runs + 1;
+        _cleanup_free_ char *service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
+        _cleanup_free_ char *slice = strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
+        _cleanup_free_ char *desc = NULL, *log = NULL, *err = NULL, *path = NULL, *cg = NULL;
+        char a[FORMAT_BYTES_MAX];
+        int r;
+
+        if (!service || !slice)
+                return log_oom();
+        desc = strdup_printf("nodeswap trial %s run %u (limit %s%s)", t->rec.id, index,
+                             p->limit == TRIAL_MISSING ? "none" : format_bytes(a, sizeof a, p->limit),
+                             p->swap ? ", swap" : ", no swap");
+        cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", slice);
+        if (!desc || !cg)
+                return log_oom();
+        _cleanup_free_ char *cg_dir = path_join_root(t->c->root, cg);
+        if (!cg_dir)
+                return log_oom();
+        r = trial_log_create(t->c->root, t->rec.id, index, &log);
+        if (r < 0)
+                return log_error_errno(r, "Failed to create the log of run %u below '%s': %m", index, TRIAL_DIR);
+
+        TrialNodeSample before, after;
+        r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &before);
+        if (r < 0)
+                return log_oom();
+
+        TrialUnitSpec spec = {
+                .service = service,
+                .slice = slice,
+                .description = desc,
+                .argv = t->rec.command,
+                .cwd = t->rec.cwd,
+                .log = log,
+                .memory_max = p->limit,
+                .swap_max = p->swap ? p->swap_max : 0,
+                .cpus = t->o.cpus,
+                .timeout_usec = t->o.timeout_usec,
+        };
+        uint64_t t0 = now_monotonic_usec();
+        r = trial_unit_start(t->bus, &spec, &err);
+        if (r < 0)
+                return log_error_errno(r, "Failed to start %s: %s", service, err ?: strerror(-r));
+        r = systemd_unit_object_path(t->bus, service, &path);
+        if (r < 0) {
+                (void) trial_unit_cleanup(t->bus, service, slice);
+                return log_error_errno(r, "Failed to find %s: %m", service);
+        }
+
+        TrialUnitState st = {};
+        uint64_t zram_max = before.zram_mem_used, oom_seen = TRIAL_MISSING;
+        for (;;) {
+                sleep_usec(POLL_USEC);
+                trial_unit_state_done(&st);
+                r = trial_unit_read(t->bus, path, &st);
+                if (r < 0)
+                        break;
+                uint64_t now = now_monotonic_usec();
+                if (t->n_zram_ids > 0) {
+                        TrialNodeSample s;
+                        if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
+                            s.zram_mem_used != TRIAL_MISSING && (zram_max == TRIAL_MISSING || s.zram_mem_used > zram_max))
+                                zram_max = s.zram_mem_used;
+                }
+                if (oom_seen == TRIAL_MISSING) {
+                        TrialCgroupSample cs;
+                        if (trial_cgroup_read(cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
+                                oom_seen = now - t0;
+                }
+                if (streq_ptr(st.active_state, "failed") || (trial_unit_ended(&st) && st.start_usec > 0))
+                        break;
+                if (st.start_usec == 0 && now - t0 > START_TIMEOUT_USEC) {
+                        r = -ETIMEDOUT;
+                        break;
+                }
+                if (interrupted) {
+                        r = -EINTR;
+                        break;
+                }
+        }
+        uint64_t t1 = now_monotonic_usec();
+        if (r < 0) {
+                trial_unit_state_done(&st);
+                (void) trial_unit_cleanup(t->bus, service, slice);
+                return log_error_errno(r, "Failed to watch %s: %m", service);
+        }
+
+        TrialCgroupSample cs = {};
+        int rc = trial_cgroup_read(cg_dir, &cs);
+        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
+        r = trial_unit_cleanup(t->bus, service, slice);
+        if (r < 0)
+                log_warning_errno(r, "Failed to stop %s and %s: %m", service, slice);
+        if (rc < 0) {
+                log_warning_errno(rc, "Failed to read the cgroup '%s' of run %u: %m", cg_dir, index);
+                cs = (TrialCgroupSample) { TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING,
+                                           TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING };
+        }
+
+        TrialRun run = {
+                .index = index,
+                .limit = p->limit,
+                .swap = p->swap,
+                .swap_max = p->swap ? p->swap_max : 0,
+                .exit_status = st.exec_main_code == 1 ? st.exec_main_status : -1,
+                .oom_kills = cs.oom_kill,
+                .oom_at_usec = TRIAL_MISSING,
+                .cpu_user_usec = cs.user_usec,
+                .cpu_system_usec = cs.system_usec,
+                .memory_peak = cs.memory_peak,
+                .swap_peak = cs.swap_peak,
+                .stall_full_usec = cs.full_total_usec,
+                .log = TAKE_PTR(log),
+        };
+        run.wall_usec = st.start_usec > 0 && st.exit_usec >= st.start_usec ? st.exit_usec - st.start_usec : t1 - t0;
+        if ((cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0) || streq_ptr(st.result, "oom-kill")) {
+                run.result = TRIAL_RESULT_OOM;
+                run.oom_at_usec = oom_seen != TRIAL_MISSING && oom_seen < run.wall_usec ? oom_seen : run.wall_usec;
+        } else if (streq_ptr(st.result, "timeout"))
+                run.result = TRIAL_RESULT_TIMEOUT;
+        else if (st.exec_main_code == 1 && st.exec_main_status == 0 && streq_ptr(st.result, "success"))
+                run.result = TRIAL_RESULT_OK;
+        else
+                run.result = TRIAL_RESULT_FAILED;
+        uint64_t ps = t->rec.node.page_size ?: 4096;
+        if (cs.pswpout != TRIAL_MISSING && cs.pswpin != TRIAL_MISSING) {
+                run.swapped_out = cs.pswpout * ps;
+                run.swapped_in = cs.pswpin * ps;
+                run.swap_source = TRIAL_SWAP_SOURCE_CGROUP;
+        } else if (before.pswpout != TRIAL_MISSING && after.pswpout != TRIAL_MISSING) {
+                run.swapped_out = times(delta(before.pswpout, after.pswpout), ps);
+                run.swapped_in = times(delta(before.pswpin, after.pswpin), ps);
+                run.swap_source = TRIAL_SWAP_SOURCE_VMSTAT;
+        } else {
+                run.swapped_out = run.swapped_in = TRIAL_MISSING;
+                run.swap_source = TRIAL_SWAP_SOURCE_NONE;
+        }
+        run.disk_written = times(delta(before.disk_written_sectors, after.disk_written_sectors), 512);
+        run.disk_read = times(delta(before.disk_read_sectors, after.disk_read_sectors), 512);
+        run.disk = t->disk ? strdup(t->disk) : NULL;
+        run.zram_ram = delta(before.zram_mem_used, after.zram_mem_used);
+        run.zram_ram_peak = delta(before.zram_mem_used,
+                                  zram_max == TRIAL_MISSING || after.zram_mem_used == TRIAL_MISSING ||
+                                                  after.zram_mem_used > zram_max
+                                          ? after.zram_mem_used
+                                          : zram_max);
+        trial_unit_state_done(&st);
+        if (t->disk && !run.disk) {
+                trial_run_done(&run);
+                return log_oom();
+        }
+        *ret = run;
+        return 0;
+}
+
+static int add_run(Trial *t, TrialRun *run) {
+        TrialRun *n = realloc(t->rec.runs, (t->rec.n_runs + 1) * sizeof *n);
+        if (!n) {
+                trial_run_done(run);
+                return log_oom();
+        }
+        t->rec.runs = n;
+        t->rec.runs[t->rec.n_runs++] = *run;
+        return 0;
+}
+
+/* Run p `times` times, stopping at the first that does not finish ok when stop_early. *ret_all_ok,
+ * *ret_peak: for the floor search. */
+static int run_point(Trial *t, const TrialPoint *p, unsigned n, bool stop_early, bool *ret_all_ok, uint64_t *ret_peak) {
+        bool all_ok = true;
+        uint64_t peak = TRIAL_MISSING;
+        for (unsigned k = 0; k < n; k++) {
+                TrialRun run;
+                int r = run_once(t, p, &run);
+                if (r < 0)
+                        return r;
+                if (t->c->verbosity >= 0)
+                        trial_print_run(stderr, &run, t->n_planned);
+                if (run.result != TRIAL_RESULT_OK)
+                        all_ok = false;
+                if (run.memory_peak != TRIAL_MISSING && (peak == TRIAL_MISSING || run.memory_peak > peak))
+                        peak = run.memory_peak;
+                r = add_run(t, &run);
+                if (r < 0)
+                        return r;
+                if (!all_ok && stop_early)
+                        break;
+        }
+        if (ret_all_ok)
+                *ret_all_ok = all_ok;
+        if (ret_peak)
+                *ret_peak = peak;
+        return 0;
+}
+
+static int add_refusal(Trial *t, uint64_t limit, char *reason) {
+        TrialRefusal *n = realloc(t->rec.refusals, (t->rec.n_refusals + 1) * sizeof *n);
+        if (!n) {
+                free(reason);
+                return log_oom();
+        }
+        t->rec.refusals = n;
+        t->rec.refusals[t->rec.n_refusals++] = (TrialRefusal) { .limit = limit, .reason = reason };
+        return 0;
+}
+
+static int run_find_floor(Trial *t) {
+        TrialFloor f;
+        uint64_t lo = t->o.n_limits == 2 ? t->o.limits[0] : 0, hi = t->o.n_limits == 2 ? t->o.limits[1] : 0;
+        int r = trial_floor_init(&f, t->rec.node.mem_total, lo, hi);
+        if (r < 0)
+                return log_error_errno(r, "Failed to set up the floor search: %m");
+        t->rec.search_lower = f.lo;
+        TrialPoint p;
+        while ((r = trial_floor_next(&f, &p)) > 0) {
+                if (p.swap) {
+                        bool allowed;
+                        char *why;
+                        r = trial_swap_decide(&t->rec.node, p.limit, &allowed, &p.swap_max, &why);
+                        if (r < 0)
+                                break;
+                        if (!allowed) {
+                                if (t->c->verbosity >= 0 && !t->c->json)
+                                        log_notice("No swap run at %s: %s.", format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, p.limit), why);
+                                r = trial_floor_swap_refused(&f, why);
+                                if (r >= 0)
+                                        r = add_refusal(t, p.limit, why);
+                                else
+                                        free(why);
+                                if (r < 0)
+                                        break;
+                                continue;
+                        }
+                }
+                t->n_planned = t->rec.n_runs + t->o.runs;
+                bool ok;
+                uint64_t peak;
+                r = run_point(t, &p, t->o.runs, true, &ok, &peak);
+                if (r < 0)
+                        break;
+                r = trial_floor_feed(&f, ok, peak);
+                if (r < 0)
+                        break;
+        }
+        t->rec.search_upper = f.hi ?: TRIAL_MISSING;
+        t->rec.search_floor_no_swap = f.floor_no_swap;
+        t->rec.search_floor_swap = f.floor_swap;
+        if (f.upper_source && !(t->rec.upper_source = strdup(f.upper_source)))
+                r = log_oom();
+        if (f.end_reason && !(t->rec.search_end = strdup(f.end_reason)))
+                r = log_oom();
+        trial_floor_done(&f);
+        return r < 0 ? r : 0;
+}
+
+static int run_limits(Trial *t) {
+        _cleanup_free_ TrialPoint *pts = NULL;
+        size_t n = 0;
+        int r = trial_points_for_limits(&t->rec.node, t->o.limits, t->o.n_limits, t->o.runs, t->rec.seed, &pts, &n,
+                                        &t->rec.refusals, &t->rec.n_refusals);
+        if (r < 0)
+                return log_oom();
+        t->n_planned = n;
+        if (t->c->verbosity >= 0)
+                trial_print_intro(t->c->json ? stderr : stdout, &t->rec, n);
+        fflush(stdout);
+        for (size_t i = 0; i < n; i++) {
+                r = run_point(t, &pts[i], 1, false, NULL, NULL);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* --- The verb ----------------------------------------------------------------------------------- */
+
+static int trial_id(uint64_t usec, char **ret) {
+        time_t s = (time_t) (usec / USEC_PER_SEC);
+        struct tm tm;
+        char buf[32];
+        if (!gmtime_r(&s, &tm) || strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm) == 0)
+                return -EINVAL;
+        *ret = strdup(buf);
+        return *ret ? 0 : -ENOMEM;
+}
+
+static int print_record(const CliContext *c, const TrialRecord *rec) {
+        if (c->json) {
+                _cleanup_json_ json_object *o = NULL;
+                if (trial_record_to_json(rec, &o) < 0 || json_print(stdout, o) < 0)
+                        return log_oom();
+                return 0;
+        }
+        trial_print(stdout, rec);
+        return 0;
+}
+
+static int verb_compare(const CliContext *c) {
+        TrialRecord *t = NULL;
+        size_t n = 0;
+        _cleanup_strv_free_ char **skipped = NULL;
+        int r = trial_records_read(c->root, &t, &n, &skipped);
+        if (r < 0) {
+                log_error_errno(r, "Failed to read the trials in '%s' below '%s': %m", TRIAL_DIR, c->root);
+                return EXIT_FAIL;
+        }
+        for (char **s = skipped; s && *s; s++)
+                log_warning("Skipped %s", *s);
+        int ret = EXIT_OK;
+        for (size_t i = 0; i < n; i++) {
+                TrialVerdict v;
+                if (trial_verdict(&t[i], &v) < 0) {
+                        ret = log_oom(), ret = EXIT_FAIL;
+                        goto finish;
+                }
+                t[i].verdict = v;
+        }
+        /* -- COMMAND: the trials of that command; a name without '/' matches the recorded path's
+         * last component, as the trial resolved it from $PATH. */
+        char *const *filter = NULL;
+        if (c->command && c->command[0]) {
+                for (size_t i = 0; i < n && !filter; i++) {
+                        char *const *rc = t[i].command;
+                        const char *base = strrchr(rc[0], '/');
+                        bool first = streq(rc[0], c->command[0]) ||
+                                     (!strchr(c->command[0], '/') && base && streq(base + 1, c->command[0]));
+                        if (!first || strv_length(rc) != strv_length(c->command))
+                                continue;
+                        bool rest = true;
+                        for (size_t k = 1; rc[k]; k++)
+                                rest = rest && streq(rc[k], c->command[k]);
+                        if (rest)
+                                filter = rc;
+                }
+                if (!filter) {
+                        _cleanup_free_ char *cmd = strv_join(c->command, " ");
+                        if (c->json) {
+                                _cleanup_json_ json_object *o = NULL;
+                                if (trial_compare_to_json(t, 0, NULL, &o) < 0 || json_print(stdout, o) < 0)
+                                        ret = EXIT_FAIL;
+                        } else
+                                printf("No trial of '%s' recorded in %s.\n", strempty(cmd), TRIAL_DIR);
+                        goto finish;
+                }
+        }
+        if (c->json) {
+                _cleanup_json_ json_object *o = NULL;
+                if (trial_compare_to_json(t, n, filter, &o) < 0 || json_print(stdout, o) < 0) {
+                        log_oom();
+                        ret = EXIT_FAIL;
+                }
+        } else
+                trial_compare_print(stdout, t, n, filter);
+finish:
+        trial_records_free(t, n);
+        return ret;
+}
+
+int verb_trial(const CliContext *c) {
+        int ret = check_usage(c);
+        if (ret != EXIT_OK)
+                return ret;
+        if (c->trial_compare)
+                return verb_compare(c);
+
+        Policy p = {};
+        HostState h = {};
+        Findings fs = {};
+        Trial t = { .c = c };
+        _cleanup_free_ char *exe = NULL, *why = NULL, *content = NULL, *saved = NULL;
+        _cleanup_json_ json_object *doc = NULL;
+        int r;
+        ret = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
+        if (ret != EXIT_OK)
+                goto finish;
+        ret = parse_numbers(c, &h, &t.o);
+        if (ret != EXIT_OK)
+                goto finish;
+
+        ret = EXIT_FAIL;
+        /* What a run needs, in the order an operator fixes it. */
+        if (!h.systemd_booted) {
+                log_error("nodeswap trial runs the command in a transient systemd unit, and this host was not booted "
+                          "with systemd (no /run/systemd/system below '%s'): nothing was run.", c->root);
+                goto finish;
+        }
+        if (h.cgroup != CGROUP_V2) {
+                log_error("nodeswap trial needs cgroup v2 (MemorySwapMax= and the kubelet's LimitedSwap); this node "
+                          "runs cgroup %s: nothing was run.", cgroup_mode_to_string(h.cgroup));
+                goto finish;
+        }
+        if (!root_is_host(c->root)) {
+                log_error("nodeswap trial runs commands on this host only; --root '%s' is for --compare.", c->root);
+                goto finish;
+        }
+
+        r = trial_node_describe(c->root, &h, &t.rec.node);
+        if (r < 0) {
+                log_oom();
+                goto finish;
+        }
+        t.rec.cwd = getcwd(NULL, 0);
+        if (!t.rec.cwd) {
+                log_error_errno(errno, "Failed to get the current directory: %m");
+                goto finish;
+        }
+        r = trial_find_executable(c->command[0], getenv("PATH"), t.rec.cwd, &exe);
+        if (r < 0) {
+                log_error_errno(r, "Failed to find the command '%s'%s: %m", c->command[0],
+                                strchr(c->command[0], '/') ? "" : " in $PATH");
+                ret = EXIT_USAGE;
+                goto finish;
+        }
+        t.rec.command = strv_copy(c->command);
+        if (!t.rec.command) {
+                log_oom();
+                goto finish;
+        }
+        free(t.rec.command[0]);
+        t.rec.command[0] = TAKE_PTR(exe);
+
+        t.rec.started_usec = now_realtime_usec();
+        if (trial_id(t.rec.started_usec, &t.rec.id) < 0) {
+                log_oom();
+                goto finish;
+        }
+        t.rec.seed = t.o.has_seed ? t.o.seed : (t.rec.started_usec ^ (now_monotonic_usec() << 20));
+        t.rec.find_floor = c->trial_find_floor;
+        t.rec.runs_per_point = t.o.runs;
+        t.rec.cpus = t.o.cpus;
+        t.rec.timeout_usec = t.o.timeout_usec;
+        t.rec.drive_tbw = t.o.drive_tbw;
+        t.rec.search_lower = t.rec.search_upper = TRIAL_MISSING;
+        t.rec.search_floor_no_swap = t.rec.search_floor_swap = TRIAL_MISSING;
+
+        r = trial_disk_for(c->root, &t.rec.node, t.rec.cwd, &t.disk);
+        if (r < 0) {
+                log_oom();
+                goto finish;
+        }
+        for (size_t i = 0; i < h.n_swaps; i++)
+                if (h.swaps[i].kind == SWAP_KIND_ZRAM && h.swaps[i].zram_id >= 0) {
+                        int *n = realloc(t.zram_ids, (t.n_zram_ids + 1) * sizeof *n);
+                        if (!n) {
+                                log_oom();
+                                goto finish;
+                        }
+                        t.zram_ids = n;
+                        t.zram_ids[t.n_zram_ids++] = h.swaps[i].zram_id;
+                }
+
+        r = systemd_open(c->root, &t.bus);
+        if (r < 0) {
+                log_error_errno(r, "Failed to connect to systemd: %m");
+                goto finish;
+        }
+        r = trial_dir_prepare(c->root, t.rec.id, &why);
+        if (r < 0) {
+                log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
+                goto finish;
+        }
+
+        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+        sigemptyset(&sa.sa_mask);
+        (void) sigaction(SIGINT, &sa, &old_int);
+        (void) sigaction(SIGTERM, &sa, &old_term);
+        (void) sigaction(SIGHUP, &sa, &old_hup);
+
+        if (t.rec.find_floor && c->verbosity >= 0)
+                trial_print_intro(c->json ? stderr : stdout, &t.rec, 0);
+        r = t.rec.find_floor ? run_find_floor(&t) : run_limits(&t);
+
+        (void) sigaction(SIGINT, &old_int, NULL);
+        (void) sigaction(SIGTERM, &old_term, NULL);
+        (void) sigaction(SIGHUP, &old_hup, NULL);
+
+        /* What ran is recorded, also when a run could not start or a signal ended the trial. */
+        TrialVerdict v;
+        if (trial_verdict(&t.rec, &v) < 0) {
+                log_oom();
+                goto finish;
+        }
+        trial_verdict_done(&t.rec.verdict);
+        t.rec.verdict = v;
+        if (trial_record_to_json(&t.rec, &doc) < 0) {
+                log_oom();
+                goto finish;
+        }
+        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+        content = text ? strdup_printf("%s\n", text) : NULL;
+        int w = content ? trial_record_write(c->root, t.rec.id, content, &saved) : -ENOMEM;
+        if (w < 0)
+                log_error_errno(w, "Failed to save the trial in '%s/%s.json': %m", TRIAL_DIR, t.rec.id);
+        if (print_record(c, &t.rec) < 0)
+                goto finish;
+        if (!c->json && saved && c->verbosity >= 0)
+                printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
+                       TRIAL_DIR, t.rec.id);
+        ret = r < 0 || w < 0 ? EXIT_FAIL : EXIT_OK;
+finish:
+        if (t.bus)
+                sym_sd_bus_flush_close_unref(t.bus);
+        free(t.o.limits);
+        free(t.disk);
+        free(t.zram_ids);
+        trial_record_done(&t.rec);
+        findings_done(&fs);
+        host_state_done(&h);
+        policy_done(&p);
+        return ret;
+}

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "execute/trial.h"
+
+#include <fcntl.h>
+
+#include "execute/systemd-jobs.h"
+#include "shared/path-util.h"
+
+int trial_dir_prepare(const char *root, const char *id, char **ret_reason) {
+        _cleanup_free_ char *p = strdup_printf(TRIAL_DIR "/%s/run-1.log", id), *name = NULL;
+        if (!p)
+                return -ENOMEM;
+        _cleanup_close_ int dfd = -EBADF;
+        *ret_reason = NULL;
+        return path_open_parent_secure(root, p, true, "a trial's log", &dfd, &name, ret_reason);
+}
+
+int trial_log_create(const char *root, const char *id, unsigned n, char **ret_path) {
+        _cleanup_free_ char *host = strdup_printf(TRIAL_DIR "/%s/run-%u.log", id, n), *name = NULL, *why = NULL;
+        if (!host)
+                return -ENOMEM;
+        _cleanup_close_ int dfd = -EBADF;
+        int r = path_open_parent_secure(root, host, false, "a trial's log", &dfd, &name, &why);
+        if (r < 0)
+                return r;
+        _cleanup_close_ int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0)
+                return -errno;
+        *ret_path = TAKE_PTR(host);
+        return 0;
+}
+
+int trial_record_write(const char *root, const char *id, const char *json_text, char **ret_path) {
+        _cleanup_free_ char *host = strdup_printf(TRIAL_DIR "/%s.json", id), *name = NULL, *why = NULL;
+        if (!host)
+                return -ENOMEM;
+        _cleanup_close_ int dfd = -EBADF;
+        int r = path_open_parent_secure(root, host, true, "a trial record", &dfd, &name, &why);
+        if (r < 0)
+                return r;
+        _cleanup_free_ char *full = path_join_root(root, host);
+        if (!full)
+                return -ENOMEM;
+        r = write_file_atomic(full, json_text, 0600);
+        if (r < 0)
+                return r;
+        *ret_path = TAKE_PTR(host);
+        return 0;
+}
+
+/* The properties, each with the D-Bus name and type of org.freedesktop.systemd1(5) (systemd's
+ * src/core/dbus-execute.c, dbus-cgroup.c, dbus-service.c, dbus-unit.c; systemd.io/TRANSIENT-SETTINGS):
+ *   Description s, Slice s (a slice that does not exist is created: slices load without a unit
+ *   file), Type s "exec" (the start job fails when the command cannot be executed),
+ *   RemainAfterExit b (the service stays "active (exited)" after a successful exit, so its
+ *   ExecMainStatus can be read before systemd unloads it), OOMPolicy s "stop" (a kernel OOM kill
+ *   of any of its processes stops the unit, Result "oom-kill": the whole container dies, as with
+ *   the kubelet's memory.oom.group), ExecStart a(sasb), WorkingDirectory s,
+ *   StandardOutputFileToAppend s / StandardErrorFileToAppend s ("append:PATH", systemd 240),
+ *   MemoryAccounting b, CPUAccounting b, IOAccounting b, MemoryMax t, MemorySwapMax t,
+ *   CPUQuotaPerSecUSec t (CPUQuota=N×100 %), RuntimeMaxUSec t (RuntimeMaxSec=: Result "timeout"). */
+static int append_properties(sd_bus_message *m, const TrialUnitSpec *s) {
+        int r;
+#define APPEND(...)                                                   \
+        do {                                                          \
+                r = sym_sd_bus_message_append(m, __VA_ARGS__);        \
+                if (r < 0)                                            \
+                        return r;                                     \
+        } while (0)
+        APPEND("(sv)", "Description", "s", s->description);
+        APPEND("(sv)", "Slice", "s", s->slice);
+        APPEND("(sv)", "Type", "s", "exec");
+        APPEND("(sv)", "RemainAfterExit", "b", 1);
+        APPEND("(sv)", "OOMPolicy", "s", "stop");
+        APPEND("(sv)", "WorkingDirectory", "s", s->cwd);
+        APPEND("(sv)", "StandardOutputFileToAppend", "s", s->log);
+        APPEND("(sv)", "StandardErrorFileToAppend", "s", s->log);
+        APPEND("(sv)", "MemoryAccounting", "b", 1);
+        APPEND("(sv)", "CPUAccounting", "b", 1);
+        APPEND("(sv)", "IOAccounting", "b", 1);
+        APPEND("(sv)", "MemoryMax", "t", s->memory_max == TRIAL_MISSING ? UINT64_MAX : s->memory_max);
+        APPEND("(sv)", "MemorySwapMax", "t", s->swap_max);
+        if (s->cpus > 0)
+                APPEND("(sv)", "CPUQuotaPerSecUSec", "t", (uint64_t) s->cpus * USEC_PER_SEC);
+        if (s->timeout_usec > 0)
+                APPEND("(sv)", "RuntimeMaxUSec", "t", s->timeout_usec);
+#undef APPEND
+
+        /* ExecStart: a(sasb) = [(path, argv, ignore-failure)] */
+        if ((r = sym_sd_bus_message_open_container(m, 'r', "sv")) < 0 ||
+            (r = sym_sd_bus_message_append(m, "s", "ExecStart")) < 0 ||
+            (r = sym_sd_bus_message_open_container(m, 'v', "a(sasb)")) < 0 ||
+            (r = sym_sd_bus_message_open_container(m, 'a', "(sasb)")) < 0 ||
+            (r = sym_sd_bus_message_open_container(m, 'r', "sasb")) < 0 ||
+            (r = sym_sd_bus_message_append(m, "s", s->argv[0])) < 0 ||
+            (r = sym_sd_bus_message_append_strv(m, (char **) s->argv)) < 0 ||
+            (r = sym_sd_bus_message_append(m, "b", 0)) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0)
+                return r;
+        return 0;
+}
+
+int trial_unit_start(sd_bus *b, const TrialUnitSpec *s, char **ret_error) {
+        _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
+        _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+        if (ret_error)
+                *ret_error = NULL;
+        if (!s->argv || !s->argv[0] || s->argv[0][0] != '/')
+                return -EINVAL;
+        int r = systemd_bus_ready(b);
+        if (r < 0)
+                return r;
+        if ((r = sym_sd_bus_message_new_method_call(b, &m, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
+                                                    "StartTransientUnit")) < 0 ||
+            (r = sym_sd_bus_message_append(m, "ss", s->service, "fail")) < 0 ||
+            (r = sym_sd_bus_message_open_container(m, 'a', "(sv)")) < 0 ||
+            (r = append_properties(m, s)) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0 ||
+            /* no auxiliary units: a(sa(sv)) */
+            (r = sym_sd_bus_message_open_container(m, 'a', "(sa(sv))")) < 0 ||
+            (r = sym_sd_bus_message_close_container(m)) < 0)
+                return r;
+        r = sym_sd_bus_call(b, m, 0, &e, &reply);
+        if (r < 0 && ret_error && e.message)
+                *ret_error = strdup(e.message);
+        return r < 0 ? r : 0;
+}
+
+int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice) {
+        _cleanup_free_ char *res1 = NULL, *res2 = NULL;
+        int first = 0, r;
+
+        r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
+        if (r < 0 && r != -ENOENT)
+                first = r;
+        /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or "not
+         * failed" is no error here: the unit may already be gone. */
+        _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+        _cleanup_bus_message_ sd_bus_message *reply = NULL;
+        (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE, "ResetFailedUnit",
+                                      &e, &reply, "s", service);
+        r = systemd_stop_unit(b, slice, 30 * USEC_PER_SEC, &res2);
+        if (r < 0 && r != -ENOENT && first == 0)
+                first = r;
+        return first;
+}

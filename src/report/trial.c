@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "report/trial.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <time.h>
+
+#include "report/json.h"
+
+/* --- JSON ------------------------------------------------------------------------------------- */
+
+static int add_u64_or_null(json_object *o, const char *key, uint64_t v) {
+        return v == TRIAL_MISSING ? json_add_null(o, key) : json_add_u64(o, key, v);
+}
+
+/* x rounded to the nearest whole number, half away from zero (no libm) */
+static double round_whole(double x) {
+        return x < 0 ? -(double) (int64_t) (-x + 0.5) : (double) (int64_t) (x + 0.5);
+}
+
+/* x without its fraction, for x >= 0 */
+static double whole_part(double x) {
+        return (double) (int64_t) x;
+}
+
+/* µs as seconds (3 decimals), or null */
+static int add_secs(json_object *o, const char *key, uint64_t usec) {
+        if (usec == TRIAL_MISSING)
+                return json_add_null(o, key);
+        return json_add_double(o, key, round_whole((double) usec / 1e3) / 1e3);
+}
+
+static int add_double_or_null(json_object *o, const char *key, double v, double scale) {
+        if (isnan(v) || isinf(v))
+                return json_add_null(o, key);
+        return json_add_double(o, key, round_whole(v * scale) / scale);
+}
+
+static uint64_t cpu_usec(const TrialRun *r) {
+        if (r->cpu_user_usec == TRIAL_MISSING || r->cpu_system_usec == TRIAL_MISSING)
+                return TRIAL_MISSING;
+        return r->cpu_user_usec + r->cpu_system_usec;
+}
+
+static char *iso_time(uint64_t usec) {
+        if (usec == TRIAL_MISSING)
+                return NULL;
+        time_t s = (time_t) (usec / USEC_PER_SEC);
+        struct tm tm;
+        char buf[32];
+        if (!gmtime_r(&s, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+                return NULL;
+        return strdup(buf);
+}
+
+static int run_to_json(const TrialRun *r, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o)
+                return -ENOMEM;
+        int e = 0;
+        e |= json_add_u64(o, "index", r->index);
+        e |= add_u64_or_null(o, "limit_bytes", r->limit);
+        e |= json_add_bool(o, "swap", r->swap);
+        e |= json_add_u64(o, "swap_max_bytes", r->swap_max);
+        e |= json_add_string(o, "result", trial_result_to_string(r->result));
+        e |= r->exit_status < 0 ? json_add_null(o, "exit_status") : json_add_int(o, "exit_status", r->exit_status);
+        e |= add_u64_or_null(o, "oom_kills", r->oom_kills);
+        e |= add_secs(o, "oom_at_s", r->oom_at_usec);
+        e |= add_secs(o, "wall_s", r->wall_usec);
+        e |= add_secs(o, "cpu_s", cpu_usec(r));
+        e |= add_secs(o, "cpu_user_s", r->cpu_user_usec);
+        e |= add_secs(o, "cpu_system_s", r->cpu_system_usec);
+        e |= add_u64_or_null(o, "memory_peak_bytes", r->memory_peak);
+        e |= add_u64_or_null(o, "swap_peak_bytes", r->swap_peak);
+        e |= add_u64_or_null(o, "swapped_out_bytes", r->swapped_out);
+        e |= add_u64_or_null(o, "swapped_in_bytes", r->swapped_in);
+        e |= json_add_string(o, "swap_counters",
+                             r->swap_source == TRIAL_SWAP_SOURCE_NONE ? NULL : trial_swap_source_to_string(r->swap_source));
+        e |= json_add_string(o, "disk", r->disk);
+        e |= add_u64_or_null(o, "disk_written_bytes", r->disk_written);
+        e |= add_u64_or_null(o, "disk_read_bytes", r->disk_read);
+        e |= add_u64_or_null(o, "zram_ram_bytes", r->zram_ram);
+        e |= add_u64_or_null(o, "zram_ram_peak_bytes", r->zram_ram_peak);
+        e |= add_u64_or_null(o, "stall_full_us", r->stall_full_usec);
+        e |= json_add_string(o, "log", r->log);
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int node_to_json(const TrialNode *n, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *swaps = json_object_new_array();
+        if (!o || !swaps)
+                return -ENOMEM;
+        int e = 0;
+        e |= json_add_string(o, "backend", n->backend);
+        e |= json_add_string(o, "zram_algorithm", n->zram_algorithm);
+        e |= json_add_string(o, "kernel", n->kernel);
+        e |= add_u64_or_null(o, "mem_total_bytes", n->mem_total);
+        e |= add_u64_or_null(o, "swap_total_bytes", n->swap_total);
+        e |= add_u64_or_null(o, "swap_free_bytes", n->swap_free);
+        e |= add_u64_or_null(o, "page_size", n->page_size);
+        for (size_t i = 0; i < n->n_swaps && !e; i++) {
+                json_object *s = json_object_new_object();
+                if (!s)
+                        return -ENOMEM;
+                e |= json_add_string(s, "path", n->swaps[i].path);
+                e |= json_add_string(s, "kind", n->swaps[i].kind);
+                e |= json_add_u64(s, "size_bytes", n->swaps[i].size);
+                e |= json_add_string(s, "disk", n->swaps[i].disk);
+                e |= json_append(swaps, s);
+        }
+        e |= json_add(o, "swaps", TAKE_PTR(swaps));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static int verdict_to_json(const TrialVerdict *v, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *groups = json_object_new_array();
+        if (!o || !groups)
+                return -ENOMEM;
+        int e = 0;
+        e |= add_u64_or_null(o, "floor_no_swap_bytes", v->floor_no_swap);
+        e |= add_u64_or_null(o, "floor_swap_bytes", v->floor_swap);
+        e |= add_secs(o, "roomiest_wall_s", v->roomiest_wall_usec);
+        for (size_t i = 0; i < v->n_groups && !e; i++) {
+                const TrialGroup *g = &v->groups[i];
+                json_object *x = json_object_new_object();
+                if (!x)
+                        return -ENOMEM;
+                e |= add_u64_or_null(x, "limit_bytes", g->limit);
+                e |= json_add_bool(x, "swap", g->swap);
+                e |= json_add_u64(x, "swap_max_bytes", g->swap_max);
+                e |= json_add_u64(x, "runs", g->runs);
+                e |= json_add_u64(x, "ok", g->ok);
+                e |= json_add_string(x, "result", trial_result_to_string(g->result));
+                e |= add_secs(x, "wall_s", g->wall_usec);
+                e |= add_double_or_null(x, "slowdown", g->slowdown, 1000);
+                e |= add_u64_or_null(x, "swapped_out_bytes", g->swapped_out);
+                e |= add_u64_or_null(x, "disk_written_per_run_bytes", g->disk_written_per_run);
+                e |= add_double_or_null(x, "runs_per_drive_life", isnan(g->runs_per_drive_life) ? NAN : whole_part(g->runs_per_drive_life), 1);
+                e |= add_double_or_null(x, "cpu_s_per_gib_swapped_out", g->cpu_s_per_gib_out, 100);
+                e |= add_u64_or_null(x, "zram_ram_peak_bytes", g->zram_ram_peak);
+                e |= json_append(groups, x);
+        }
+        e |= json_add(o, "groups", TAKE_PTR(groups));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+int trial_record_to_json(const TrialRecord *t, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *cmd = json_object_new_array(),
+                                   *runs = json_object_new_array(), *ref = json_object_new_array();
+        json_object *node = NULL, *verdict = NULL;
+        if (!o || !cmd || !runs || !ref)
+                return -ENOMEM;
+        int e = 0;
+        _cleanup_free_ char *started = iso_time(t->started_usec);
+        e |= json_add_int(o, "version", TRIAL_RECORD_VERSION);
+        e |= json_add_string(o, "id", t->id);
+        e |= json_add_string(o, "started", started);
+        e |= add_u64_or_null(o, "started_usec", t->started_usec);
+        for (char **a = t->command; a && *a && !e; a++)
+                e |= json_append_string(cmd, *a);
+        e |= json_add(o, "command", TAKE_PTR(cmd));
+        e |= json_add_string(o, "cwd", t->cwd);
+        e |= json_add_string(o, "mode", t->find_floor ? "find-floor" : "limits");
+        e |= json_add_u64(o, "seed", t->seed);
+        e |= json_add_u64(o, "runs_per_point", t->runs_per_point);
+        e |= t->cpus ? json_add_u64(o, "cpus", t->cpus) : json_add_null(o, "cpus");
+        e |= t->timeout_usec ? add_secs(o, "timeout_s", t->timeout_usec) : json_add_null(o, "timeout_s");
+        e |= t->drive_tbw > 0 ? json_add_double(o, "drive_tbw_tb", t->drive_tbw) : json_add_null(o, "drive_tbw_tb");
+        if (t->find_floor) {
+                e |= json_add_string(o, "upper_source", t->upper_source);
+                e |= add_u64_or_null(o, "search_lower_bytes", t->search_lower);
+                e |= add_u64_or_null(o, "search_upper_bytes", t->search_upper);
+                e |= json_add_string(o, "search_end", t->search_end);
+        }
+        if (e)
+                return -ENOMEM;
+        if (node_to_json(&t->node, &node) < 0 || json_add(o, "node", node) < 0)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n_refusals && !e; i++) {
+                json_object *x = json_object_new_object();
+                if (!x)
+                        return -ENOMEM;
+                e |= add_u64_or_null(x, "limit_bytes", t->refusals[i].limit);
+                e |= json_add_string(x, "reason", t->refusals[i].reason);
+                e |= json_append(ref, x);
+        }
+        e |= json_add(o, "swap_refused", TAKE_PTR(ref));
+        for (size_t i = 0; i < t->n_runs && !e; i++) {
+                json_object *x = NULL;
+                if (run_to_json(&t->runs[i], &x) < 0)
+                        return -ENOMEM;
+                e |= json_append(runs, x);
+        }
+        e |= json_add(o, "runs", TAKE_PTR(runs));
+        if (e || verdict_to_json(&t->verdict, &verdict) < 0 || json_add(o, "verdict", verdict) < 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+/* --- Text ------------------------------------------------------------------------------------- */
+
+#define DASH "\u2014"
+
+static const char *fmt_bytes(char *buf, size_t n, uint64_t v) {
+        if (v == TRIAL_MISSING)
+                return DASH;
+        return format_bytes(buf, n, v);
+}
+
+static const char *fmt_limit(char *buf, size_t n, uint64_t v) {
+        if (v == TRIAL_MISSING)
+                return "none";
+        return format_bytes(buf, n, v);
+}
+
+/* v with prec decimals and suffix, or the dash */
+static const char *fmt_num(char *buf, size_t n, double v, int prec, const char *suffix) {
+        if (isnan(v) || isinf(v))
+                return DASH;
+        snprintf(buf, n, "%.*f%s", prec, v, suffix);
+        return buf;
+}
+
+static double usec_s(uint64_t v) {
+        return v == TRIAL_MISSING ? NAN : (double) v / 1e6;
+}
+
+static double bytes_per(uint64_t v, double unit) {
+        return v == TRIAL_MISSING ? NAN : (double) v / unit;
+}
+
+static char *command_line(char *const *argv) {
+        return strv_join((char **) argv, " ");
+}
+
+void trial_print_intro(FILE *f, const TrialRecord *t, size_t n_planned) {
+        _cleanup_free_ char *cmd = command_line(t->command);
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        fprintf(f, "Trial %s: %s\n  in %s, seed %" PRIu64 " (--seed %" PRIu64 " repeats the order)", t->id, strempty(cmd),
+                strempty(t->cwd), t->seed, t->seed);
+        if (t->find_floor)
+                fprintf(f, ", finding the floor\n");
+        else
+                fprintf(f, ", %zu runs in shuffled order\n", n_planned);
+        fprintf(f, "  node: swap %s%s%s%s, MemTotal %s, SwapTotal %s, SwapFree %s, page size %" PRIu64 "\n",
+                strempty(t->node.backend), t->node.zram_algorithm ? " (" : "", strempty(t->node.zram_algorithm),
+                t->node.zram_algorithm ? ")" : "", format_bytes(a, sizeof a, t->node.mem_total),
+                format_bytes(b, sizeof b, t->node.swap_total), format_bytes(c, sizeof c, t->node.swap_free),
+                t->node.page_size);
+        for (size_t i = 0; i < t->n_refusals; i++)
+                fprintf(f, "  no swap run at %s: %s\n", fmt_limit(a, sizeof a, t->refusals[i].limit), t->refusals[i].reason);
+        fprintf(f, "  Each run takes real memory (up to its limit, plus its swap and, with zram, the compressed\n"
+                   "  pages) and CPU from this node's pods: its unit runs in a slice of its own outside\n"
+                   "  kubepods.slice, so the kubelet counts its memory as the node's and may evict pods to make\n"
+                   "  room. Run trials on a drained node (kubectl drain). The node's swap, sysctls and kubelet\n"
+                   "  are not changed.\n");
+}
+
+void trial_print_run(FILE *f, const TrialRun *r, size_t n_planned) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+        fprintf(f, "run %u/%zu: limit %s, ", r->index, n_planned, fmt_limit(a, sizeof a, r->limit));
+        if (r->swap)
+                fprintf(f, "swap %s: ", format_bytes(b, sizeof b, r->swap_max));
+        else
+                fprintf(f, "no swap: ");
+        fprintf(f, "%s", trial_result_to_string(r->result));
+        if (r->result == TRIAL_RESULT_FAILED && r->exit_status >= 0)
+                fprintf(f, " (exit status %d)", r->exit_status);
+        if (r->result == TRIAL_RESULT_OOM && r->oom_at_usec != TRIAL_MISSING)
+                fprintf(f, " after %.1f s", usec_s(r->oom_at_usec));
+        if (r->wall_usec != TRIAL_MISSING)
+                fprintf(f, ", %.1f s", usec_s(r->wall_usec));
+        fputc('\n', f);
+}
+
+/* The figures a footnote explains when missing: the column and the file it comes from. */
+enum {
+        MISS_CPU = 1 << 0,
+        MISS_OUT = 1 << 1,
+        MISS_WRITTEN = 1 << 2,
+        MISS_ZRAM = 1 << 3,
+        MISS_STALL = 1 << 4,
+        MISS_WALL = 1 << 5,
+};
+static const char *const miss_text[] = {
+        "CPU s: the run's cpu.stat (user_usec, system_usec) was not there",
+        "GiB out: neither the run's memory.stat pswpout (kernels after 6.12) nor /proc/vmstat pswpout",
+        "GB written: no disk found under the swap (/sys/block/DISK/stat), or its stat was unreadable",
+        "zram RAM: no zram swap device (/sys/block/zramN/mm_stat mem_used_total)",
+        "stall s: the run's memory.pressure (CONFIG_PSI, psi=1) was not there",
+        "wall: systemd gave no ExecMainStartTimestamp/ExecMainExitTimestamp",
+};
+
+void trial_print(FILE *f, const TrialRecord *t) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[32], d[32], e[32], g[32], h[32], k[FORMAT_BYTES_MAX], w[32];
+        unsigned missing = 0;
+        bool vmstat = false;
+
+        fprintf(f, "\n%-10s %-11s %-8s %9s %7s %8s %8s %10s %10s %8s\n", "limit", "swap", "result", "wall s", "× best",
+                "CPU s", "GiB out", "GB written", "zram RAM", "stall s");
+        for (size_t i = 0; i < t->n_runs; i++) {
+                const TrialRun *r = &t->runs[i];
+                uint64_t cpu = cpu_usec(r);
+                double rel = r->result == TRIAL_RESULT_OK && r->wall_usec != TRIAL_MISSING &&
+                                             t->verdict.roomiest_wall_usec != TRIAL_MISSING && t->verdict.roomiest_wall_usec
+                                     ? (double) r->wall_usec / (double) t->verdict.roomiest_wall_usec
+                                     : NAN;
+                missing |= (cpu == TRIAL_MISSING ? MISS_CPU : 0) | (r->swapped_out == TRIAL_MISSING ? MISS_OUT : 0) |
+                           (r->disk_written == TRIAL_MISSING ? MISS_WRITTEN : 0) |
+                           (r->zram_ram_peak == TRIAL_MISSING ? MISS_ZRAM : 0) |
+                           (r->stall_full_usec == TRIAL_MISSING ? MISS_STALL : 0) |
+                           (r->wall_usec == TRIAL_MISSING ? MISS_WALL : 0);
+                vmstat |= r->swap_source == TRIAL_SWAP_SOURCE_VMSTAT;
+                fprintf(f, "%-10s %-11s %-8s %9s %7s %8s %8s %10s %10s %8s\n", fmt_limit(a, sizeof a, r->limit),
+                        r->swap ? format_bytes(b, sizeof b, r->swap_max) : "no", trial_result_to_string(r->result),
+                        fmt_num(w, sizeof w, usec_s(r->wall_usec), 1, ""), fmt_num(c, sizeof c, rel, 2, ""),
+                        fmt_num(d, sizeof d, usec_s(cpu), 1, ""),
+                        fmt_num(e, sizeof e, bytes_per(r->swapped_out, (double) GiB), 2, ""),
+                        fmt_num(g, sizeof g, bytes_per(r->disk_written, 1e9), 2, ""),
+                        fmt_bytes(k, sizeof k, r->zram_ram_peak), fmt_num(h, sizeof h, usec_s(r->stall_full_usec), 1, ""));
+        }
+        for (size_t i = 0; i < ELEMENTSOF(miss_text); i++)
+                if (missing & (1u << i))
+                        fprintf(f, "  " DASH " %s\n", miss_text[i]);
+        if (vmstat)
+                fprintf(f, "  GiB out: from /proc/vmstat during the run (this kernel's memory.stat has no pswpout):\n"
+                           "  the whole node's swap traffic, not only the run's\n");
+
+        const TrialVerdict *v = &t->verdict;
+        fprintf(f, "\nVerdict:\n");
+        fprintf(f, "  floor without swap: %s", v->floor_no_swap == TRIAL_MISSING ? "not found" : format_bytes(a, sizeof a, v->floor_no_swap));
+        fprintf(f, "; with swap: %s", v->floor_swap == TRIAL_MISSING ? "not found" : format_bytes(b, sizeof b, v->floor_swap));
+        if (v->floor_no_swap != TRIAL_MISSING && v->floor_swap != TRIAL_MISSING && v->floor_no_swap)
+                fprintf(f, " (%.2f of the floor without swap)", (double) v->floor_swap / (double) v->floor_no_swap);
+        fputc('\n', f);
+        if (t->find_floor && t->search_end)
+                fprintf(f, "  the search ended: %s\n", t->search_end);
+        for (size_t i = 0; i < v->n_groups; i++) {
+                const TrialGroup *G = &v->groups[i];
+                fprintf(f, "  %s %s: %u/%u ok", fmt_limit(a, sizeof a, G->limit),
+                        G->swap ? "with swap" : "without swap", G->ok, G->runs);
+                if (!isnan(G->slowdown))
+                        fprintf(f, ", %.2f× the roomiest run's wall time", G->slowdown);
+                if (G->disk_written_per_run != TRIAL_MISSING) {
+                        fprintf(f, ", %.2f GB written a run", (double) G->disk_written_per_run / 1e9);
+                        if (!isnan(G->runs_per_drive_life))
+                                fprintf(f, " (%.0f runs in the drive's %.0f TBW)", whole_part(G->runs_per_drive_life), t->drive_tbw);
+                }
+                if (!isnan(G->cpu_s_per_gib_out))
+                        fprintf(f, ", %.1f CPU s per GiB swapped out", G->cpu_s_per_gib_out);
+                if (G->zram_ram_peak != TRIAL_MISSING && G->zram_ram_peak > 0)
+                        fprintf(f, ", zram held %s outside the limit", format_bytes(k, sizeof k, G->zram_ram_peak));
+                fputc('\n', f);
+        }
+}
+
+/* --- --compare -------------------------------------------------------------------------------- */
+
+static bool strv_equal(char *const *a, char *const *b) {
+        for (; *a && *b; a++, b++)
+                if (!streq(*a, *b))
+                        return false;
+        return !*a && !*b;
+}
+
+typedef struct Row {
+        uint64_t limit;
+        bool swap;
+} Row;
+
+static int row_cmp(const void *x, const void *y) {
+        const Row *a = x, *b = y;
+        if (a->limit != b->limit)
+                return a->limit > b->limit ? -1 : 1;
+        return (int) a->swap - (int) b->swap;
+}
+
+/* The rows (limit × swap) over the trials in idx, highest limit first. */
+static int collect_rows(const TrialRecord *t, const size_t *idx, size_t n_idx, Row **ret, size_t *ret_n) {
+        size_t cap = 0, n = 0;
+        for (size_t i = 0; i < n_idx; i++)
+                cap += t[idx[i]].verdict.n_groups;
+        Row *rows = calloc(cap ?: 1, sizeof *rows);
+        if (!rows)
+                return -ENOMEM;
+        for (size_t i = 0; i < n_idx; i++)
+                for (size_t g = 0; g < t[idx[i]].verdict.n_groups; g++) {
+                        const TrialGroup *G = &t[idx[i]].verdict.groups[g];
+                        size_t j;
+                        for (j = 0; j < n; j++)
+                                if (rows[j].limit == G->limit && rows[j].swap == G->swap)
+                                        break;
+                        if (j == n)
+                                rows[n++] = (Row) { G->limit, G->swap };
+                }
+        qsort(rows, n, sizeof *rows, row_cmp);
+        *ret = rows;
+        *ret_n = n;
+        return 0;
+}
+
+static const TrialGroup *find_group(const TrialRecord *t, const Row *r) {
+        for (size_t g = 0; g < t->verdict.n_groups; g++)
+                if (t->verdict.groups[g].limit == r->limit && t->verdict.groups[g].swap == r->swap)
+                        return &t->verdict.groups[g];
+        return NULL;
+}
+
+/* The commands, in the order of their first trial; idx[k] the trials of command k. */
+typedef struct Command {
+        char *const *argv;
+        size_t *idx;
+        size_t n;
+} Command;
+
+static int group_commands(const TrialRecord *t, size_t n, char *const *filter, Command **ret, size_t *ret_n) {
+        Command *c = calloc(n ?: 1, sizeof *c);
+        size_t nc = 0;
+        if (!c)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+                if (filter && !strv_equal(filter, t[i].command))
+                        continue;
+                size_t k;
+                for (k = 0; k < nc; k++)
+                        if (strv_equal(c[k].argv, t[i].command))
+                                break;
+                if (k == nc) {
+                        c[nc].argv = t[i].command;
+                        c[nc].idx = calloc(n, sizeof *c[nc].idx);
+                        if (!c[nc].idx) {
+                                for (size_t j = 0; j < nc; j++)
+                                        free(c[j].idx);
+                                free(c);
+                                return -ENOMEM;
+                        }
+                        nc++;
+                }
+                c[k].idx[c[k].n++] = i;
+        }
+        *ret = c;
+        *ret_n = nc;
+        return 0;
+}
+
+static void commands_free(Command *c, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(c[i].idx);
+        free(c);
+}
+
+void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command) {
+        Command *cs = NULL;
+        size_t nc = 0;
+        if (group_commands(t, n, command, &cs, &nc) < 0) {
+                fprintf(f, "Out of memory.\n");
+                return;
+        }
+        if (nc == 0)
+                fprintf(f, "No trial%s recorded in " TRIAL_DIR ".\n", command ? " of this command" : "");
+        for (size_t k = 0; k < nc; k++) {
+                _cleanup_free_ char *cmd = command_line(cs[k].argv);
+                fprintf(f, "%s%s\n", k ? "\n" : "", strempty(cmd));
+                fprintf(f, "  %-22s", "limit / swap");
+                for (size_t i = 0; i < cs[k].n; i++)
+                        fprintf(f, " | %-42s", t[cs[k].idx[i]].id);
+                fprintf(f, "\n  %-22s", "");
+                for (size_t i = 0; i < cs[k].n; i++) {
+                        const TrialNode *nd = &t[cs[k].idx[i]].node;
+                        char col[64];
+                        snprintf(col, sizeof col, "%s%s%s%s", strempty(nd->backend), nd->zram_algorithm ? " " : "",
+                                 strempty(nd->zram_algorithm), "");
+                        fprintf(f, " | %-42s", col);
+                }
+                fputc('\n', f);
+                Row *rows = NULL;
+                size_t nr = 0;
+                if (collect_rows(t, cs[k].idx, cs[k].n, &rows, &nr) < 0) {
+                        fprintf(f, "Out of memory.\n");
+                        break;
+                }
+                for (size_t r = 0; r < nr; r++) {
+                        char a[FORMAT_BYTES_MAX], label[64];
+                        snprintf(label, sizeof label, "%s %s", fmt_limit(a, sizeof a, rows[r].limit),
+                                 rows[r].swap ? "swap" : "no swap");
+                        fprintf(f, "  %-22s", label);
+                        for (size_t i = 0; i < cs[k].n; i++) {
+                                const TrialGroup *G = find_group(&t[cs[k].idx[i]], &rows[r]);
+                                char cell[128] = "", w[32], o[32], wr[32], z[FORMAT_BYTES_MAX];
+                                if (G)
+                                        snprintf(cell, sizeof cell, "%s %u/%u %s out %s w %s z %s",
+                                                 trial_result_to_string(G->result), G->ok, G->runs,
+                                                 fmt_num(w, sizeof w, usec_s(G->wall_usec), 1, "s"),
+                                                 fmt_num(o, sizeof o, bytes_per(G->swapped_out, (double) GiB), 2, "G"),
+                                                 fmt_num(wr, sizeof wr, bytes_per(G->disk_written_per_run, 1e9), 2, "G"),
+                                                 fmt_bytes(z, sizeof z, G->zram_ram_peak));
+                                fprintf(f, " | %-42s", G ? cell : "");
+                        }
+                        fputc('\n', f);
+                }
+                free(rows);
+        }
+        if (nc)
+                fprintf(f, "\n  per cell: result, runs ok/runs, mean wall s of the ok runs, GiB swapped out,\n"
+                           "  GB written to the swap's disk per run, zram RAM outside the limit (peak); " DASH ": not measured\n");
+        commands_free(cs, nc);
+}
+
+int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *trials = json_object_new_array(),
+                                   *cmds = json_object_new_array();
+        Command *cs = NULL;
+        size_t nc = 0;
+        int e = 0;
+        if (!o || !trials || !cmds || group_commands(t, n, command, &cs, &nc) < 0)
+                return -ENOMEM;
+        for (size_t k = 0; k < nc && !e; k++)
+                for (size_t i = 0; i < cs[k].n && !e; i++) {
+                        const TrialRecord *r = &t[cs[k].idx[i]];
+                        json_object *x = json_object_new_object(), *c = json_object_new_array();
+                        _cleanup_free_ char *started = iso_time(r->started_usec);
+                        if (!x || !c) {
+                                json_object_put(x);
+                                json_object_put(c);
+                                e = -ENOMEM;
+                                break;
+                        }
+                        for (char **a = r->command; *a; a++)
+                                e |= json_append_string(c, *a);
+                        e |= json_add_string(x, "id", r->id);
+                        e |= json_add_string(x, "started", started);
+                        e |= json_add(x, "command", c);
+                        e |= json_add_string(x, "backend", r->node.backend);
+                        e |= json_add_string(x, "zram_algorithm", r->node.zram_algorithm);
+                        e |= json_append(trials, x);
+                }
+        for (size_t k = 0; k < nc && !e; k++) {
+                json_object *x = json_object_new_object(), *c = json_object_new_array(), *ids = json_object_new_array(),
+                            *rows_j = json_object_new_array();
+                if (!x || !c || !ids || !rows_j) {
+                        json_object_put(x);
+                        json_object_put(c);
+                        json_object_put(ids);
+                        json_object_put(rows_j);
+                        e = -ENOMEM;
+                        break;
+                }
+                for (char *const *a = cs[k].argv; *a; a++)
+                        e |= json_append_string(c, *a);
+                for (size_t i = 0; i < cs[k].n; i++)
+                        e |= json_append_string(ids, t[cs[k].idx[i]].id);
+                Row *rows = NULL;
+                size_t nr = 0;
+                if (collect_rows(t, cs[k].idx, cs[k].n, &rows, &nr) < 0)
+                        e = -ENOMEM;
+                for (size_t r = 0; r < nr && !e; r++) {
+                        json_object *row = json_object_new_object(), *cells = json_object_new_array();
+                        if (!row || !cells) {
+                                json_object_put(row);
+                                json_object_put(cells);
+                                e = -ENOMEM;
+                                break;
+                        }
+                        e |= add_u64_or_null(row, "limit_bytes", rows[r].limit);
+                        e |= json_add_bool(row, "swap", rows[r].swap);
+                        for (size_t i = 0; i < cs[k].n; i++) {
+                                const TrialGroup *G = find_group(&t[cs[k].idx[i]], &rows[r]);
+                                if (!G) {       /* no such runs in this trial: null */
+                                        e |= json_object_array_add(cells, NULL) < 0;
+                                        continue;
+                                }
+                                json_object *cell = json_object_new_object();
+                                if (!cell) {
+                                        e = -ENOMEM;
+                                        break;
+                                }
+                                e |= json_add_string(cell, "id", t[cs[k].idx[i]].id);
+                                e |= json_add_string(cell, "result", trial_result_to_string(G->result));
+                                e |= json_add_u64(cell, "runs", G->runs);
+                                e |= json_add_u64(cell, "ok", G->ok);
+                                e |= add_secs(cell, "wall_s", G->wall_usec);
+                                e |= add_double_or_null(cell, "slowdown", G->slowdown, 1000);
+                                e |= add_u64_or_null(cell, "swapped_out_bytes", G->swapped_out);
+                                e |= add_u64_or_null(cell, "disk_written_bytes", G->disk_written_per_run);
+                                e |= add_u64_or_null(cell, "zram_ram_peak_bytes", G->zram_ram_peak);
+                                e |= json_append(cells, cell);
+                        }
+                        e |= json_add(row, "cells", cells);
+                        e |= json_append(rows_j, row);
+                }
+                free(rows);
+                e |= json_add(x, "command", c);
+                e |= json_add(x, "trials", ids);
+                e |= json_add(x, "rows", rows_j);
+                e |= json_append(cmds, x);
+        }
+        commands_free(cs, nc);
+        e |= json_add(o, "trials", TAKE_PTR(trials));
+        e |= json_add(o, "commands", TAKE_PTR(cmds));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}

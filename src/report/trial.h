@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <json-c/json.h>
+
+#include "probe/trial.h"
+
+/* nodeswap trial's output, text and JSON from the one TrialRecord (nodeswap(8) TRIAL). The JSON is
+ * also the saved record, which probe/trial.c's trial_record_parse() reads back. */
+
+/* The record as JSON (version 1; null for every TRIAL_MISSING figure). */
+int trial_record_to_json(const TrialRecord *t, json_object **ret);
+
+/* Before the runs: what will run, the seed, the swap runs refused and why, and how the trial
+ * competes with the node's pods. */
+void trial_print_intro(FILE *f, const TrialRecord *t, size_t n_planned);
+/* One line per finished run (progress, on stderr). */
+void trial_print_run(FILE *f, const TrialRun *r, size_t n_planned);
+/* The table, its footnotes for missing figures and the verdict. */
+void trial_print(FILE *f, const TrialRecord *t);
+
+/* --compare: the records of the same command side by side (command NULL: every command, one
+ * table each), one column per trial, rows limit × swap. */
+void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
+int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object **ret);

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeswap trial through the binary (issue 27): --compare on the recorded trials of
+# tests/fixtures/trial/root (text and JSON: side by side, grouped by command, a bad record named
+# and skipped), the argument errors (exit 2, each message saying what to give), and a trial on a
+# node it cannot run on (exit 1, saying why, nothing run): no systemd, cgroup v1, and --root. The
+# runs themselves need a real systemd: the e2e VM's trial scenario.
+# Usage: test-cli-trial.sh NODESWAP FIXTURES
+set -uo pipefail
+
+fx=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$1" "$tmp") || exit 1
+out=$tmp/out
+root=$fx/trial/root
+
+# --- --compare -----------------------------------------------------------------------------
+run 0 trial --compare --root "$root"
+has '^/usr/bin/make -j4 Image$'
+has '20261201T100000Z +\| 20261201T120000Z'
+has '\| zram lz4 +\| file'
+has '^  288.0 MiB swap +\| ok 1/1 1750.0s out 30.00G w 2.40G z 210.0 MiB +\| ok 1/1 1700.0s out 30.00G w 40.00G z —'
+has '^  432.0 MiB no swap +\| oom 0/1 — '
+has '^/usr/local/bin/hog --hot 32M$'
+has 'Skipped .*20261201T140000Z.json: not a version 1 trial record'
+
+run 0 trial --compare --root "$root" -- make -j4 Image
+has '^/usr/bin/make -j4 Image$'
+lacks 'hog'
+run 0 trial --compare --root "$root" -- make -j8 Image
+has "No trial of 'make -j8 Image' recorded"
+
+"$ns" trial --compare --json --root "$root" -- /usr/bin/make -j4 Image >"$tmp/c.json" 2>/dev/null
+check "compare --json: two trials of the one command" \
+	[ "$(json "$tmp/c.json" '[t["id"] for t in d["trials"]]')" = "['20261201T100000Z', '20261201T120000Z']" ]
+check "compare --json: backends" [ "$(json "$tmp/c.json" '[t["backend"] for t in d["trials"]]')" = "['zram', 'file']" ]
+check "compare --json: rows limit x swap, highest first" \
+	[ "$(json "$tmp/c.json" '[(r["limit_bytes"] >> 20, r["swap"]) for r in d["commands"][0]["rows"]]')" = \
+	  "[(1152, False), (576, False), (432, False), (432, True), (288, True), (256, True)]" ]
+check "compare --json: a file run's writes, zram's RAM null on it" \
+	[ "$(json "$tmp/c.json" '[(c["disk_written_bytes"], c["zram_ram_peak_bytes"]) for c in d["commands"][0]["rows"][4]["cells"]]')" = \
+	  "[(2400000000, 220200960), (40000000000, None)]" ]
+check "compare --json: oom cell" [ "$(json "$tmp/c.json" 'd["commands"][0]["rows"][2]["cells"][0]["result"]')" = oom ]
+
+# no record at all
+mkdir -p "$tmp/empty"
+run 0 trial --compare --root "$tmp/empty"
+has 'No trial recorded in /var/lib/nodeswap/trials'
+
+# --- argument errors: exit 2 -----------------------------------------------------------------
+run 2 trial --limits 48M
+has "needs a command after '--'"
+run 2 trial -- /bin/true
+has 'needs --limits L1,L2,... or --find-floor'
+run 2 trial --compare --limits 48M
+has 'takes only --json, --root and -- COMMAND'
+run 2 trial --find-floor --limits 48M -- /bin/true
+has '--find-floor takes --limits LO,HI'
+run 2 status -- /bin/true
+has "does not take a command after '--'"
+run 2 status --limits 48M
+has 'does not take the trial options'
+
+# the numbers, on a root where the node can be read (cgroup v2, systemd): the values are checked
+# before anything about the node decides
+mk_root() {     # mk_root DIR CGROUP_FSTYPE [systemd]
+	mkdir -p "$1/proc/self" "$1/sys/fs/cgroup"
+	printf 'MemTotal:        4026532 kB\nMemFree:         3000000 kB\nMemAvailable:    3500000 kB\nSwapTotal:       2097148 kB\nSwapFree:        2097148 kB\n' >"$1/proc/meminfo"
+	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n' >"$1/proc/swaps"
+	printf '25 1 0:23 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - %s %s rw\n' "$2" "$2" >"$1/proc/self/mountinfo"
+	[ "${3:-}" = systemd ] && mkdir -p "$1/run/systemd/system"
+	return 0
+}
+mk_root "$tmp/v2" cgroup2 systemd
+for bad in "--limits 1K" "--limits 48M,,x" "--limits 0"; do
+	run 2 trial --root "$tmp/v2" $bad -- /bin/true
+	has 'Invalid --limits value'
+done
+run 2 trial --root "$tmp/v2" --find-floor --limits 96M,48M -- /bin/true
+has 'two sizes, LO below HI'
+run 2 trial --root "$tmp/v2" --limits 48M --runs 0 -- /bin/true
+has "Invalid --runs '0'"
+run 2 trial --root "$tmp/v2" --limits 48M --cpus two -- /bin/true
+has "Invalid --cpus 'two'"
+run 2 trial --root "$tmp/v2" --limits 48M --timeout 5y -- /bin/true
+has "Invalid --timeout '5y'"
+run 2 trial --root "$tmp/v2" --limits 48M --seed -1 -- /bin/true
+has "Invalid --seed '-1'"
+run 2 trial --root "$tmp/v2" --limits 48M --drive-tbw 0 -- /bin/true
+has "Invalid --drive-tbw '0'"
+
+# --- a node it cannot run on: exit 1, nothing run, nothing recorded -------------------------
+mk_root "$tmp/nosd" cgroup2
+run 1 trial --root "$tmp/nosd" --limits 48M -- /bin/true
+has 'this host was not booted with systemd'
+mk_root "$tmp/v1" tmpfs systemd
+run 1 trial --root "$tmp/v1" --limits 48M -- /bin/true
+has 'needs cgroup v2'
+run 1 trial --root "$tmp/v2" --limits 48M -- /bin/true
+has "runs commands on this host only; --root '$tmp/v2' is for --compare"
+check "nothing recorded below the roots" [ -z "$(find "$tmp/nosd" "$tmp/v1" "$tmp/v2" -path '*trials*')" ]
+
+# this host, when it was not booted with systemd (the build machine): a clear message
+if [ ! -d /run/systemd/system ]; then
+	run 1 trial --limits 48M -- /bin/true
+	has 'not booted with systemd'
+fi
+
+[ "$fails" = 0 ]
