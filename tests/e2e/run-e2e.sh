@@ -224,7 +224,7 @@ if want trial; then
         else
                 log "cannot build tests/bench/hotcold.c ($(tail -n 1 "$TMP/cc.log")); scenario trial will skip"
         fi
-        "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 4 40
+        "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 3 40
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
 # scenario n: NFD's rules for a feature file, the checker the unit tests use too

@@ -1565,8 +1565,13 @@ TR_TIMEOUT=300                  # --timeout of every run: a thrashing run ends a
 TR_N=0 TR_FILE_MIB=0 TR_LIMIT_MIB=0 TR_LIMITS=
 declare -A TR_T=()              # seconds each step took
 
-tr_snap() {     # the node's swaps, every vm sysctl, the kubelet drop-ins: what a trial must not change
-        cat /proc/swaps
+# The node's swaps, every vm sysctl, the kubelet drop-ins: what a trial must not change. /proc/swaps
+# byte for byte but its Used column (tab-separated field 4): the kernel frees a dead process's swap
+# slots lazily when their pages sit in the swap cache (under writeback at exit), so a few hundred
+# KiB stay "used" for a while after a run (seen in the VM: 560 KiB); that is the kernel's state,
+# not the node's configuration. tr_used prints the column for the details.
+tr_snap() {
+        awk -F '\t' -v OFS='\t' 'NR > 1 { $4 = "(used)" } { print }' /proc/swaps
         local f
         for f in /proc/sys/vm/*; do printf '%s=%s\n' "${f##*/}" "$(tr '\n\t' '  ' <"$f" 2>/dev/null)"; done
         ls -A "$DROPIN_DIR" 2>&1
@@ -1575,10 +1580,11 @@ tr_snap() {     # the node's swaps, every vm sysctl, the kubelet drop-ins: what 
         done
 }
 tr_is() { [[ $(tr_snap) == "$1" ]]; }
+tr_used() { awk -F '\t' 'NR > 1 { sub(/ .*/, "", $1); printf "; %s %s kB used", $1, $4 }' /proc/swaps; }
 tr_same() {     # tr_same NAME SNAPSHOT: the node now is byte for byte SNAPSHOT
         local now
         now=$(tr_snap)
-        check "$1" "$(diff <(echo "$2") <(echo "$now") | head -c 600)" test "$now" = "$2"
+        check "$1" "$(diff <(echo "$2") <(echo "$now") | head -c 600)$(tr_used)" test "$now" = "$2"
 }
 # tr_ns ARGS...: nodeswap with ns()'s conventions ($NS_OUT, $NS_ERR, $NS_RC, json()), longer timeout
 tr_ns() {
@@ -1617,6 +1623,7 @@ tr_trial() {
                 [[ -n $rec ]] && cp "$TR_RECORDS/$rec" "$NS_OUT"
         fi
         cp "$NS_OUT" "$TR_DIR/trial-$TR_N.json"
+        TR_ID=${rec%.json}
         tr_runs "$name"
 }
 # tr_runs NAME: every run of the trial in $NS_OUT as an INFO line (and a DATA line with its JSON)
@@ -1694,10 +1701,10 @@ tr_check_limits() {
                 test "$(tr_get "run($l, True)['swapped_out_bytes'] or 0")" -ge $(( (TR_NEED - l) << 20 ))
         check "$b: the swap run's MemorySwapMax= is LimitedSwap's for a request 1 MiB below the limit ((L - 1 MiB) x SwapTotal / MemTotal, within 1 MiB)" \
                 "swap_max $(tr_get "run($l, True)['swap_max_bytes']")" \
-                test "$(tr_get "abs(run($l, True)['swap_max_bytes'] - ($l - 1) * 1048576 * j['node']['swap_total_bytes'] / j['node']['mem_total_bytes']) <= 1048576")" = True
+                test "$(tr_get "abs(run($l, True)['swap_max_bytes'] - ($l - 1) * 1048576 * j['node']['swap_total_bytes'] / j['node']['mem_total_bytes']) <= 1048576")" = true
         expect "$b: every no-swap run had MemorySwapMax=0" "$(json '[r["swap_max_bytes"] for r in j["runs"] if not r["swap"] and r["swap_max_bytes"] != 0]')" "[]"
         check "$b: the log of every run is kept (run-N.log)" "$(json '[r["log"] for r in j["runs"]]' | head -c 300)" \
-                test "$(json 'all(__import__("os").path.isfile(r["log"]) for r in j["runs"])')" = True
+                test "$(json 'all(__import__("os").path.isfile(r["log"]) for r in j["runs"])')" = true
 }
 
 scenario_trial() {
@@ -1741,15 +1748,16 @@ scenario_trial() {
         info "zram policy applied" "$(swaps_summary); SwapTotal $(swap_total_kb) kB, MemTotal $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) kB"
         sa=$(tr_snap)
         tr_trial json "zram limits" --limits "$TR_LIMITS" --runs 1 --timeout "$TR_TIMEOUT" -- "${hog[@]}"
+        local ids=$TR_ID
         tr_check_limits zram "$TR_HALF"
         expect "zram: with swap at $TR_LIMIT_MIB MiB: finished" "$(tr_result "$TR_LIMIT_MIB" True)" ok
         expect "zram: the trial saw the zram backend" "$(json 'j["node"]["backend"]')" zram
         check "zram: SwapTotal = MemTotal within 1 %, so the allowance is about the limit" \
                 "$(json '[j["node"]["swap_total_bytes"], j["node"]["mem_total_bytes"]]')" \
-                test "$(json 'abs(j["node"]["swap_total_bytes"] - j["node"]["mem_total_bytes"]) <= j["node"]["mem_total_bytes"] / 100')" = True
+                test "$(json 'abs(j["node"]["swap_total_bytes"] - j["node"]["mem_total_bytes"]) <= j["node"]["mem_total_bytes"] / 100')" = true
         check "zram: the swap run's compressed pages are held outside its limit (zram_ram_peak_bytes > 0)" \
                 "$(tr_get "run($TR_HALF, True)['zram_ram_peak_bytes']")" \
-                test "$(tr_get "(run($TR_HALF, True)['zram_ram_peak_bytes'] or 0) > 0")" = True
+                test "$(tr_get "(run($TR_HALF, True)['zram_ram_peak_bytes'] or 0) > 0")" = true
         TR_ZRAM_OUT=$(tr_get "run($TR_HALF, True)['swapped_out_bytes'] or 0")
         TR_ZRAM_DISK=$(tr_get "run($TR_HALF, True)['disk_written_bytes']")
         # zram writes no disk: the disk figure is missing (no disk behind the swap) or, if the
@@ -1773,24 +1781,26 @@ scenario_trial() {
         # About half: with the allowance = the limit, memory and swap hold twice the limit, so the
         # floor with swap is just above half the one without (83 MiB of limit + swap for hotcold,
         # measured; its 16 MiB hot part fits in either). The search tries 3/4, 5/8, 1/2, 3/8 of the
-        # floor: "about half" is 1/2 when the bisection's floor is at least 3 MiB above the true
-        # one (1/2 of 84 gives 42 + 41), else 5/8; 3/4 would mean swap held less than the
-        # allowance, 3/8 more than limit + allowance. The --limits trial above checked half + 4 MiB.
-        check "zram floor: with swap about half the floor without (1/2 or 5/8 of it, the search's steps around half)" \
-                "$fs of $fn MiB" test "$(json 'j["verdict"]["floor_swap_bytes"] * 8 in (j["verdict"]["floor_no_swap_bytes"] * 4, j["verdict"]["floor_no_swap_bytes"] * 5)')" = True
+        # floor, rounded down to 1 MiB: "about half" is 1/2 when the bisection's floor is at least
+        # 3 MiB above the true one (1/2 of 84 gives 42 + 41), else 5/8 (in the VM: 51 of 82 MiB).
+        # The tolerance, 0.45 to 0.65, takes both and their rounding; 3/4 would mean swap held
+        # less than the allowance, 3/8 more than limit + allowance. The --limits trial above
+        # checked that half + 4 MiB finishes.
+        check "zram floor: with swap about half the floor without (0.45 to 0.65 of it: the search's steps 1/2 and 5/8)" \
+                "$fs of $fn MiB" test "$(json '0.45 <= j["verdict"]["floor_swap_bytes"] / j["verdict"]["floor_no_swap_bytes"] <= 0.65')" = true
         tr_same "zram floor: the trial changed nothing on the node" "$sa"
 
         # the compile workload at two limits
         rm -rf "$TR_DIR/cc"; cp -r "$TR_CC" "$TR_DIR/cc"; cd "$TR_DIR/cc" || return
-        tr_trial text "zram compile" --limits "${TR_CC_TIGHT}M,${TR_CC_ROOMY}M" --runs 1 --timeout "$TR_TIMEOUT" -- /usr/bin/gcc -O2 -c big1.c big2.c big3.c big4.c
+        tr_trial text "zram compile" --limits "${TR_CC_TIGHT}M,${TR_CC_ROOMY}M" --runs 1 --timeout "$TR_TIMEOUT" -- /usr/bin/gcc -O2 -c big1.c big2.c big3.c
         expect "zram compile: finished at $TR_CC_ROOMY MiB without and with swap" \
                 "$(tr_result $TR_CC_ROOMY False) $(tr_result $TR_CC_ROOMY True)" "ok ok"
         expect "zram compile: finished at $TR_CC_TIGHT MiB with swap" "$(tr_result $TR_CC_TIGHT True)" ok
         check "zram compile: gcc wrote its objects in the trial's directory" "$(ls -l *.o 2>&1 | head -c 300)" \
-                test -s big1.o -a -s big4.o
-        check "zram compile: the tight limit's runs ended as ok, oom or timeout" \
+                test -s big1.o -a -s big2.o -a -s big3.o
+        check "zram compile: every run ended as ok, oom or timeout" \
                 "$(tr_get "[r['result'] for r in j['runs']]")" \
-                test "$(tr_get "all(r['result'] in ('ok', 'oom', 'timeout') for r in j['runs'])")" = True
+                test "$(tr_get "all(r['result'] in ('ok', 'oom', 'timeout') for r in j['runs'])")" = true
         cd "$TR_DIR" || return
         tr_same "zram compile: the trial changed nothing on the node" "$sa"
 
@@ -1799,6 +1809,7 @@ scenario_trial() {
         check "file policy: the swap file is on, zram off" "$(swaps_summary)" in_file_state
         sb=$(tr_snap)
         tr_trial text "file limits" --limits "$TR_LIMITS" --runs 1 --timeout "$TR_TIMEOUT" -- "${hog[@]}"
+        ids+=" $TR_ID"
         tr_check_limits file "$TR_LIMIT_MIB"
         expect "file: with swap at $TR_HALF MiB: OOM-killed (the file's allowance, $(( (TR_HALF - 1) * TR_FILE_MIB / mt_mib )) MiB, is too small)" \
                 "$(tr_result "$TR_HALF" True)" oom
@@ -1821,18 +1832,19 @@ scenario_trial() {
         local want_cmd
         want_cmd=$(printf '%s\n' "${hog[@]}" | python3 -c 'import json,sys; print(json.dumps([l.rstrip("\n") for l in sys.stdin]))')
         local both
-        both=$(python3 - "$NS_OUT" "$want_cmd" "$TR_HALF" "$TR_LIMIT_MIB" <<'PY' 2>&1
+        both=$(python3 - "$NS_OUT" "$want_cmd" "$ids" "$TR_HALF" "$TR_LIMIT_MIB" <<'PY' 2>&1
 import json, sys
 try:
-    j = json.load(open(sys.argv[1])); cmd = json.loads(sys.argv[2])
-    backends = {t["id"]: t["backend"] for t in j["trials"]}
+    j = json.load(open(sys.argv[1])); cmd = json.loads(sys.argv[2]); ids = sys.argv[3].split()
+    # this scenario's two trials (the node may hold older ones of the same command)
+    backends = {t["id"]: t["backend"] for t in j["trials"] if t["id"] in ids}
     c = next((c for c in j["commands"] if c["command"] == cmd), None)
     if c is None:
         print("no command", cmd); sys.exit(0)
-    out = [" ".join(sorted(backends[t] for t in c["trials"]))]
-    for lim in sys.argv[3:]:
+    out = [" ".join(sorted(backends[t] for t in c["trials"] if t in backends))]
+    for lim in sys.argv[4:]:
         row = next((r for r in c["rows"] if r["limit_bytes"] == int(lim) * 1048576 and r["swap"]), None)
-        cells = [] if row is None else [(backends.get(x["id"]), x["result"]) for x in row["cells"] if x]
+        cells = [] if row is None else [(backends[x["id"]], x["result"]) for x in row["cells"] if x and x["id"] in backends]
         out.append(lim + ": " + " ".join("%s:%s" % b for b in sorted(cells)))
     print(" | ".join(out))
 except Exception as e:
@@ -1845,20 +1857,20 @@ PY
         expect "compare (text) exits 0" "$NS_RC" 0
         local l
         while IFS= read -r l; do info "compare: $l"; done <"$NS_OUT"
-        check "compare (text) names both backends" "$(head -c 300 "$NS_OUT")" \
-                eval 'grep -q zram "$NS_OUT" && grep -q file "$NS_OUT"'
+        check "compare (text): one header line names both backends" "$(grep -m1 zram "$NS_OUT" | head -c 300)" \
+                eval 'grep -Eq "zram zstd.*file|file.*zram zstd" "$NS_OUT"'
         TR_T[compare]=$(( SECONDS - cmpt ))
         tr_same "compare changed nothing on the node" "$sb"
 
         # --- back to the start ------------------------------------------------------------------
         cd / || return
         local rt=$SECONDS
-        ns revert --json
-        ns_expect_rc "revert" 0
+        ns revert --purge --json
+        ns_expect_rc "revert --purge" 0
         wait_for 30 tr_is "$s0"
         TR_T[revert]=$(( SECONDS - rt ))
         tr_same "after revert: swaps, vm sysctls and drop-ins byte for byte as before the scenario" "$s0"
-        check "after revert: no swap file left" "$(ls -l "$SWAPFILE" 2>&1)" test ! -e "$SWAPFILE"
+        check "after revert --purge: no swap file left" "$(ls -l "$SWAPFILE" 2>&1)" test ! -e "$SWAPFILE"
         no_failed_units "after the trials"
         local k times=
         for k in "${!TR_T[@]}"; do times+="$k ${TR_T[$k]} s, "; done
