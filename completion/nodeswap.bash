@@ -5,7 +5,7 @@ _nodeswap() {
 	local cur prev words cword
 	_init_completion || return
 
-	local commands='plan apply revert status check allowance metrics bench writeback'
+	local commands='plan apply revert status check allowance metrics bench writeback trial'
 	local common='--config --root --json --quiet --verbose --help --version'
 	local -A per=(
 		[plan]='--policy-file-as'
@@ -17,6 +17,7 @@ _nodeswap() {
 		[metrics]='--pods --output'
 		[bench]='--dir'
 		[writeback]='--force'
+		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare'
 	)
 
 	case $prev in
@@ -40,12 +41,29 @@ _nodeswap() {
 		COMPREPLY=($(compgen -W '128Mi 256Mi 512Mi 1Gi 2Gi' -- "$cur"))
 		return
 		;;
+	--limits | --runs | --cpus | --timeout | --seed | --drive-tbw)
+		return
+		;;
 	esac
+
+	# trial: after "--" the command and its arguments
+	local j
+	for ((j = 1; j < cword; j++)); do
+		if [[ ${words[j]} == -- ]]; then
+			if ((j == cword - 1)); then
+				COMPREPLY=($(compgen -c -- "$cur"))
+			else
+				_filedir
+			fi
+			return
+		fi
+	done
 
 	local i verb=
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir | --priority) ((i++)) ;;
+		--config | -c | --policy-file-as | --root | --qos | --request | --limit | --output | --dir | --priority | \
+			--limits | --runs | --cpus | --timeout | --seed | --drive-tbw) ((i++)) ;;
 		-*) ;;
 		*) verb=${words[i]}; break ;;
 		esac

@@ -50,10 +50,13 @@ int trial_record_write(const char *root, const char *id, const char *json_text, 
 
 /* The properties, each with the D-Bus name and type of org.freedesktop.systemd1(5) (systemd's
  * src/core/dbus-execute.c, dbus-cgroup.c, dbus-service.c, dbus-unit.c; systemd.io/TRANSIENT-SETTINGS):
- *   Description s, Slice s (a slice that does not exist is created: slices load without a unit
- *   file), Type s "exec" (the start job fails when the command cannot be executed),
- *   RemainAfterExit b (the service stays "active (exited)" after a successful exit, so its
- *   ExecMainStatus can be read before systemd unloads it), OOMPolicy s "stop" (a kernel OOM kill
+ *   Description s, Slice s (a slice that does not exist is created: src/core/slice.c's
+ *   slice_load() calls unit_load_fragment_and_dropin() with fragment_required false), Type s
+ *   "exec" (the start job fails when the command cannot be executed), RemainAfterExit b (the
+ *   service stays "active (exited)" after a successful exit, so its ExecMainStatus can be read
+ *   before systemd unloads it; systemd-run --wait pins the unit with AddRef instead, which "only
+ *   works if we talk via the bus" (src/run/run.c), and nodeswap talks to PID 1's private socket
+ *   first: probe/systemd.h), OOMPolicy s "stop" (a kernel OOM kill
  *   of any of its processes stops the unit, Result "oom-kill": the whole container dies, as with
  *   the kubelet's memory.oom.group), ExecStart a(sasb), WorkingDirectory s,
  *   StandardOutputFileToAppend s / StandardErrorFileToAppend s ("append:PATH", systemd 240),

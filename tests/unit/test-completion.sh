@@ -23,7 +23,9 @@ expect() {              # expect "WANTED" WORD...
 	local got; got=$(complete_line "$@")
 	if [ "$got" = "$want" ]; then echo "PASS: $* -> $got"; else echo "FAIL: $*: got '$got', want '$want'"; fails=$((fails + 1)); fi
 }
-expect "allowance apply bench check metrics plan revert status writeback " nodeswap ""
+expect "allowance apply bench check metrics plan revert status trial writeback " nodeswap ""
+expect "--find-floor " nodeswap trial --fi
+expect "--compare " nodeswap trial --limits 48M --com
 expect "revert " nodeswap re
 expect "--purge " nodeswap revert --pu
 expect "--pods " nodeswap status --po
