@@ -1566,12 +1566,13 @@ TR_N=0 TR_FILE_MIB=0 TR_LIMIT_MIB=0 TR_LIMITS=
 declare -A TR_T=()              # seconds each step took
 
 # The node's swaps, every vm sysctl, the kubelet drop-ins: what a trial must not change. /proc/swaps
-# byte for byte but its Used column (tab-separated field 4): the kernel frees a dead process's swap
+# byte for byte but its Used column (the third tab-separated field from the end: the kernel pads
+# with one tab after "partition" and two after "file"): the kernel frees a dead process's swap
 # slots lazily when their pages sit in the swap cache (under writeback at exit), so a few hundred
 # KiB stay "used" for a while after a run (seen in the VM: 560 KiB); that is the kernel's state,
 # not the node's configuration. tr_used prints the column for the details.
 tr_snap() {
-        awk -F '\t' -v OFS='\t' 'NR > 1 { $4 = "(used)" } { print }' /proc/swaps
+        awk -F '\t' -v OFS='\t' 'NR > 1 { $(NF - 2) = "(used)" } { print }' /proc/swaps
         local f
         for f in /proc/sys/vm/*; do printf '%s=%s\n' "${f##*/}" "$(tr '\n\t' '  ' <"$f" 2>/dev/null)"; done
         ls -A "$DROPIN_DIR" 2>&1
@@ -1580,7 +1581,7 @@ tr_snap() {
         done
 }
 tr_is() { [[ $(tr_snap) == "$1" ]]; }
-tr_used() { awk -F '\t' 'NR > 1 { sub(/ .*/, "", $1); printf "; %s %s kB used", $1, $4 }' /proc/swaps; }
+tr_used() { awk -F '\t' 'NR > 1 { sub(/ .*/, "", $1); printf "; %s %s kB used", $1, $(NF - 2) }' /proc/swaps; }
 tr_same() {     # tr_same NAME SNAPSHOT: the node now is byte for byte SNAPSHOT
         local now
         now=$(tr_snap)
