@@ -1566,8 +1566,9 @@ TR_N=0 TR_FILE_MIB=0 TR_LIMIT_MIB=0 TR_LIMITS=
 declare -A TR_T=()              # seconds each step took
 
 # The node's swaps, every vm sysctl, the kubelet drop-ins: what a trial must not change. /proc/swaps
-# byte for byte but its Used column (the third tab-separated field from the end: the kernel pads
-# with one tab after "partition" and two after "file"): the kernel frees a dead process's swap
+# byte for byte but its Used column (the third tab-separated field from the end while Used is below
+# 10000000 kB: swap_show() pads "partition" with one tab, "file" with two, and a number below
+# 10000000 with one more): the kernel frees a dead process's swap
 # slots lazily when their pages sit in the swap cache (under writeback at exit), so a few hundred
 # KiB stay "used" for a while after a run (seen in the VM: 560 KiB); that is the kernel's state,
 # not the node's configuration. tr_used prints the column for the details.
