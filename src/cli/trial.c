@@ -455,7 +455,7 @@ static int run_find_floor(Trial *t) {
                 if (r < 0)
                         break;
         }
-        t->rec.search_upper = f.hi ?: TRIAL_MISSING;
+        t->rec.search_upper = f.upper ?: TRIAL_MISSING;
         t->rec.search_floor_no_swap = f.floor_no_swap;
         t->rec.search_floor_swap = f.floor_swap;
         if (f.upper_source && !(t->rec.upper_source = strdup(f.upper_source)))
@@ -667,7 +667,22 @@ int verb_trial(const CliContext *c) {
                 log_error_errno(r, "Failed to connect to systemd: %m");
                 goto finish;
         }
-        r = trial_dir_prepare(c->root, t.rec.id, &why);
+        /* ID is the second the trial started; a second trial in that second gets ID_2, ID_3 ...
+         * (no '-': a dash in a slice's name makes a parent slice) */
+        for (unsigned k = 2; (r = trial_dir_prepare(c->root, t.rec.id, &why)) == -EEXIST && k < 100; k++) {
+                char *id = NULL;
+                if (trial_id(t.rec.started_usec, &id) < 0) {
+                        log_oom();
+                        goto finish;
+                }
+                free(t.rec.id);
+                t.rec.id = strdup_printf("%s_%u", id, k);
+                free(id);
+                if (!t.rec.id) {
+                        log_oom();
+                        goto finish;
+                }
+        }
         if (r < 0) {
                 log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
                 goto finish;

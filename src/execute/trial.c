@@ -2,17 +2,24 @@
 #include "execute/trial.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include "execute/systemd-jobs.h"
 #include "shared/path-util.h"
 
 int trial_dir_prepare(const char *root, const char *id, char **ret_reason) {
-        _cleanup_free_ char *p = strdup_printf(TRIAL_DIR "/%s/run-1.log", id), *name = NULL;
+        _cleanup_free_ char *p = strdup_printf(TRIAL_DIR "/%s", id), *name = NULL;
         if (!p)
                 return -ENOMEM;
         _cleanup_close_ int dfd = -EBADF;
         *ret_reason = NULL;
-        return path_open_parent_secure(root, p, true, "a trial's log", &dfd, &name, ret_reason);
+        int r = path_open_parent_secure(root, p, true, "a trial's directory", &dfd, &name, ret_reason);
+        if (r < 0)
+                return r;
+        /* the trial's own directory, made here or refused: another trial of the same second */
+        if (mkdirat(dfd, name, 0700) < 0)
+                return -errno;
+        return 0;
 }
 
 int trial_log_create(const char *root, const char *id, unsigned n, char **ret_path) {

@@ -8,7 +8,8 @@
  * them; nodeswap forks nothing). Every function returns >= 0 or -errno and never logs. */
 
 /* Make ROOT/var/lib/nodeswap/trials/ID/ (every missing directory root-owned 0700, never through a
- * symlink: path_open_parent_secure()). *ret_reason says why on -ELOOP/-EPERM/-ENOTDIR. */
+ * symlink: path_open_parent_secure()). -EEXIST when ID/ exists (a trial started in the same
+ * second: the caller picks another ID). *ret_reason says why on -ELOOP/-EPERM/-ENOTDIR. */
 int trial_dir_prepare(const char *root, const char *id, char **ret_reason);
 /* Create ROOT/var/lib/nodeswap/trials/ID/run-N.log, 0600, O_EXCL|O_NOFOLLOW; *ret_path the host
  * path (what systemd opens to append to). */

@@ -171,6 +171,7 @@ int trial_floor_init(TrialFloor *f, uint64_t mem_total, uint64_t lower, uint64_t
                 .floor_swap = TRIAL_MISSING,
         };
         if (upper) {
+                f->upper = upper;
                 f->phase = TRIAL_FLOOR_UPPER;
                 f->upper_source = "--limits";
                 set_resolution(f);
@@ -247,6 +248,7 @@ int trial_floor_feed(TrialFloor *f, bool all_ok, uint64_t peak) {
                                 f->upper_source = "MemTotal";
                         }
                 }
+                f->upper = f->hi;
                 if (f->hi <= f->lo)
                         return end_with(f, "the upper bound is not above the lower bound");
                 set_resolution(f);
@@ -263,6 +265,7 @@ int trial_floor_feed(TrialFloor *f, bool all_ok, uint64_t peak) {
                 if (f->hi <= f->lo)
                         return end_with(f, "the upper bound (MemTotal) did not finish without swap");
                 f->upper_source = "MemTotal";
+                f->upper = f->hi;
                 set_resolution(f);
                 /* After the run without a limit, MemTotal is known to finish; after --limits it
                  * is not, and runs first. */
@@ -358,8 +361,9 @@ int trial_verdict(const TrialRecord *t, TrialVerdict *ret) {
 
         for (size_t g = 0; g < v.n_groups; g++) {
                 TrialGroup *G = &v.groups[g];
-                double wall = 0, cpu = 0, out = 0, written = 0;
-                unsigned n_wall = 0, n_cpu = 0, n_out = 0, n_written = 0;
+                double wall = 0, out = 0, written = 0;
+                double ok_cpu = 0, ok_out = 0;  /* over the ok runs: a run cut short costs less */
+                unsigned n_wall = 0, n_out = 0, n_written = 0, n_ok_both = 0;
                 G->zram_ram_peak = TRIAL_MISSING;
                 for (size_t i = 0; i < t->n_runs; i++) {
                         const TrialRun *r = &t->runs[i];
@@ -375,9 +379,11 @@ int trial_verdict(const TrialRecord *t, TrialVerdict *ret) {
                                         n_wall++;
                                 }
                         }
-                        if (r->cpu_user_usec != TRIAL_MISSING && r->cpu_system_usec != TRIAL_MISSING) {
-                                cpu += (double) (r->cpu_user_usec + r->cpu_system_usec) / 1e6;
-                                n_cpu++;
+                        if (r->result == TRIAL_RESULT_OK && r->cpu_user_usec != TRIAL_MISSING &&
+                            r->cpu_system_usec != TRIAL_MISSING && r->swapped_out != TRIAL_MISSING) {
+                                ok_cpu += (double) (r->cpu_user_usec + r->cpu_system_usec) / 1e6;
+                                ok_out += (double) r->swapped_out;
+                                n_ok_both++;
                         }
                         if (r->swapped_out != TRIAL_MISSING) {
                                 out += (double) r->swapped_out;
@@ -400,9 +406,12 @@ int trial_verdict(const TrialRecord *t, TrialVerdict *ret) {
                 G->runs_per_drive_life = t->drive_tbw > 0 && n_written && G->disk_written_per_run > 0
                                                  ? t->drive_tbw * 1e12 / (double) G->disk_written_per_run
                                                  : NAN;
-                G->cpu_s_per_gib_out = n_out && n_cpu && out > 0 && !isnan(base_cpu)
-                                               ? (cpu / n_cpu - base_cpu) / (out / n_out / (double) GiB)
-                                               : NAN;
+                /* The CPU a GiB swapped out cost: the ok runs' CPU above the roomiest ok run
+                 * without swap, over the GiB they swapped out; unknown (never negative) when no ok
+                 * run swapped or their CPU is not above the baseline's. */
+                G->cpu_s_per_gib_out = NAN;
+                if (n_ok_both && ok_out > 0 && !isnan(base_cpu) && ok_cpu / n_ok_both > base_cpu)
+                        G->cpu_s_per_gib_out = (ok_cpu / n_ok_both - base_cpu) / (ok_out / n_ok_both / (double) GiB);
                 /* A floor: the smallest limit whose runs all finished. */
                 if (G->runs > 0 && G->ok == G->runs && G->limit != TRIAL_MISSING) {
                         uint64_t *floor = G->swap ? &v.floor_swap : &v.floor_no_swap;

@@ -69,6 +69,7 @@ typedef struct TrialFloor {
         TrialFloorPhase phase;
         uint64_t mem_total;
         uint64_t lower;                 /* the lower bound: no point below it */
+        uint64_t upper;                 /* the upper bound, once known (0 before) */
         uint64_t lo, hi, resolution;
         const char *upper_source;       /* "peak", "MemTotal", "--limits" */
         uint64_t floor_no_swap, floor_swap;     /* TRIAL_MISSING until found */

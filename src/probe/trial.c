@@ -544,6 +544,10 @@ int trial_record_parse(const char *text, TrialRecord *ret, char **ret_reason) {
                 if (r < 0)
                         goto fail;
         }
+        t.search_lower = get_u64(d, "search_lower_bytes");
+        t.search_upper = get_u64(d, "search_upper_bytes");
+        if (get_str(d, "search_end", &t.search_end) < 0)
+                goto fail;
         json_object *v = member(d, "verdict");
         if (v) {
                 t.search_floor_no_swap = get_u64(v, "floor_no_swap_bytes");

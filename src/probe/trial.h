@@ -98,7 +98,8 @@ typedef struct TrialGroup {
         double slowdown;                /* mean wall of its ok runs / the roomiest ok run's; NAN */
         uint64_t disk_written_per_run;  /* mean over its runs; TRIAL_MISSING */
         double runs_per_drive_life;     /* --drive-tbw TB × 10^12 / that; NAN */
-        double cpu_s_per_gib_out;       /* (its CPU - the roomiest no-swap run's) / GiB swapped out; NAN */
+        double cpu_s_per_gib_out;       /* (its ok runs' CPU - the roomiest no-swap run's) / their GiB
+                                         * swapped out; NAN: no ok run swapped, or not above it */
         uint64_t zram_ram_peak;         /* highest of its runs; TRIAL_MISSING */
         uint64_t swapped_out;           /* mean; TRIAL_MISSING */
 } TrialGroup;

@@ -223,6 +223,21 @@ static const char *fmt_limit(char *buf, size_t n, uint64_t v) {
         return format_bytes(buf, n, v);
 }
 
+/* s padded to width columns as a terminal shows it (a UTF-8 sequence, "×" or "—", is one column;
+ * printf's widths count bytes): left-aligned, or right-aligned with right. */
+static void put_col(FILE *f, const char *s, int width, bool right) {
+        int cols = 0;
+        for (const char *p = s; *p; p++)
+                cols += ((unsigned char) *p & 0xC0) != 0x80;
+        if (right)
+                for (int i = cols; i < width; i++)
+                        fputc(' ', f);
+        fputs(s, f);
+        if (!right)
+                for (int i = cols; i < width; i++)
+                        fputc(' ', f);
+}
+
 /* v with prec decimals and suffix, or the dash */
 static const char *fmt_num(char *buf, size_t n, double v, int prec, const char *suffix) {
         if (isnan(v) || isinf(v))
@@ -306,8 +321,16 @@ void trial_print(FILE *f, const TrialRecord *t) {
         unsigned missing = 0;
         bool vmstat = false;
 
-        fprintf(f, "\n%-10s %-11s %-8s %9s %7s %8s %8s %10s %10s %8s\n", "limit", "swap", "result", "wall s", "× best",
-                "CPU s", "GiB out", "GB written", "zram RAM", "stall s");
+        static const int width[] = { 10, 11, 8, 9, 7, 8, 8, 10, 10, 8 };
+        static const char *const head[] = { "limit", "swap", "result", "wall s", "× best",
+                                            "CPU s", "GiB out", "GB written", "zram RAM", "stall s" };
+        fputc('\n', f);
+        for (size_t i = 0; i < ELEMENTSOF(head); i++) {
+                if (i)
+                        fputc(' ', f);
+                put_col(f, head[i], width[i], i >= 3);
+        }
+        fputc('\n', f);
         for (size_t i = 0; i < t->n_runs; i++) {
                 const TrialRun *r = &t->runs[i];
                 uint64_t cpu = cpu_usec(r);
@@ -321,13 +344,24 @@ void trial_print(FILE *f, const TrialRecord *t) {
                            (r->stall_full_usec == TRIAL_MISSING ? MISS_STALL : 0) |
                            (r->wall_usec == TRIAL_MISSING ? MISS_WALL : 0);
                 vmstat |= r->swap_source == TRIAL_SWAP_SOURCE_VMSTAT;
-                fprintf(f, "%-10s %-11s %-8s %9s %7s %8s %8s %10s %10s %8s\n", fmt_limit(a, sizeof a, r->limit),
-                        r->swap ? format_bytes(b, sizeof b, r->swap_max) : "no", trial_result_to_string(r->result),
-                        fmt_num(w, sizeof w, usec_s(r->wall_usec), 1, ""), fmt_num(c, sizeof c, rel, 2, ""),
+                const char *col[] = {
+                        fmt_limit(a, sizeof a, r->limit),
+                        r->swap ? format_bytes(b, sizeof b, r->swap_max) : "no",
+                        trial_result_to_string(r->result),
+                        fmt_num(w, sizeof w, usec_s(r->wall_usec), 1, ""),
+                        fmt_num(c, sizeof c, rel, 2, ""),
                         fmt_num(d, sizeof d, usec_s(cpu), 1, ""),
                         fmt_num(e, sizeof e, bytes_per(r->swapped_out, (double) GiB), 2, ""),
                         fmt_num(g, sizeof g, bytes_per(r->disk_written, 1e9), 2, ""),
-                        fmt_bytes(k, sizeof k, r->zram_ram_peak), fmt_num(h, sizeof h, usec_s(r->stall_full_usec), 1, ""));
+                        fmt_bytes(k, sizeof k, r->zram_ram_peak),
+                        fmt_num(h, sizeof h, usec_s(r->stall_full_usec), 1, ""),
+                };
+                for (size_t j = 0; j < ELEMENTSOF(col); j++) {
+                        if (j)
+                                fputc(' ', f);
+                        put_col(f, col[j], width[j], j >= 3);
+                }
+                fputc('\n', f);
         }
         for (size_t i = 0; i < ELEMENTSOF(miss_text); i++)
                 if (missing & (1u << i))
@@ -343,6 +377,12 @@ void trial_print(FILE *f, const TrialRecord *t) {
         if (v->floor_no_swap != TRIAL_MISSING && v->floor_swap != TRIAL_MISSING && v->floor_no_swap)
                 fprintf(f, " (%.2f of the floor without swap)", (double) v->floor_swap / (double) v->floor_no_swap);
         fputc('\n', f);
+        if (t->find_floor)
+                fprintf(f, "  the search: from %s up to %s (%s)\n", fmt_bytes(a, sizeof a, t->search_lower),
+                        fmt_bytes(b, sizeof b, t->search_upper),
+                        streq_ptr(t->upper_source, "peak")       ? "the peak of the run without a limit"
+                        : streq_ptr(t->upper_source, "MemTotal") ? "MemTotal"
+                                                                 : strempty(t->upper_source));
         if (t->find_floor && t->search_end)
                 fprintf(f, "  the search ended: %s\n", t->search_end);
         for (size_t i = 0; i < v->n_groups; i++) {
@@ -473,14 +513,14 @@ void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *c
                 fprintf(f, "%s%s\n", k ? "\n" : "", strempty(cmd));
                 fprintf(f, "  %-22s", "limit / swap");
                 for (size_t i = 0; i < cs[k].n; i++)
-                        fprintf(f, " | %-42s", t[cs[k].idx[i]].id);
+                        fprintf(f, " | %-48s", t[cs[k].idx[i]].id);
                 fprintf(f, "\n  %-22s", "");
                 for (size_t i = 0; i < cs[k].n; i++) {
                         const TrialNode *nd = &t[cs[k].idx[i]].node;
                         char col[64];
                         snprintf(col, sizeof col, "%s%s%s%s", strempty(nd->backend), nd->zram_algorithm ? " " : "",
                                  strempty(nd->zram_algorithm), "");
-                        fprintf(f, " | %-42s", col);
+                        fprintf(f, " | %-48s", col);
                 }
                 fputc('\n', f);
                 Row *rows = NULL;
@@ -504,7 +544,8 @@ void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *c
                                                  fmt_num(o, sizeof o, bytes_per(G->swapped_out, (double) GiB), 2, "G"),
                                                  fmt_num(wr, sizeof wr, bytes_per(G->disk_written_per_run, 1e9), 2, "G"),
                                                  fmt_bytes(z, sizeof z, G->zram_ram_peak));
-                                fprintf(f, " | %-42s", G ? cell : "");
+                                fputs(" | ", f);
+                                put_col(f, G ? cell : "", 48, false);
                         }
                         fputc('\n', f);
                 }

@@ -174,6 +174,7 @@ static void floor_bisects_then_tries_fractions_with_swap(void **state) {
         assert_int_equal(trial_floor_init(&f, 4 * GiB, 0, 0), 0);
         unsigned n = search(&f, 300 * MiB, 150 * MiB, 700 * MiB + 12345);
         assert_string_equal(f.upper_source, "peak");
+        assert_true(f.upper == 701 * MiB);      /* the peak rounded up to 1 MiB, kept */
         assert_true(f.resolution == 22 * MiB);  /* 701 MiB / 32 = 21.9: rounded up to 22 MiB */
         assert_true(f.floor_no_swap >= 300 * MiB);
         assert_true(f.floor_no_swap - 300 * MiB <= f.resolution);
@@ -219,6 +220,7 @@ static void floor_bounds_from_limits_and_memtotal_fallback(void **state) {
         assert_int_equal(trial_floor_next(&f, &p), 1);
         assert_true(p.limit == 1 * GiB);
         assert_string_equal(f.upper_source, "MemTotal");
+        assert_true(f.upper == 1 * GiB);
         trial_floor_done(&f);
 
         /* the peak of the unlimited run unknown (no memory.peak): MemTotal, not run again */
@@ -353,6 +355,10 @@ static void verdict_from_recorded_runs(void **state) {
         g = group(&z, 432 * MiB, false);
         assert_int_equal(g->result, TRIAL_RESULT_OOM);
         assert_true(isnan(g->slowdown));
+        /* an OOM-killed run's CPU is cut short: no (negative) cost a GiB from it */
+        g = group(&z, 256 * MiB, true);
+        assert_int_equal(g->ok, 0);
+        assert_true(isnan(g->cpu_s_per_gib_out));
 
         g = group(&f, 288 * MiB, true);
         assert_near(g->cpu_s_per_gib_out, 3.0);
@@ -380,6 +386,29 @@ static void table_dashes_and_footnotes(void **state) {
         assert_non_null(strstr(buf, "/proc/vmstat"));  /* the swap counters' source said */
         free(buf);
         trial_record_done(&f);
+}
+
+static void find_floor_record_keeps_the_searchs_floors(void **state) {
+        TrialRecord t = {};
+        load("20261201T150000Z", &t);
+        assert_true(t.find_floor);
+        /* the search's floors, from the record: the groups alone would say the same here, and a
+         * smaller limit that finished once below one that did not would not count */
+        assert_true(t.verdict.floor_no_swap == 84 * MiB);
+        assert_true(t.verdict.floor_swap == 52 * MiB);
+        assert_true(t.verdict.groups[0].limit == TRIAL_MISSING);        /* no limit: the roomiest */
+        assert_true(t.verdict.roomiest_wall_usec == 2100000);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        assert_non_null(m);
+        trial_print(m, &t);
+        fclose(m);
+        assert_non_null(strstr(buf, "the search: from 16.0 MiB up to 88.0 MiB (the peak of the run without a limit)"));
+        assert_non_null(strstr(buf, "floor without swap: 84.0 MiB; with swap: 52.0 MiB (0.62 of the floor without swap)"));
+        assert_non_null(strstr(buf, "none       no          ok"));
+        free(buf);
+        trial_record_done(&t);
 }
 
 static void json_round_trip_keeps_missing_as_null(void **state) {
@@ -424,8 +453,9 @@ static void records_read_skips_and_names_a_bad_one(void **state) {
         size_t n;
         char **skipped;
         assert_int_equal(trial_records_read(FX "/root", &t, &n, &skipped), 0);
-        assert_int_equal(n, 3);
+        assert_int_equal(n, 4);
         assert_string_equal(t[0].id, "20261201T100000Z");       /* oldest first */
+        assert_string_equal(t[3].id, "20261201T150000Z");
         assert_non_null(skipped);
         assert_non_null(strstr(skipped[0], "20261201T140000Z.json: not a version 1 trial record"));
         strv_free(skipped);
@@ -461,6 +491,7 @@ int main(void) {
                 cmocka_unit_test(executable_lookup),
                 cmocka_unit_test(verdict_from_recorded_runs),
                 cmocka_unit_test(table_dashes_and_footnotes),
+                cmocka_unit_test(find_floor_record_keeps_the_searchs_floors),
                 cmocka_unit_test(json_round_trip_keeps_missing_as_null),
                 cmocka_unit_test(records_read_skips_and_names_a_bad_one),
         };
