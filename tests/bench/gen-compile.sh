@@ -6,7 +6,7 @@
 # files are the same on every run. One large function per file is what makes gcc -O2 hungry:
 # its optimisation passes work on a whole function at a time, so its memory grows with the
 # function's size. At 40 blocks, gcc 12's cc1 peaks at about 43 MiB RSS on the host (16-20 MiB of
-# it anonymous, the rest its own text) and takes 0.3 s of CPU there, about 10 s under the e2e VM's
+# it anonymous, the rest its own text) and takes 0.3 s of CPU there, 5 to 10 s under the e2e VM's
 # qemu TCG. The e2e scenario writes 3 files of 40 blocks (run-e2e.sh) and compiles them with
 #   /usr/bin/gcc -O2 -c big1.c big2.c big3.c
 # in a copy of DIR: gcc runs cc1 and as for one file after the other, so the peak is one file's,
