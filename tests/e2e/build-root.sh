@@ -30,7 +30,8 @@ set -euo pipefail
 trap 'echo "build-root.sh: the e2e VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
-RECIPE_VERSION=6
+# 7: gcc and libc6-dev, for scenario trial's compile workload (issue 27).
+RECIPE_VERSION=7
 
 PACKAGES=(
         systemd systemd-sysv udev dbus initramfs-tools kmod
@@ -40,6 +41,9 @@ PACKAGES=(
         # Ansible's apt module (the role installs nodeswap's .deb with it) imports python3-apt on
         # the node; without it the module would try to apt-get it, and the VM has no network
         python3-apt
+        # scenario trial (issue 27) runs a workload "that compiles a few files" under nodeswap
+        # trial: gcc -O2 -c on generated C files in the guest
+        gcc libc6-dev
 )
 # Installed after debootstrap (with the 6.12 kernel below), once the initramfs is configured.
 KERNEL_PACKAGES=(linux-image-amd64)

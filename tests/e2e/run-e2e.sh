@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g,n (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,e,ansible,g,n (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_PART       a or b: one of the two halves meson runs as the tests e2e and e2e-b, side
 #                       by side in two VMs (b: the scenarios in PART_B below, each boot of its
@@ -36,7 +36,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,e,ansible,g,n
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,e,ansible,g,n
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -234,6 +234,17 @@ if want charge || want thrash; then
         else
                 log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenarios charge and thrash will skip"
         fi
+fi
+# scenario trial (issue 27): its workloads, a hot/cold memory hog (tests/bench/hotcold.c, static as
+# memhog is) and the C files of the compile workload (tests/bench/gen-compile.sh; the guest's gcc
+# compiles them: build-root.sh installs gcc since recipe 7)
+if want trial; then
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/hotcold" "$HERE/../bench/hotcold.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/hotcold" "$ROOT/usr/local/lib/nodeswap-e2e/hotcold"
+        else
+                log "cannot build tests/bench/hotcold.c ($(tail -n 1 "$TMP/cc.log")); scenario trial will skip"
+        fi
+        "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 3 40
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
 # scenario n: NFD's rules for a feature file, the checker the unit tests use too
@@ -491,6 +502,9 @@ if [[ -n $first ]] || want g || want n; then
         want w && t1=$(( t1 + 200 ))
         # scenario thrash: up to 180 s for the node to come to rest, up to 400 s of thrashing
         want thrash && t1=$(( t1 + 600 ))
+        # scenario trial: three policy applies, about 25 workload runs and a revert: 551 s at load 8
+        # to 10, 867 s at load 9 to 11 (2026-12-02; tests/e2e/README.md)
+        want trial && t1=$(( t1 + 900 ))
         plan+=("1 $first $t1")
         # each reboot: about 70-100 s alone, up to 200 s at load 15 (2026-12-02), so 400
         tr=400
