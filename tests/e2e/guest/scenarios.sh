@@ -165,7 +165,9 @@ ns() {
         NS_OUT=$STATE/log/$phase-$NS_N.out NS_ERR=$STATE/log/$phase-$NS_N.err
         mkdir -p "$STATE/log"
         local t0=$(date +%s.%N)
-        timeout 180 nodeswap "$@" >"$NS_OUT" 2>"$NS_ERR"
+        # 300 s: an apply or revert may wait for k3s-agent's restart, and the fake k3s may take its
+        # whole TimeoutStartSec (180 s) on a loaded machine (a revert took more than 180 s at load 10)
+        timeout 300 nodeswap "$@" >"$NS_OUT" 2>"$NS_ERR"
         NS_RC=$?
         info "ran nodeswap $*" "rc=$NS_RC in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }'); stderr: $(tail -c 600 "$NS_ERR")"
 }
@@ -2052,10 +2054,10 @@ if want ansible; then
         CUR=ansible
         mkdir -p /run/nodeswap-e2e
         touch /run/nodeswap-e2e/ansible-ready
-        if wait_for 1400 test -e /run/nodeswap-e2e/ansible-done; then
+        if wait_for 2200 test -e /run/nodeswap-e2e/ansible-done; then
                 pass "the host ran the playbooks against this VM"
         else
-                fail "the host did not finish the playbooks within 1400 s"
+                fail "the host did not finish the playbooks within 2200 s"
         fi
 fi
 if want g-prepare; then
