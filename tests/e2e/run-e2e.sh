@@ -286,11 +286,13 @@ kernel_for() {
         fi
 }
 
-# mkimage FILE: the ext4 image of $ROOT as it is now. 2 GiB (sparse): the ansible scenario's
+# mkimage FILE: the ext4 image of $ROOT as it is now. 3 GiB (sparse): the ansible scenario's
 # check-mode plan resizes a 256 MiB swap file to 384 MiB, which needs room for the new file
-# beside the bridge (plan refuses with swapfile-no-space otherwise); 1.5 GiB left 360 MiB.
+# beside the bridge (plan refuses with swapfile-no-space otherwise; 1.5 GiB left 360 MiB, and
+# 2 GiB left 164 MiB of the 166 it needs once recipe 7 put gcc in the root); scenario trial sizes
+# its swap file by the room left.
 mkimage() {
-        truncate -s 2048M "$1"
+        truncate -s 3072M "$1"
         mkfs.ext4 -q -F -L e2e-root -d "$ROOT" "$1"
 }
 
