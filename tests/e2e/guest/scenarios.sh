@@ -1733,11 +1733,12 @@ scenario_trial() {
         TR_FILE_MIB=$(( ((avail - 128 - 16) * 64 / 65) / 32 * 32 ))
         (( TR_FILE_MIB > mt_mib )) && TR_FILE_MIB=$(( mt_mib / 32 * 32 ))
         # The limit at which the file's runs finish with swap: the smallest L with L + (L - 1 MiB) x
-        # file / MemTotal (the file's allowance) >= hotcold's need + 4 MiB (3 measured, 1 to spare).
+        # file / MemTotal (the file's allowance) >= hotcold's need + 10 MiB (3 measured; 4 was too
+        # few: a run at 75 MiB with 9.6 MiB of swap was OOM-killed in a clean .ci/run).
         # The --limits trials run at TR_HALF (zram finishes with swap, the file's allowance is too
         # small), at this limit (both finish with swap) and roomy, on both backends, so that
         # --compare has both in every row.
-        TR_LIMIT_MIB=$(awk -v t=$((TR_NEED + 4)) -v f="$TR_FILE_MIB" -v m="$mt_mib" \
+        TR_LIMIT_MIB=$(awk -v t=$((TR_NEED + 10)) -v f="$TR_FILE_MIB" -v m="$mt_mib" \
                 'BEGIN { r = f / m; l = (t + r) / (1 + r); print (l == int(l)) ? l : int(l) + 1 }')
         TR_LIMITS=${TR_HALF}M,${TR_LIMIT_MIB}M,${TR_ROOMY}M
         info "setup" "MemTotal $mt_mib MiB; $avail MiB free on /var/lib: swap file ${TR_FILE_MIB} MiB; hotcold hot $TR_HOT MiB, cold $TR_COLD MiB, $TR_PASSES passes; limits $TR_LIMITS; node swaps: $(swaps_summary)"
