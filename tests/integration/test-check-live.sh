@@ -12,13 +12,10 @@ if [ "$(id -u)" != 0 ]; then
         exit 77
 fi
 
-# the machine-wide kernel lock (tests/lib/common.sh): no other test's zram or swap while it reads
-mkdir -p /run/lock
-exec 9>/run/lock/nodeswap-kernel.lock
-flock 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+kernel_lock     # no other test's zram or swap while it reads
 ns=$(under_test "$ns" "$tmp") || exit 1
 printf '[Kubelet]\nSwapBehavior=LimitedSwap\n' >"$tmp/limited.conf"
 chmod 0644 "$tmp/limited.conf"

@@ -89,6 +89,14 @@ fault_injection_built() {
 	"$1" --version 2>/dev/null | grep -qx '+fault-injection'
 }
 
+# kernel_lock: the machine-wide lock every test using this machine's kernel takes (fd 9, held until
+# the test exits; tests/integration/kernel-lock.h is the C tests' side).
+kernel_lock() {
+	mkdir -p /run/lock
+	exec 9>/run/lock/nodeswap-kernel.lock
+	flock 9
+}
+
 # kernel_test_begin TOOL...: exit 77 (skip) with the reason unless this is root on a kernel with
 # zram and every TOOL exists; then take the machine-wide lock that serialises every test and
 # benchmark using the real kernel (held on fd 9 until the script exits), and skip on a host that
@@ -100,9 +108,7 @@ kernel_test_begin() {
 	for t in "$@"; do
 		command -v "$t" >/dev/null || { echo "SKIP: $t missing"; exit 77; }
 	done
-	mkdir -p /run/lock
-	exec 9>/run/lock/nodeswap-kernel.lock
-	flock 9
+	kernel_lock
 	if [ -e /var/lib/nodeswap ] || [ -e /run/nodeswap ] || [ -e /run/nodeswap-state ]; then
 		echo "SKIP: this host already has nodeswap state or policy (/var/lib/nodeswap, /run/nodeswap or /run/nodeswap-state); not touching it"
 		exit 77
