@@ -28,6 +28,7 @@
 #                       the README's table: 3)
 #        E2E_CHARGE_DIR scenario charge's numbers go to DIR/backends.json and, rendered by
 #                       tests/bench/charge-report.py, DIR/backends.md (tests/bench/results)
+#        E2E_SMP        the VM's CPUs (default 2)
 #        E2E_CACHE_DIR, E2E_MIRROR: see build-root.sh
 # exit:  0 all checks passed, 1 a check failed or the VM did not finish, 77 cannot run here
 # See tests/e2e/README.md.
@@ -49,6 +50,8 @@ KERNEL_CHOICE=${E2E_KERNEL:-}
 [[ -z $KERNEL_CHOICE || $KERNEL_CHOICE == 6.12 || $KERNEL_CHOICE == 6.1 ]] || {
         echo "unknown E2E_KERNEL '$KERNEL_CHOICE' (6.12 or 6.1)" >&2; exit 2; }
 [[ $CHARGE_ROUNDS =~ ^[1-9]$ ]] || { echo "E2E_CHARGE_ROUNDS must be 1-9, not '$CHARGE_ROUNDS'" >&2; exit 2; }
+SMP=${E2E_SMP:-2}
+[[ $SMP =~ ^[1-4]$ ]] || { echo "E2E_SMP must be 1-4, not '$SMP'" >&2; exit 2; }
 
 skip() { echo "SKIP e2e: $*"; exit 77; }
 log() { echo "e2e: $*"; }
@@ -375,7 +378,7 @@ boot() {
         log "boot $phase: kernel ${KREL[$kern]}, scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
         timeout -k 10 "$timeout" qemu-system-x86_64 \
-                -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp 2 \
+                -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp "$SMP" \
                 -kernel "$TMP/vmlinuz-$kern" -initrd "$TMP/initrd.img-$kern" -append "$append" \
                 -drive file="$img",if=none,id=root,format=raw,cache=unsafe \
                 -device virtio-blk-pci,drive=root,addr=0x4 \
