@@ -6,9 +6,9 @@
 # 99, which no test expects. --track-origins=yes finds nothing more: it only says where an
 # uninitialised value came from, and costs about 40 % more CPU a run (1.1-1.25 s of user time
 # against 0.75 s for one `nodeswap status` here, and the suite starts the binary some 700 times);
-# NODESWAP_VALGRIND_ORIGINS=1 turns it on to chase a report. With NODESWAP_VALGRIND_LOGDIR set, each run's report goes to a file
-# of its own there (empty when clean): shell tests send the binary's stderr to files or /dev/null,
-# and tests/valgrind.sh prints what is in them.
+# NODESWAP_VALGRIND_ORIGINS=1 turns it on to chase a report. With NODESWAP_VALGRIND_LOGDIR set,
+# each run's report goes to a file of its own there (empty when clean): shell tests send the
+# binary's stderr to files or /dev/null, and tests/valgrind.sh prints what is in them.
 if [ "$(head -c 4 "$1" 2>/dev/null)" = "$(printf '\177ELF')" ]; then
 	set -- --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--show-leak-kinds=definite,indirect --quiet "$@"

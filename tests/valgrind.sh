@@ -12,6 +12,7 @@
 # and fails the call with ENOSYS), so with such a valgrind only check-live is added; the others
 # run under ASan+UBSan+LeakSanitizer instead (.ci/run).
 # Prints at the end how many programs ran under memcheck, and every report valgrind wrote.
+# NODESWAP_VALGRIND_ORIGINS=1 adds --track-origins=yes (tests/valgrind-wrap.sh) to trace a report.
 set -uo pipefail
 BUILD=$(readlink -f "${1:?usage: $0 BUILD_DIR [--integration] [meson test options]}")
 command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed (apt-get install valgrind)"; exit 77; }
