@@ -43,7 +43,7 @@ ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,e,ansible,g,n
 STANDIN=${E2E_STANDIN:-rpi-swap}
 [[ $STANDIN == rpi-swap || $STANDIN == zram-generator ]] || {
         echo "unknown E2E_STANDIN '$STANDIN' (rpi-swap or zram-generator)" >&2; exit 2; }
-BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: 300 s for a smoke-only boot, 900 s with the product, 200 s for reboots
+BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: see "Default timeouts" below (plan=)
 KEEP=${E2E_KEEP:-0}
 CHARGE_ROUNDS=${E2E_CHARGE_ROUNDS:-1}
 KERNEL_CHOICE=${E2E_KERNEL:-}
