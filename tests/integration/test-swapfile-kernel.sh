@@ -525,10 +525,12 @@ attach "$B"
 held=$ATTACHED
 out=$("$DRIVER" loop-detach /foreign-root "$B" 2>&1)
 check "loop-detach under a foreign root does nothing ($out)" [ -n "$(losetup -n -O NAME -j "$B")" ]
-exec 9<"$held"          # another opener: the device goes when it is last closed (LOOP_CLR_FD)
+# another opener: the device goes when it is last closed (LOOP_CLR_FD). Not fd 9: that is the
+# kernel lock, and closing it let the next kernel test in while this one still had its state.
+exec 7<"$held"
 out=$("$DRIVER" loop-detach / "$B")
 check "loop-detach: one device detached ($out)" [ "$out" = 1 ]
-exec 9<&-
+exec 7<&-
 for _ in $(seq 50); do [ -z "$(losetup -n -O NAME -j "$B")" ] && break; sleep 0.1; done
 check "loop-detach: no loop device left on the file ($(losetup -n -O NAME -j "$B"))" [ -z "$(losetup -n -O NAME -j "$B")" ]
 [ -z "$(losetup -n -O NAME -j "$B")" ] && unset 'LOOPS[-1]'
