@@ -247,7 +247,7 @@ if want trial; then
         else
                 log "cannot build tests/bench/hotcold.c ($(tail -n 1 "$TMP/cc.log")); scenario trial will skip"
         fi
-        "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 3 40
+        "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 1 40
 fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
 # scenario n: NFD's rules for a feature file, the checker the unit tests use too
@@ -377,6 +377,7 @@ boot() {
         append+=" e2e.kernel=${KREL[$kern]}"
         log "boot $phase: kernel ${KREL[$kern]}, scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
+        times >"$TMP/times-$phase.0"    # the CPU of the processes waited for so far (line 2)
         timeout -k 10 "$timeout" qemu-system-x86_64 \
                 -nodefaults -vga none -machine pc -accel tcg,thread=multi -m 2048 -smp "$SMP" \
                 -kernel "$TMP/vmlinuz-$kern" -initrd "$TMP/initrd.img-$kern" -append "$append" \
@@ -426,6 +427,12 @@ boot() {
         QPID=
         kill_qemu
         local took=$(( $(date +%s) - t0 ))
+        # the host's CPU seconds for this boot: qemu (and the ssh logins, the playbooks), from
+        # bash's `times` before and after, for tests/e2e/README.md's account of the run's CPU
+        times >"$TMP/times-$phase.1"
+        local cpu
+        cpu=$(awk 'FNR == 2 { for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += (FILENAME ~ /1$/ ? 1 : -1) * (a[1] * 60 + a[2]) } }
+                END { printf "%.0f", n }' "$TMP/times-$phase.0" "$TMP/times-$phase.1")
 
         local text
         text=$(tr -d '\000' <"$results")
@@ -484,7 +491,7 @@ boot() {
                 echo "  --- last lines of the serial console ($serial):"
                 tail -n 40 "$serial" | sed 's/^/  | /'
         fi
-        log "boot $phase (kernel ${KREL[$kern]}) took ${took} s"
+        log "boot $phase (kernel ${KREL[$kern]}) took ${took} s, ${cpu} s of the host's CPU"
 }
 
 # Two VMs at a time on this machine (tests/lib/vm-slot.sh): the README's run boots the e2e's two
