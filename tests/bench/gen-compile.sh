@@ -7,10 +7,11 @@
 # its optimisation passes work on a whole function at a time, so its memory grows with the
 # function's size. At 40 blocks, gcc 12's cc1 peaks at about 43 MiB RSS on the host (16-20 MiB of
 # it anonymous, the rest its own text) and takes 0.3 s of CPU there, 5 to 10 s under the e2e VM's
-# qemu TCG. The e2e scenario writes 3 files of 40 blocks (run-e2e.sh) and compiles them with
-#   /usr/bin/gcc -O2 -c big1.c big2.c big3.c
-# in a copy of DIR: gcc runs cc1 and as for one file after the other, so the peak is one file's,
-# and the workload is deterministic (same input, same compiler, same passes).
+# qemu TCG. The e2e scenario writes 1 file of 40 blocks (run-e2e.sh) and compiles it with
+#   /usr/bin/gcc -O2 -c big1.c
+# in a copy of DIR. With several files gcc runs cc1 and as for one file after the other, so the
+# peak is one file's whatever FILES is (more files only take longer); the workload is
+# deterministic (same input, same compiler, same passes).
 set -euo pipefail
 (( $# >= 1 && $# <= 3 )) || { echo "usage: gen-compile.sh DIR [FILES [BLOCKS]]" >&2; exit 2; }
 dir=$1 files=${2:-4} blocks=${3:-300}

@@ -1564,8 +1564,9 @@ ch_assert() {
 # LimitedSwap allowance the trial gives a swap run is about its limit), then on a swap file, and
 # puts the two side by side with --compare. The workloads: hotcold (tests/bench/hotcold.c: HOT MiB
 # touched every pass, COLD MiB written once and read at the end; it needs about HOT + COLD without
-# swap and about (HOT + COLD) / 2 with an allowance equal to the limit) and gcc -O2 -c on four
-# generated files (tests/bench/gen-compile.sh). The trial must change nothing on the node: the
+# swap and about (HOT + COLD) / 2 with an allowance equal to the limit) and gcc -O2 -c on one
+# generated file (tests/bench/gen-compile.sh: gcc runs cc1 and as for it, and its peak is that of
+# one file however many there are, so one keeps the 16M check at a third of three files' minutes). The trial must change nothing on the node: the
 # swaps, the vm sysctls and the kubelet drop-ins are compared byte for byte right after every
 # trial, and after the final revert with what they were before the scenario.
 TR_HOG=/usr/local/lib/nodeswap-e2e/hotcold
@@ -1815,12 +1816,12 @@ scenario_trial() {
 
         # the compile workload at two limits
         rm -rf "$TR_DIR/cc"; cp -r "$TR_CC" "$TR_DIR/cc"; cd "$TR_DIR/cc" || return
-        tr_trial text "zram compile" --limits "${TR_CC_TIGHT}M,${TR_CC_ROOMY}M" --runs 1 --timeout "$TR_TIMEOUT" -- /usr/bin/gcc -O2 -c big1.c big2.c big3.c
+        tr_trial text "zram compile" --limits "${TR_CC_TIGHT}M,${TR_CC_ROOMY}M" --runs 1 --timeout "$TR_TIMEOUT" -- /usr/bin/gcc -O2 -c big1.c
         expect "zram compile: finished at $TR_CC_ROOMY MiB without and with swap" \
                 "$(tr_result $TR_CC_ROOMY False) $(tr_result $TR_CC_ROOMY True)" "ok ok"
         expect "zram compile: finished at $TR_CC_TIGHT MiB with swap" "$(tr_result $TR_CC_TIGHT True)" ok
-        check "zram compile: gcc wrote its objects in the trial's directory" "$(ls -l *.o 2>&1 | head -c 300)" \
-                test -s big1.o -a -s big2.o -a -s big3.o
+        check "zram compile: gcc wrote its object in the trial's directory" "$(ls -l *.o 2>&1 | head -c 300)" \
+                test -s big1.o
         check "zram compile: every run ended as ok, oom or timeout" \
                 "$(tr_get "[r['result'] for r in j['runs']]")" \
                 test "$(tr_get "all(r['result'] in ('ok', 'oom', 'timeout') for r in j['runs'])")" = true
