@@ -525,16 +525,18 @@ if [[ -n $first ]] || want g || want n; then
         # each reboot: about 70-100 s alone, up to 200 s at load 15 (2026-12-02), so 400
         tr=400
         if want e && [[ -n $NODESWAP ]]; then
-                # scenario p checks the boot of e's LimitedSwap policy in e's second boot
-                plan+=("2 e$(want p && echo ,p) $tr" "3 e $tr")
+                # scenario p checks the boot of e's LimitedSwap policy in e's second boot, and so
+                # does scenario n (prepared after e's apply, ending on the same zram policy)
+                plan[-1]="${plan[-1]% *}$(want n && echo ,n-prepare) $t1"
+                plan+=("2 e$(want p && echo ,p)$(want n && echo ,n) $tr" "3 e $tr")
         fi
         if want g && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
                 plan+=("g2 g $tr" "g3 g $tr")
         fi
-        # Scenario n (node labels, issue 26): prepared at the end of the last boot so far, checked
-        # after one reboot of its own.
-        if want n && [[ -n $NODESWAP ]]; then
+        # Scenario n (node labels, issue 26) without e: prepared at the end of the last boot so far,
+        # checked after one reboot of its own.
+        if want n && ! want e && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,n-prepare $to"
                 plan+=("n2 n $tr")
         fi

@@ -4,10 +4,11 @@
 #
 # The kernel command line says what to run:
 #   e2e.phase=1|2|3|g2|g3|n2|ansible  which boot of the image this is (2 and 3 for scenario e, g2
-#                          and g3 for scenario g, n2 for scenario n; ansible: the image without
-#                          nodeswap that the Ansible role installs on)
+#                          and g3 for scenario g, n2 for scenario n without e (with e, n is
+#                          checked in boot 2); ansible: the image without nodeswap that the
+#                          Ansible role installs on)
 #   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,trial,e,ansible,g,n, and g-prepare and
-#                          n-prepare (the boot before g2, n2 prepares it at its end)
+#                          n-prepare (the boot before g2, or before 2 or n2, prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
@@ -2016,8 +2017,9 @@ scenario_n_boot2() {
         expect "after the reboot: NFD's rules hold, the zram labels" "$(nfd_labels)" \
                 "$N_P-backend=zram $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1 $N_P-zram-algorithm=zstd"
         n_no_write "apply plans no write after the boot"
-        ns revert --json
-        ns_expect_rc "revert" 0
+}
+# ... after the revert in that boot (its own in boot n2, e's in boot 2)
+scenario_n_reverted() {
         check "revert removed the feature file" "$(ls -l "$NFD_FILE" 2>&1)" test ! -e "$NFD_FILE"
         no_failed_units "after revert"
 }
@@ -2058,13 +2060,20 @@ case $phase in
         ;;
 2)
         if want p; then CUR=p; scenario_p_boot2; fi
+        if want n; then CUR=n; scenario_n_boot2; fi
         CUR=e; scenario_e_boot2
         if want p; then CUR=p; scenario_p_reverted; fi
+        if want n; then CUR=n; scenario_n_reverted; fi
         ;;
 3) CUR=e; scenario_e_boot3 ;;
 g2) CUR=g; scenario_g_boot2 ;;
 g3) CUR=g; scenario_g_boot3 ;;
-n2) CUR=n; scenario_n_boot2 ;;
+n2)
+        CUR=n; scenario_n_boot2
+        ns revert --json
+        ns_expect_rc "revert" 0
+        scenario_n_reverted
+        ;;
 ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
