@@ -82,7 +82,8 @@ done
 # on two cores, so that the e2e's minutes are not the whole of the README's test run. Part b holds
 # the scenarios that boot alone (their own image or their own first boot) and g's two reboots
 # after trial's boot: since trial's compile shrank (2026-12-02) part b took 1211 s of VM time to
-# part a's 2200 s, and g's boots (g2, g3: 285 s, 294 s of the host's CPU in that run) even them out.
+# part a's 2200 s, and g's two boots (285 s together, 294 s of the host's CPU, in that run) even
+# them out.
 PART_B=trial,ansible,g
 PART=${E2E_PART:-}
 if [[ -n $PART ]]; then

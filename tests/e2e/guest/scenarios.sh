@@ -1567,9 +1567,10 @@ ch_assert() {
 # touched every pass, COLD MiB written once and read at the end; it needs about HOT + COLD without
 # swap and about (HOT + COLD) / 2 with an allowance equal to the limit) and gcc -O2 -c on one
 # generated file (tests/bench/gen-compile.sh: gcc runs cc1 and as for it, and its peak is that of
-# one file however many there are, so one keeps the 16M check at a third of three files' minutes). The trial must change nothing on the node: the
-# swaps, the vm sysctls and the kubelet drop-ins are compared byte for byte right after every
-# trial, and after the final revert with what they were before the scenario.
+# one file however many there are, so one keeps the 16M check at a third of three files'
+# minutes). The trial must change nothing on the node: the swaps, the vm sysctls and the kubelet
+# drop-ins are compared byte for byte right after every trial, and after the final revert with
+# what they were before the scenario.
 TR_HOG=/usr/local/lib/nodeswap-e2e/hotcold
 TR_CC=/usr/local/lib/nodeswap-e2e/compile
 TR_DIR=$STATE/trial
