@@ -12,7 +12,7 @@ for d in $conf_dirs; do
         if [ -f "$d/rpi/swap.conf" ]; then files="$d/rpi/swap.conf"; break; fi
 done
 names=$(for d in $conf_dirs; do
-        for f in "$d"/rpi/swap.conf.d/*.conf; do [ -e "$f" ] || [ -L "$f" ] && basename "$f"; done
+        for f in "$d"/rpi/swap.conf.d/*.conf; do [ -e "$f" ] || [ -L "$f" ] && echo "${f##*/}"; done
 done | sort -u)
 for n in $names; do
         for d in $conf_dirs; do
@@ -23,34 +23,39 @@ for n in $names; do
         done
 done
 
-get() {         # get SECTION KEY DEFAULT
-        v=
-        [ -n "$files" ] && v=$(awk -v s="[$1]" -v k="$2" '
+# Every SECTION.KEY's last value in one awk run over all the files, as shell assignments of
+# cfg_SECTION_KEY (a stand-in that forks once per key cost a TCG guest about a second at every
+# daemon-reload); a key the files leave empty or unset gets its default below.
+cfg_read() {
+        [ -n "$files" ] || return 0
+        eval "$(awk '
                 { sub(/\r$/, ""); sub(/^[ \t]+/, ""); sub(/[ \t]+$/, "") }
                 /^[#;]/ || $0 == "" { next }
-                /^\[/ { sec = $0; next }
-                sec == s { i = index($0, "="); if (i == 0) next
-                           key = substr($0, 1, i - 1); sub(/[ \t]+$/, "", key)
-                           val = substr($0, i + 1); sub(/^[ \t]+/, "", val)
-                           if (key == k) { found = 1; last = val } }
-                END { if (found) print last }' $files)
-        [ -n "$v" ] && echo "$v" || echo "$3"
+                /^\[/ { sec = substr($0, 2, length($0) - 2); next }
+                { i = index($0, "="); if (i == 0) next
+                  key = substr($0, 1, i - 1); sub(/[ \t]+$/, "", key)
+                  val = substr($0, i + 1); sub(/^[ \t]+/, "", val)
+                  if (sec !~ /^[A-Za-z0-9]+$/ || key !~ /^[A-Za-z0-9]+$/) next
+                  gsub(/\047/, "\047\\\047\047", val)
+                  last[sec "_" key] = val }
+                END { for (k in last) printf "cfg_%s=\047%s\047\n", k, last[k] }' $files)"
 }
 
 rpi_swap_read_config() {
-mechanism=$(get Main Mechanism auto)
-path=$(get File Path /var/swap)
-zram_mult=$(get Zram RamMultiplier 1)
-zram_max=$(get Zram MaxSizeMiB 2048)
-zram_fixed=$(get Zram FixedSizeMiB "")
-wb_trigger=$(get Zram WritebackTrigger auto)
-wb_delay=$(get Zram WritebackInitialDelay 180min)
-wb_every=$(get Zram WritebackPeriodicInterval 24h)
+cfg_read
+mechanism=${cfg_Main_Mechanism:-auto}
+path=${cfg_File_Path:-/var/swap}
+zram_mult=${cfg_Zram_RamMultiplier:-1}
+zram_max=${cfg_Zram_MaxSizeMiB:-2048}
+zram_fixed=${cfg_Zram_FixedSizeMiB:-}
+wb_trigger=${cfg_Zram_WritebackTrigger:-auto}
+wb_delay=${cfg_Zram_WritebackInitialDelay:-180min}
+wb_every=${cfg_Zram_WritebackPeriodicInterval:-24h}
 
-file_mult=$(get File RamMultiplier 1)
-file_max=$(get File MaxSizeMiB 2048)
-file_disk_pct=$(get File MaxDiskPercent 50)
-file_fixed=$(get File FixedSizeMiB "")
+file_mult=${cfg_File_RamMultiplier:-1}
+file_max=${cfg_File_MaxSizeMiB:-2048}
+file_disk_pct=${cfg_File_MaxDiskPercent:-50}
+file_fixed=${cfg_File_FixedSizeMiB:-}
 case $mechanism in
 swapfile|swapdev|zram|zram+file|zram+device|none|auto) ;;
 *) mechanism=auto ;;            # unknown values are read as the default
