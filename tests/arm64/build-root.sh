@@ -28,12 +28,16 @@ set -euo pipefail
 trap 'echo "build-root.sh: the arm64 VM root failed at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 
 # Bump when anything below changes what ends up in the root.
-RECIPE_VERSION=3
+# 4: libcryptsetup12 and dmsetup, for swap through a dm-crypt mapping with 16 KiB pages (issue 37).
+RECIPE_VERSION=4
 
 PACKAGES=(
         systemd systemd-sysv udev util-linux mount kmod
         # nodeswap's runtime libraries (libsystemd0, libmount1, libblkid1 come with the above)
         libinih1 libjson-c5 libyaml-0-2
+        # encrypted swap (issue 37): nodeswap links libcryptsetup; dmsetup's udev rules let a
+        # dm-crypt mapping's activation finish without waiting on udev
+        libcryptsetup12 dmsetup
         # the kernel's initramfs and its Pre-Depends (the kernel package itself is KERNEL below,
         # installed by install-kernel.sh after these)
         initramfs-tools linux-base

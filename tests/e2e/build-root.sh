@@ -31,7 +31,10 @@ trap 'echo "build-root.sh: the e2e VM root failed at line $LINENO (exit $?): $BA
 
 # Bump when anything below changes what ends up in the root (configuration, initramfs, ...).
 # 7: gcc and libc6-dev, for scenario trial's compile workload (issue 27).
-RECIPE_VERSION=7
+# 8: the real node's runtime (containerd, runc, the CNI plugins, busybox-static for images built
+#    offline) and dm-crypt's user space (libcryptsetup12, dmsetup with its udev rules), for the
+#    real-kubelet and encrypted-swap issues (36, 37); containerd is installed disabled.
+RECIPE_VERSION=8
 
 PACKAGES=(
         systemd systemd-sysv udev dbus initramfs-tools kmod
@@ -44,6 +47,13 @@ PACKAGES=(
         # scenario trial (issue 27) runs a workload "that compiles a few files" under nodeswap
         # trial: gcc -O2 -c on generated C files in the guest
         gcc libc6-dev
+        # the real node (issue 36): Debian's containerd and runc run the real kubelet's pods, the
+        # CNI plugins make containerd report the network ready (a bridge/host-local conflist),
+        # and busybox-static is what the offline images are built from (no image pulls)
+        containerd runc containernetworking-plugins busybox-static
+        # encrypted swap (issue 37): nodeswap links libcryptsetup; dmsetup brings the udev rules
+        # without which activating a dm-crypt mapping waits on udev, and the tests' dmsetup table
+        libcryptsetup12 dmsetup
 )
 # Installed after debootstrap (with the 6.12 kernel below), once the initramfs is configured.
 KERNEL_PACKAGES=(linux-image-amd64)
@@ -180,6 +190,9 @@ IPv6AcceptRA=no
 NET
 chroot "$ROOT" systemctl enable systemd-networkd.service >/dev/null 2>&1
 chroot "$ROOT" systemctl enable ssh.service >/dev/null 2>&1 || true
+# containerd runs only where a scenario starts it (k3s's shape runs it inside k3s-agent.service,
+# as k3s does; kubeadm's enables containerd.service): the other scenarios' guest stays as it was
+chroot "$ROOT" systemctl disable containerd.service >/dev/null 2>&1 || true
 
 # Key-based root login only (the key is made per run and put in by run-e2e.sh).
 mkdir -p "$ROOT/etc/ssh/sshd_config.d"
