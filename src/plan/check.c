@@ -538,10 +538,16 @@ static int check_memory_eviction(const Policy *p, const HostState *h, bool swap,
                                             e->eviction_hard_flag->name, e->eviction_hard_flag->file));
         if (!swap)
                 return 0;
+        bool nobody = !e->eviction_hard_flag && !e->eviction_hard_from;
         return add(fs, VERDICT_MEMORY_EVICTION_MISSING,
-                   strdup_printf("%s sets evictionHard without memory.available, and this node %s swap: the kubelet "
-                                 "evicts no pod on memory pressure, the kernel's OOM killer decides (BestEffort pods "
-                                 "first)", src, h->swap_total > 0 ? "has" : "will have"),
+                   nobody
+                   ? strdup_printf("the kubelet has no --config file, so no default evictionHard, and no file or flag "
+                                   "sets memory.available, and this node %s swap: the kubelet evicts no pod on memory "
+                                   "pressure, the kernel's OOM killer decides (BestEffort pods first)",
+                                   h->swap_total > 0 ? "has" : "will have")
+                   : strdup_printf("%s sets evictionHard without memory.available, and this node %s swap: the kubelet "
+                                   "evicts no pod on memory pressure, the kernel's OOM killer decides (BestEffort pods "
+                                   "first)", src, h->swap_total > 0 ? "has" : "will have"),
                    p->swap_behavior == SWAP_BEHAVIOR_LIMITED_SWAP
                    ? strdup_printf("remove memory.available: null (or evictionHard: null) from the file that sets it "
                                    "after %s, or set [Kubelet] MemoryEviction=off to accept it", strempty(p->dropin))
@@ -575,6 +581,19 @@ static int check_kubelet_flags(const Policy *p, const HostState *h, const Kubele
                 r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
                         strdup_printf("%s: not a boolean (true, false, 1, 0, t, f): the kubelet does not start", src),
                         strdup_printf("set it to true or false in %s", e->invalid_flag->file));
+                if (r < 0)
+                        return r;
+        }
+        if (e->unknown_flag) {
+                /* mergeDefaultEvictionSettings is a configuration field with no flag (v1.36
+                 * cmd/kubelet/app/options/options.go registers none): pflag's "unknown flag" */
+                _cleanup_free_ char *src = kubelet_flag_source(e->unknown_flag);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, VERDICT_KUBELET_FLAG_INVALID,
+                        strdup_printf("%s: the kubelet has no such flag and does not start", src),
+                        strdup_printf("remove it from %s; mergeDefaultEvictionSettings: true belongs in the "
+                                      "kubelet's --config file, the only file that reads it", e->unknown_flag->file));
                 if (r < 0)
                         return r;
         }

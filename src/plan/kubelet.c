@@ -106,22 +106,20 @@ char *kubelet_memory_eviction_source(const KubeletEffective *e) {
         if (e->memory_available_from)
                 return kubelet_source(e->memory_available_from, e->memory_available_line);
         if (e->memory_available && e->memory_available_default) {
-                if (e->merge_default_eviction_flag) {
-                        _cleanup_free_ char *s = kubelet_flag_source(e->merge_default_eviction_flag);
-                        return s ? strdup_printf("the kubelet's default, kept by %s", s) : NULL;
-                }
                 if (e->merge_default_eviction_from) {
                         _cleanup_free_ char *s = kubelet_source(e->merge_default_eviction_from,
                                                                 e->merge_default_eviction_from->merge_default_eviction_line);
                         return s ? strdup_printf("the kubelet's default, kept by mergeDefaultEvictionSettings in %s", s)
                                  : NULL;
                 }
-                return strdup("the kubelet's default (no file or flag sets evictionHard)");
+                return strdup("the kubelet's default (its --config file sets no evictionHard)");
         }
         /* none: who dropped the default */
         if (e->eviction_hard_flag)
                 return kubelet_flag_source(e->eviction_hard_flag);
         if (e->eviction_hard_from)
                 return kubelet_source(e->eviction_hard_from, e->eviction_hard_from->eviction_hard_line);
-        return strdup("the kubelet's default");
+        /* no --config file (k3s, rke2): the kubelet has no default evictionHard (loadConfigFile()
+         * alone puts it in) */
+        return strdup("the kubelet without a --config file");
 }

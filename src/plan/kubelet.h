@@ -26,7 +26,7 @@ int kubelet_dropin_memory_eviction(const Policy *p, const KubeletConfig *c, cons
 
 /* Where the effective memory.available threshold comes from: the --eviction-hard flag, FILE:LINE,
  * or the kubelet's default (and what kept it); with no threshold, the flag or file that set
- * evictionHard without it. malloc'd. */
+ * evictionHard without it, or "the kubelet without a --config file" when none did. malloc'd. */
 char *kubelet_memory_eviction_source(const KubeletEffective *e);
 
 /* "FILE:LINE" (or FILE when line is 0), "the kubelet's default" for f NULL. malloc'd. */

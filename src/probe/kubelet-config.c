@@ -32,6 +32,7 @@ void kubelet_config_done(KubeletConfig *c) {
         free(c->config_dir);
         free(c->config_dir_source);
         free(c->flag_memory_available);
+        kubelet_version_done(&c->version);
         kubelet_flags_done(&c->flags);
         *c = (KubeletConfig) {};
 }
@@ -221,6 +222,7 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
         }
 
         const char *a = scalar(api), *k = scalar(kind);
+        f->no_api_version = !a && k && streq(k, "KubeletConfiguration");
         if (!a || !startswith(a, "kubelet.config.k8s.io/"))
                 return set_invalid(f, line_of(api),
                                    a ? strdup_printf("apiVersion %s is not kubelet.config.k8s.io/v1beta1", a)
@@ -369,6 +371,16 @@ static int read_one(KubeletConfig *c, const char *root, const char *path, bool s
         r = kubelet_config_parse(path, text, len, &f);
         if (r < 0)
                 return r;
+        /* a drop-in without apiVersion: 1.30 and 1.31 take it (mergeKubeletConfigurations() checks
+         * the group, version and kind since 1.32: "no apiVersion/kind"). shared/docs/DOMAIN.md says
+         * every drop-in needs both; the kubelet wins: the real v1.31.0 runs with such a file. */
+        if (f.invalid && f.no_api_version && streq_ptr(f.invalid_reason, "no apiVersion") &&
+            !streq_ptr(path, c->config_file) && kubelet_config_rule(c) == KUBELET_MERGE_LEGACY) {
+                f.invalid = false;
+                f.invalid_line = 0;
+                free(f.invalid_reason);
+                f.invalid_reason = NULL;
+        }
         return files_add(c, &f);
 }
 
@@ -483,6 +495,14 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
         r = read_eviction_flags(&c);
         if (r < 0)
                 goto fail;
+        {
+                _cleanup_free_ char *exec = NULL;
+                r = kubelet_unit_exec(root, unit, &exec);
+                if (r >= 0)
+                        r = kubelet_version_read(root, unit, exec, &c.version);
+                if (r < 0)
+                        goto fail;
+        }
 
         /* kubeadm's 10-kubeadm.conf passes --config=/var/lib/kubelet/config.yaml; a --config flag
          * nodeswap reads comes after it and wins */
@@ -571,6 +591,19 @@ bool kubelet_config_reads(const KubeletConfig *c, const char *path) {
         return strncmp(path, c->config_dir, l) == 0 && (l == 1 || path[l] == '/') && path[l + (l > 1)];
 }
 
+KubeletMergeRule kubelet_config_rule(const KubeletConfig *c) {
+        return c && c->version.major == 1 && c->version.minor < 32 ? KUBELET_MERGE_LEGACY : KUBELET_MERGE_VERSIONED;
+}
+
+bool kubelet_config_merges_default_eviction(const KubeletConfig *c) {
+        return !(c && c->version.major == 1 && c->version.minor < 33);
+}
+
+bool kubelet_config_starts(const KubeletConfig *c, const KubeletEffective *e) {
+        return !e->first_invalid && !e->invalid_flag && !e->unknown_flag && !e->swap_behavior_unknown &&
+               !(c && (c->config_dir_error != 0 || c->eviction_hard_flag_invalid));
+}
+
 const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char *path) {
         if (!c || !path)
                 return NULL;
@@ -580,129 +613,180 @@ const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char 
         return NULL;
 }
 
-/* What a null in a drop-in brings back. The kubelet (kubernetes/kubernetes cmd/kubelet/app/server.go,
- * mergeKubeletConfigurations(), 1.28 to 1.36) applies each drop-in as a JSON merge patch over
- * json.Marshal() of its internal configuration type, whose fields carry no json tags: the base has
- * "FailSwapOn" and "MemorySwap", a drop-in "failSwapOn" and "memorySwap". A null in a drop-in
- * therefore deletes only the camelCase key earlier drop-ins put there, and when the result is
- * decoded (json.Unmarshal matches keys case-insensitively) the Go-named key, i.e. the --config
- * file's value or, without one, the built-in default, is what is left. */
-typedef struct KubeletBase {
-        const char *swap_behavior_value;
-        const KubeletConfigFile *swap_behavior_from;
-        bool fail_swap_on;
-        const KubeletConfigFile *fail_swap_on_from;
-        const char *memory_available;
-        const KubeletConfigFile *memory_available_from;
-        unsigned memory_available_line;
-        const KubeletConfigFile *eviction_hard_from;
-        const KubeletConfigFile *merge_default_eviction_from;
-} KubeletBase;
+/* The merge, as the kubelet's cmd/kubelet/app/server.go does it (kubernetes/kubernetes v1.31.0 and
+ * v1.36.3, read for this; tests/k8s/kubelet-differential.py holds nodeswap to both binaries):
+ *
+ * The base. With a --config file, loadConfigFile() decodes it (the v1beta1 defaults: failSwapOn
+ * true, swapBehavior "", no evictionHard) and then, when the file sets no evictionHard (or null),
+ * puts in DefaultEvictionHard (memory.available 100Mi and the disk thresholds; kubernetes PR
+ * 110263); when it sets one and, since 1.33, mergeDefaultEvictionSettings: true, it adds the
+ * default signals the file does not name. This is the only place either happens. Without
+ * --config (k3s, rke2) the base is built from the flags' defaults: no evictionHard at all.
+ *
+ * The drop-ins (only with --config-dir), mergeKubeletConfigurations(): each is applied over the
+ * result so far as a JSON merge patch (RFC 7386): maps merge key by key, a null deletes the key.
+ *   1.32 and later (kubernetes PR 127421): the base is converted to v1beta1 and marshalled with its
+ *     camelCase keys, the drop-ins merged over it, the result decoded and
+ *     SetDefaults_KubeletConfiguration() run: a key a null deleted gets the v1beta1 default, not
+ *     the base's value: failSwapOn true, swapBehavior "" (NoSwap), evictionHard none (no
+ *     default: pkg/kubelet/apis/config/v1beta1/defaults.go sets none), and mergeDefault-
+ *     EvictionSettings is not looked at again. Every drop-in must name apiVersion
+ *     kubelet.config.k8s.io/v1beta1 and kind KubeletConfiguration, or the kubelet does not start.
+ *   1.30 and 1.31: the base is marshalled from the internal type, whose fields have no json tags
+ *     ("FailSwapOn", "MemorySwap", "EvictionHard"), and the drop-ins' camelCase keys merge beside
+ *     them; json.Unmarshal back into the base reads the Go-named key first and the camelCase key
+ *     after it (sorted keys; it matches names case-insensitively, a map is filled key by key), so
+ *     a drop-in's value wins and its null only takes back what earlier drop-ins set: the base's
+ *     value comes back.
+ *
+ * Then the flags (kubeletConfigFlagPrecedence()): --fail-swap-on wins over every failSwapOn, and
+ * the first --eviction-hard replaces the whole evictionHard map. */
+typedef struct MergeValue {
+        bool present;                   /* in the merged document (1.32+) or the drop-ins' keys (1.31) */
+        const char *value;              /* swapBehavior, memory.available; NULL: none */
+        bool b;                         /* failSwapOn */
+        bool is_default;                /* memory.available: DefaultEvictionHard's */
+        const KubeletConfigFile *from;  /* NULL: a default */
+        unsigned line;
+} MergeValue;
 
-static void merge_eviction(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
+typedef struct MergeState {
+        MergeValue fail_swap_on, swap_behavior, memory_available;
+        const KubeletConfigFile *eviction_hard_from;    /* the file that last set or dropped evictionHard */
+        const KubeletConfigFile *merge_default_eviction_from;
+} MergeState;
+
+/* The base the --config file f (NULL: none) gives; has_config: the kubelet gets a --config
+ * (kubeadm: also when the default file is missing). */
+static void load_config_file(const KubeletConfig *c, const KubeletConfigFile *f, bool has_config,
+                             MergeState *s) {
+        *s = (MergeState) { .fail_swap_on = { .present = true, .b = true } };
+        if (has_config)
+                s->memory_available = (MergeValue) { .present = true, .value = KUBELET_DEFAULT_MEMORY_AVAILABLE,
+                                                     .is_default = true };
+        if (!f)
+                return;
+        if (f->fail_swap_on_field == KUBELET_FIELD_SET)
+                s->fail_swap_on = (MergeValue) { .present = true, .b = f->fail_swap_on, .from = f,
+                                                 .line = f->fail_swap_on_line };
+        else if (f->fail_swap_on_field == KUBELET_FIELD_CLEARED)
+                s->fail_swap_on.from = f;
+        if (f->swap_behavior_field == KUBELET_FIELD_SET)
+                s->swap_behavior = (MergeValue) { .present = !streq(f->swap_behavior_value, ""),
+                                                  .value = f->swap_behavior_value, .from = f,
+                                                  .line = f->swap_behavior_line };
+        else if (f->swap_behavior_field == KUBELET_FIELD_CLEARED)
+                s->swap_behavior.from = f;
+        if (f->eviction_hard_field != KUBELET_FIELD_SET)
+                return;         /* none, or null: DefaultEvictionHard */
+        s->eviction_hard_from = f;
+        if (f->memory_available_field == KUBELET_FIELD_SET)
+                s->memory_available = (MergeValue) { .present = true, .value = f->memory_available_value,
+                                                     .from = f, .line = f->memory_available_line };
+        else if (f->merge_default_eviction_field == KUBELET_FIELD_SET && f->merge_default_eviction &&
+                 kubelet_config_merges_default_eviction(c))
+                s->merge_default_eviction_from = f;     /* the default's memory.available stays */
+        else
+                s->memory_available = (MergeValue) {};
+}
+
+/* A value a drop-in's null removes: 1.32+ the v1beta1 default, 1.31 the base's. */
+static MergeValue cleared(const KubeletConfig *c, const MergeValue *base, const KubeletConfigFile *f,
+                          unsigned line, bool default_b) {
+        if (kubelet_config_rule(c) == KUBELET_MERGE_LEGACY)
+                return *base;
+        return (MergeValue) { .b = default_b, .from = f, .line = line };
+}
+
+static void merge_dropin(const KubeletConfig *c, MergeState *s, const MergeState *base, const KubeletConfigFile *f) {
+        switch (f->fail_swap_on_field) {
+        case KUBELET_FIELD_SET:
+                s->fail_swap_on = (MergeValue) { .present = true, .b = f->fail_swap_on, .from = f,
+                                                 .line = f->fail_swap_on_line };
+                break;
+        case KUBELET_FIELD_CLEARED:
+                s->fail_swap_on = cleared(c, &base->fail_swap_on, f, f->fail_swap_on_line, true);
+                break;
+        default:
+                break;
+        }
+        switch (f->swap_behavior_field) {
+        case KUBELET_FIELD_SET:
+                s->swap_behavior = (MergeValue) { .present = true, .value = f->swap_behavior_value, .from = f,
+                                                  .line = f->swap_behavior_line };
+                break;
+        case KUBELET_FIELD_CLEARED:
+                s->swap_behavior = cleared(c, &base->swap_behavior, f, f->swap_behavior_line, false);
+                break;
+        default:
+                break;
+        }
         switch (f->eviction_hard_field) {
         case KUBELET_FIELD_SET:
-                if (!e->eviction_hard_from)
-                        e->eviction_hard_from = f;
-                switch (f->memory_available_field) {
-                case KUBELET_FIELD_SET:
-                        e->memory_available = f->memory_available_value;
-                        e->memory_available_from = f;
-                        e->memory_available_line = f->memory_available_line;
-                        break;
-                case KUBELET_FIELD_CLEARED:
-                        /* the key is removed: what the --config file set comes back */
-                        e->memory_available = base ? base->memory_available : NULL;
-                        e->memory_available_from = base ? base->memory_available_from : NULL;
-                        e->memory_available_line = base ? base->memory_available_line : 0;
-                        break;
-                default:
-                        break;
+                /* a map: the keys this file names, the others stay */
+                s->eviction_hard_from = f;
+                if (f->memory_available_field == KUBELET_FIELD_SET)
+                        s->memory_available = (MergeValue) { .present = true, .value = f->memory_available_value,
+                                                             .from = f, .line = f->memory_available_line };
+                else if (f->memory_available_field == KUBELET_FIELD_CLEARED) {
+                        s->memory_available = cleared(c, &base->memory_available, f, f->memory_available_line, false);
+                        if (kubelet_config_rule(c) == KUBELET_MERGE_LEGACY)
+                                s->eviction_hard_from = base->eviction_hard_from;
                 }
                 break;
         case KUBELET_FIELD_CLEARED:
-                e->eviction_hard_from = base ? base->eviction_hard_from : NULL;
-                e->memory_available = base ? base->memory_available : NULL;
-                e->memory_available_from = base ? base->memory_available_from : NULL;
-                e->memory_available_line = base ? base->memory_available_line : 0;
+                s->memory_available = cleared(c, &base->memory_available, f, f->eviction_hard_line, false);
+                s->eviction_hard_from = kubelet_config_rule(c) == KUBELET_MERGE_LEGACY ? base->eviction_hard_from : f;
                 break;
         default:
                 break;
         }
-        switch (f->merge_default_eviction_field) {
-        case KUBELET_FIELD_SET:
-                e->merge_default_eviction_from = f->merge_default_eviction ? f : NULL;
-                break;
-        case KUBELET_FIELD_CLEARED:
-                e->merge_default_eviction_from = base ? base->merge_default_eviction_from : NULL;
-                break;
-        default:
-                break;
-        }
-}
-
-static void merge(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
-        if (f->invalid && !e->first_invalid)
-                e->first_invalid = f;
-        switch (f->swap_behavior_field) {
-        case KUBELET_FIELD_SET:
-                e->swap_behavior_value = f->swap_behavior_value;
-                e->swap_behavior_from = f;
-                break;
-        case KUBELET_FIELD_CLEARED:
-                /* in the --config file itself (base NULL) a null is the default */
-                e->swap_behavior_value = base ? base->swap_behavior_value : NULL;
-                e->swap_behavior_from = base && base->swap_behavior_from ? base->swap_behavior_from : f;
-                break;
-        default:
-                break;
-        }
-        switch (f->fail_swap_on_field) {
-        case KUBELET_FIELD_SET:
-                e->fail_swap_on = f->fail_swap_on;
-                e->fail_swap_on_from = f;
-                break;
-        case KUBELET_FIELD_CLEARED:
-                e->fail_swap_on = base ? base->fail_swap_on : true;
-                e->fail_swap_on_from = base && base->fail_swap_on_from ? base->fail_swap_on_from : f;
-                break;
-        default:
-                break;
-        }
-        merge_eviction(e, f, base);
+        /* mergeDefaultEvictionSettings in a drop-in: read by no kubelet (loadConfigFile() alone) */
 }
 
 void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                               const KubeletConfigFile *replacement, KubeletEffective *ret) {
-        KubeletEffective e = { .fail_swap_on = true };
+        KubeletEffective e = {};
         bool pending = replace_path && replacement && kubelet_config_reads(c, replace_path);
+        const KubeletConfigFile *config = NULL;
+        size_t first = 0;
 
-        KubeletBase base = { .fail_swap_on = true };
-        for (size_t i = 0; c && i < c->n_files; i++) {
+        if (c && c->config_file && c->n_files > 0 && streq(c->files[0].path, c->config_file)) {
+                config = &c->files[0];
+                first = 1;
+        }
+        if (config && config->invalid)
+                e.first_invalid = config;
+        MergeState base, s;
+        load_config_file(c, config && !config->invalid ? config : NULL, c && c->config_file, &base);
+        s = base;
+        for (size_t i = first; c && i < c->n_files; i++) {
                 const KubeletConfigFile *f = &c->files[i];
-                bool dropin = !(c->config_file && i == 0 && streq(f->path, c->config_file));
-                if (pending && dropin && walk_cmp(replace_path, f->path) <= 0) {
-                        merge(&e, replacement, &base);
+                if (pending && walk_cmp(replace_path, f->path) <= 0) {
+                        merge_dropin(c, &s, &base, replacement);
                         pending = false;
                 }
                 if (replace_path && streq(f->path, replace_path))
                         continue;
-                merge(&e, f, dropin ? &base : NULL);
-                if (!dropin)
-                        base = (KubeletBase) {
-                                .swap_behavior_value = e.swap_behavior_value,
-                                .swap_behavior_from = e.swap_behavior_from,
-                                .fail_swap_on = e.fail_swap_on,
-                                .fail_swap_on_from = e.fail_swap_on_from,
-                                .memory_available = e.memory_available,
-                                .memory_available_from = e.memory_available_from,
-                                .memory_available_line = e.memory_available_line,
-                                .eviction_hard_from = e.eviction_hard_from,
-                                .merge_default_eviction_from = e.merge_default_eviction_from,
-                        };
+                if (f->invalid && !e.first_invalid)
+                        e.first_invalid = f;
+                merge_dropin(c, &s, &base, f);
         }
         if (pending)
-                merge(&e, replacement, &base);
+                merge_dropin(c, &s, &base, replacement);
+
+        e.fail_swap_on = s.fail_swap_on.present ? s.fail_swap_on.b : true;
+        e.fail_swap_on_from = s.fail_swap_on.from;
+        e.swap_behavior_value = s.swap_behavior.present ? s.swap_behavior.value : NULL;
+        e.swap_behavior_from = s.swap_behavior.from;
+        if (s.memory_available.present) {
+                e.memory_available = s.memory_available.value;
+                e.memory_available_default = s.memory_available.is_default;
+                e.memory_available_from = s.memory_available.from;
+                e.memory_available_line = s.memory_available.line;
+        }
+        e.eviction_hard_from = s.eviction_hard_from;
+        e.merge_default_eviction_from = base.merge_default_eviction_from;
 
         /* the command line last (kubeletConfigFlagPrecedence) */
         const KubeletFlag *fso = c ? kubelet_flags_last(&c->flags, "fail-swap-on") : NULL;
@@ -715,36 +799,19 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                         e.fail_swap_on_flag = fso;
                 }
         }
+        /* no such flag (the field is in the configuration file only): pflag refuses it */
+        e.unknown_flag = c ? kubelet_flags_last(&c->flags, "merge-default-eviction-settings") : NULL;
 
         /* --eviction-hard replaces every file's evictionHard */
         if (c && c->eviction_hard_flag) {
                 e.eviction_hard_flag = c->eviction_hard_flag;
                 e.memory_available = c->flag_memory_available;
+                e.memory_available_default = false;
                 e.memory_available_from = NULL;
                 e.memory_available_line = 0;
                 e.memory_available_flag = c->flag_memory_available_from;
         }
-        const KubeletFlag *mdes = c ? kubelet_flags_last(&c->flags, "merge-default-eviction-settings") : NULL;
-        if (mdes) {
-                int b = kubelet_flag_bool(mdes);
-                if (b < 0) {
-                        if (!e.invalid_flag)
-                                e.invalid_flag = mdes;
-                } else {
-                        e.merge_default_eviction_flag = b ? mdes : NULL;
-                        e.merge_default_eviction_from = NULL;
-                }
-        }
-        bool merge_defaults = e.merge_default_eviction_flag || e.merge_default_eviction_from;
-        if (!e.eviction_hard_flag && !e.eviction_hard_from) {
-                e.memory_available = KUBELET_DEFAULT_MEMORY_AVAILABLE;
-                e.memory_available_default = true;
-                e.memory_available_from = NULL;
-                e.memory_available_line = 0;
-        } else if (!e.memory_available && merge_defaults) {
-                e.memory_available = KUBELET_DEFAULT_MEMORY_AVAILABLE;
-                e.memory_available_default = true;
-        } else if (e.memory_available && (streq(e.memory_available, "0%") || streq(e.memory_available, "100%")))
+        if (e.memory_available && (streq(e.memory_available, "0%") || streq(e.memory_available, "100%")))
                 e.memory_available = NULL;      /* the kubelet ignores it: no threshold */
 
         const char *v = e.swap_behavior_value;

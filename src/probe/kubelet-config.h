@@ -3,15 +3,18 @@
 
 #include "policy/policy.h"
 #include "probe/kubelet-flags.h"
+#include "probe/kubelet-version.h"
 
 /* The kubelet's effective configuration, read the way the kubelet reads it (kubernetes.io
  * "Kubelet Configuration Directory Merging", KEP-3983): the --config file first (kubeadm:
  * /var/lib/kubelet/config.yaml; k3s and rke2 pass none), then every file whose name ends in
  * ".conf" below --config-dir, walked in lexical byte order (subdirectories where their name
  * sorts), each applied over the result so far as a JSON merge patch: a field a file sets
- * overrides, absent fields are kept, and a field set to null in a drop-in takes back what earlier
- * drop-ins set: the --config file's value (or, without one, the kubelet's default) comes back
- * (kubelet_config_effective(), which says why).
+ * overrides, absent fields are kept, maps merge key by key, and a null in a drop-in deletes the
+ * key: since 1.32 the kubelet's default comes back (failSwapOn true, swapBehavior NoSwap, no
+ * evictionHard), before 1.32 the value of the --config file (or the flags' default); the rule is
+ * chosen by the kubelet's version (kubelet-version.h), the 1.32+ one when it is unknown.
+ * kubelet_config_effective() in kubelet-config.c says how the kubelet does it, with the source.
  * A file that is not YAML, not a mapping, or lacks apiVersion: kubelet.config.k8s.io/... and
  * kind: KubeletConfiguration stops the kubelet from starting.
  *
@@ -20,7 +23,8 @@
  *
  * The kubelet's command-line flags (kubelet-flags.h) are applied over the merged files, as the
  * kubelet applies them (kubeletConfigFlagPrecedence): --fail-swap-on wins over every failSwapOn,
- * --config names the config file, --config-dir the drop-in directory. */
+ * --eviction-hard over every evictionHard, --config names the config file, --config-dir the
+ * drop-in directory. */
 
 /* memory.available in the kubelet's default evictionHard (kubernetes/kubernetes
  * pkg/kubelet/eviction/defaults_linux.go). */
@@ -37,6 +41,9 @@ typedef struct KubeletConfigFile {
         char *path;                     /* host path (without the root prefix) */
         bool invalid;                   /* the kubelet refuses this file and does not start */
         char *invalid_reason;           /* why, in words (when invalid) */
+        bool no_api_version;            /* it names no apiVersion (kind KubeletConfiguration): a drop-in
+                                         * 1.30 and 1.31 take (they decode drop-ins into an unstructured
+                                         * object, which needs a kind only); invalid since 1.32 */
         unsigned invalid_line;          /* 1-based, 0: the file as a whole */
 
         KubeletField swap_behavior_field;
@@ -48,7 +55,8 @@ typedef struct KubeletConfigFile {
         unsigned fail_swap_on_line;
 
         /* evictionHard (a map: a drop-in's keys merge into the result key by key) and its
-         * memory.available; mergeDefaultEvictionSettings (Kubernetes 1.34+). */
+         * memory.available; mergeDefaultEvictionSettings (Kubernetes 1.33+; read in the --config
+         * file only). */
         KubeletField eviction_hard_field;       /* SET: a mapping, CLEARED: evictionHard: null */
         unsigned eviction_hard_line;
         KubeletField memory_available_field;    /* within the mapping: SET, CLEARED (null: removes the key) */
@@ -59,8 +67,15 @@ typedef struct KubeletConfigFile {
         unsigned merge_default_eviction_line;
 } KubeletConfigFile;
 
+/* How the kubelet merges its drop-ins (kubelet_config_effective() says how each works). */
+typedef enum KubeletMergeRule {
+        KUBELET_MERGE_VERSIONED,        /* 1.32 and later, and an unknown version */
+        KUBELET_MERGE_LEGACY,           /* 1.30 and 1.31 (nodeswap supports no older kubelet) */
+} KubeletMergeRule;
+
 typedef struct KubeletConfig {
         char *unit;                     /* the kubelet unit it was read for, NULL: unknown */
+        KubeletVersion version;         /* of the kubelet's executable, unknown: 0.0 */
         char *config_file;              /* --config, NULL: none (k3s, rke2) */
         char *config_dir;               /* --config-dir, NULL: none */
         char *config_dir_source;        /* where config_dir came from, in words */
@@ -90,29 +105,31 @@ typedef struct KubeletEffective {
         const KubeletConfigFile *fail_swap_on_from;     /* the file that wins among the files, NULL: the default */
         const KubeletFlag *fail_swap_on_flag;   /* --fail-swap-on, which wins over every file; NULL: none */
         const KubeletFlag *invalid_flag;        /* a --fail-swap-on that is no boolean: the kubelet does not start */
+        const KubeletFlag *unknown_flag;        /* a flag the kubelet does not have (--merge-default-
+                                                 * eviction-settings): it does not start */
         const KubeletConfigFile *first_invalid;         /* NULL: every file is valid */
 
         /* The hard memory.available threshold the kubelet runs with. The kubelet's default
          * evictionHard (memory.available 100Mi, nodefs.available 10%, nodefs.inodesFree 5%,
          * imagefs.available 15%: kubernetes/kubernetes pkg/kubelet/eviction/defaults_linux.go
-         * DefaultEvictionHard; later releases add imagefs.inodesFree 5%) counts only while no file
-         * and no flag sets evictionHard: once one does, a signal it does not name has no threshold
-         * (pkg/kubelet/apis/config/types.go, MergeDefaultEvictionSettings: "If false, and if any
-         * signal is specified in this configuration then other signals that are not specified in
-         * this configuration will be set to 0"), unless mergeDefaultEvictionSettings is true.
-         * "0%" and "100%" are no threshold (pkg/kubelet/eviction/helpers.go parseThresholdStatement
-         * ignores them). */
+         * DefaultEvictionHard; later releases add imagefs.inodesFree 5%) is put in by
+         * loadConfigFile() when the --config file sets no evictionHard, and only then: without a
+         * --config file (k3s, rke2) there is none, and a drop-in's evictionHard merges key by key
+         * into what the --config file gave (kubelet_config_effective()). With a --config file
+         * that sets evictionHard, a signal it does not name has no threshold unless that file sets
+         * mergeDefaultEvictionSettings: true (1.33+). "0%" and "100%" are no threshold
+         * (pkg/kubelet/eviction/helpers.go parseThresholdStatement ignores them). */
         const char *memory_available;   /* the threshold ("100Mi", "5%"), NULL: none */
-        bool memory_available_default;  /* it is the kubelet's default (nothing sets evictionHard, or
-                                         * mergeDefaultEvictionSettings) */
+        bool memory_available_default;  /* it is the kubelet's default (the --config file sets no
+                                         * evictionHard, or mergeDefaultEvictionSettings there) */
         const KubeletConfigFile *memory_available_from; /* the file that sets it, NULL: default or flag */
         unsigned memory_available_line;
         const KubeletFlag *memory_available_flag;       /* --eviction-hard that sets it, NULL: none */
-        const KubeletConfigFile *eviction_hard_from;    /* the first file that sets evictionHard (and so
-                                                         * drops the defaults), NULL: none */
+        const KubeletConfigFile *eviction_hard_from;    /* the file that last set (or dropped)
+                                                         * evictionHard, NULL: none */
         const KubeletFlag *eviction_hard_flag;  /* --eviction-hard, which wins over every file; NULL: none */
-        const KubeletConfigFile *merge_default_eviction_from;   /* mergeDefaultEvictionSettings: true there */
-        const KubeletFlag *merge_default_eviction_flag;         /* --merge-default-eviction-settings=true */
+        const KubeletConfigFile *merge_default_eviction_from;   /* the --config file, with
+                                                                 * mergeDefaultEvictionSettings: true */
 } KubeletEffective;
 
 void kubelet_config_file_done(KubeletConfigFile *f);
@@ -133,6 +150,16 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
  * read after nodeswap writes (or removes) its drop-in. Pure. */
 void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                               const KubeletConfigFile *replacement, KubeletEffective *ret);
+
+/* The merge rule of c's kubelet: LEGACY for a kubelet known to be 1.30 or 1.31, else VERSIONED. */
+KubeletMergeRule kubelet_config_rule(const KubeletConfig *c);
+
+/* Whether c's kubelet reads mergeDefaultEvictionSettings (1.33 and later, or unknown). */
+bool kubelet_config_merges_default_eviction(const KubeletConfig *c);
+
+/* Whether the kubelet starts with c and its merge e: every file valid, --config-dir walkable, every
+ * flag nodeswap reads well-formed, a swapBehavior it knows (ValidateKubeletConfiguration). */
+bool kubelet_config_starts(const KubeletConfig *c, const KubeletEffective *e);
 
 /* Whether the kubelet reads path as a drop-in (it ends in .conf and lies below c->config_dir). */
 bool kubelet_config_reads(const KubeletConfig *c, const char *path);

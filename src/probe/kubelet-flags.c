@@ -701,6 +701,24 @@ static int read_k3s(const char *root, const char *unit, bool rke2, KubeletFlags 
         return r;
 }
 
+int kubelet_unit_exec(const char *root, const char *unit, char **ret) {
+        ExecStart es = {};
+        _cleanup_strv_free_ char **words = NULL;
+        *ret = NULL;
+        int r = unit ? read_exec_start(root, unit, &es) : 0;
+        if (r >= 0 && es.value)
+                r = exec_split(es.value, &words);
+        if (r >= 0 && words && words[0]) {
+                /* systemd's prefixes: "-", "@", ":", "+", "!" and "!!" (systemd.service(5)) */
+                const char *w = words[0] + strspn(words[0], "-@:+!");
+                if (w[0] == '/' && !(*ret = strdup(w)))
+                        r = -ENOMEM;
+        }
+        free(es.value);
+        free(es.file);
+        return r < 0 ? r : 0;
+}
+
 int kubelet_flags_read(const char *root, const char *unit, KubeletFlags *ret) {
         KubeletFlags f = {};
         int r = 0;

@@ -56,3 +56,8 @@ char *kubelet_flag_source(const KubeletFlag *f);
 /* A boolean flag's value as Go's strconv.ParseBool reads it: 1, 0, or -1 (the kubelet refuses it
  * and does not start). */
 int kubelet_flag_bool(const KubeletFlag *f);
+
+/* The executable of unit's ExecStart= (the unit file and its drop-ins, the last ExecStart= that
+ * counts; systemd's prefixes dropped), in *ret (malloc'd), NULL when it has none or it is no
+ * absolute path. Returns 0 or -ENOMEM. */
+int kubelet_unit_exec(const char *root, const char *unit, char **ret);

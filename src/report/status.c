@@ -262,9 +262,18 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
         if (eff->memory_available)
                 fprintf(f, "  memory eviction memory.available<%s from %s\n", eff->memory_available,
                         strempty(m->memory_eviction_source));
+        else if (!eff->eviction_hard_flag && !eff->eviction_hard_from)
+                fprintf(f, "  memory eviction none: no --config file (the kubelet's default evictionHard comes "
+                        "with one only) and no file or flag sets memory.available (the OOM killer decides)\n");
         else
                 fprintf(f, "  memory eviction none: %s sets evictionHard without memory.available (the OOM "
                         "killer decides)\n", strempty(m->memory_eviction_source));
+        if (h->kubelet.version.text)
+                fprintf(f, "  version         %s (from %s): drop-ins merged the %s way\n", h->kubelet.version.text,
+                        h->kubelet.version.path,
+                        kubelet_config_rule(&h->kubelet) == KUBELET_MERGE_LEGACY ? "1.30-1.31" : "1.32+");
+        else if (h->kubelet_unit)
+                fprintf(f, "  version         unknown: drop-ins read the 1.32+ way\n");
         if (h->kubelet.config_dir)
                 fprintf(f, "  drop-in dir     %s%s\n", h->kubelet.config_dir,
                         h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");
@@ -650,6 +659,10 @@ static int kubelet_to_json(const StatusModel *m, json_object **ret) {
         }
         if (json_add_string(o, "unit", h->kubelet_unit) < 0 ||
             json_add_tristate(o, "active", h->kubelet_active) < 0 ||
+            json_add_bool(o, "starts", kubelet_config_starts(&h->kubelet, &m->kubelet)) < 0 ||
+            json_add_string(o, "version", h->kubelet.version.text) < 0 ||
+            json_add_string(o, "version_source", h->kubelet.version.path) < 0 ||
+            json_add_string(o, "merge_rule", kubelet_config_rule(&h->kubelet) == KUBELET_MERGE_LEGACY ? "1.30" : "1.32") < 0 ||
             json_add_string(o, "dropin", h->dropin_path ?: m->policy->dropin) < 0 ||
             json_add_bool(o, "dropin_present", h->dropin != NULL) < 0 ||
             json_add_string(o, "swap_behavior", effective_text(&m->kubelet)) < 0 ||

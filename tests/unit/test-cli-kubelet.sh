@@ -107,16 +107,54 @@ has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-node
 
 # --- kubeadm: a drop-in's null over the --config file brings config.yaml's values back (the
 # kubelet's merge base carries Go field names, so the null removes only 10-site.conf's keys)
+# On a kubelet of unknown version the 1.32+ rule: the nulls bring back the v1beta1 defaults
+# (failSwapOn true, NoSwap), which would stop the kubelet on this node with swap
 r=$(root kubeadm-null)
+run 0 status --root "$r" --config "$kubeadm"
+has '^  swapBehavior +NoSwap from /etc/kubernetes/kubelet.conf.d/20-reset.conf:4 \(empty: the default\)$'
+has '^  failSwapOn +true from /etc/kubernetes/kubelet.conf.d/20-reset.conf:3'
+has '^  version +unknown: drop-ins read the 1.32\+ way$'
+# (a policy that leaves the kubelet alone: nodeswap's own drop-in would set failSwapOn: false last)
+alone=$(policy alone $'[Kubelet]\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
+run 1 check --root "$r" --config "$alone"
+has 'kubelet-fail-swap-on'
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: no version, the 1.32+ rule" \
+	[ "$(json "$out" 'd["kubelet"]["version"], d["kubelet"]["merge_rule"], d["kubelet"]["starts"]')" = "(None, '1.32', True)" ]
+# The same files on a kubelet v1.31.0 (its Go build information in /usr/bin/kubelet): the old
+# rule, config.yaml's values come back
+r=$(root kubeadm-null-1.31)
 run 0 status --root "$r" --config "$kubeadm"
 has '^  swapBehavior +LimitedSwap from /var/lib/kubelet/config.yaml:6$'
 lacks '^  failSwapOn +true'
-# (a policy that leaves the kubelet alone: nodeswap's own drop-in would set failSwapOn: false last)
-alone=$(policy alone $'[Kubelet]\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
+has '^  version +v1.31.0 \(from /usr/bin/kubelet\): drop-ins merged the 1.30-1.31 way$'
 run 0 check --root "$r" --config "$alone"
 lacks 'kubelet-fail-swap-on'
+lacks 'kubelet-config-invalid'
 run 0 allowance --root "$r" --config "$kubeadm" --request 256Mi --limit 512Mi
 lacks '^Swap: 0'
+
+# --- the memory eviction threshold, as the kubelet has it: kubeadm's config.yaml sets no
+# evictionHard, so DefaultEvictionHard holds and a drop-in's disk thresholds merge into it:
+# nodeswap's drop-in adds no memory.available
+r=$(root kubeadm-eviction)
+run 0 status --root "$r" --config "$kubeadm"
+has "^  memory eviction memory.available<100Mi from the kubelet's default \\(its --config file sets no evictionHard\\)$"
+# (plan exits 1: the base tree runs cgroup v1, cgroup-v1-limitedswap)
+run 1 plan --root "$r" --config "$kubeadm"
+has '90-nodeswap.conf: swapBehavior none -> LimitedSwap$'
+# k3s without a --config file: no default; a drop-in's mergeDefaultEvictionSettings does nothing,
+# so nodeswap's LimitedSwap drop-in adds memory.available; the kubelet-arg
+# merge-default-eviction-settings names no kubelet flag: the kubelet does not start
+r=$(root k3s-merge-default)
+run 0 status --root "$r" --config "$limited"
+has '^  memory eviction none: '
+run 1 plan --root "$r" --config "$limited"
+has '90-nodeswap.conf: swapBehavior none -> LimitedSwap, evictionHard memory.available 100Mi$'
+run 1 check --root "$r" --config "$limited"
+has '^error +kubelet-flag-invalid: --merge-default-eviction-settings=true \(kubelet-arg in /etc/rancher/k3s/config.yaml:3\): the kubelet has no such flag and does not start'
+run 0 status --json --root "$r" --config "$limited"
+check "status --json: the kubelet does not start" [ "$(json "$out" 'd["kubelet"]["starts"]')" = False ]
 
 # --- k3s: kubelet-arg in config.yaml, replaced by config.yaml.d/50-site.yaml, appended to by
 # 60-grace.yml; --kubelet-arg=fail-swap-on=true on ExecStart= wins over every file, nodeswap's

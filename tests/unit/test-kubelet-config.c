@@ -262,24 +262,28 @@ static void test_read_kubeadm(void **state) {
         kubelet_config_done(&c);
 }
 
-/* A null in a drop-in over a --config file: the kubelet's merge base is its internal type marshalled
- * with Go field names (mergeKubeletConfigurations), so the null removes only 10-site.conf's
- * camelCase keys and config.yaml's values come back, not the built-in defaults. */
+/* A null in a drop-in over a --config file, on a kubelet of unknown version: the 1.32+ rule
+ * (mergeKubeletConfigurations converts the base to v1beta1, merges, then runs
+ * SetDefaults_KubeletConfiguration): the null deletes the key and the v1beta1 default comes back,
+ * failSwapOn true and swapBehavior "" (NoSwap), not config.yaml's values. Checked against the
+ * real kubelet v1.36.3 (tests/k8s/kubelet-differential.py). */
 static void test_read_kubeadm_null(void **state) {
         _cleanup_free_ char *root = overlay("kubeadm-null");
         KubeletConfig c;
         assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
                                              &c), 0);
         assert_int_equal(c.n_files, 3);
+        assert_null(c.version.text);
+        assert_int_equal(kubelet_config_rule(&c), KUBELET_MERGE_VERSIONED);
         KubeletEffective e;
         kubelet_config_effective(&c, NULL, NULL, &e);
-        assert_false(e.fail_swap_on);
-        assert_ptr_equal(e.fail_swap_on_from, &c.files[0]);
-        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
-        assert_ptr_equal(e.swap_behavior_from, &c.files[0]);
+        assert_true(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[2]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_UNSET);
+        assert_true(kubelet_config_starts(&c, &e));
         kubelet_config_done(&c);
 
-        /* without a --config file (k3s) the same null brings back the built-in default */
+        /* without a --config file (k3s) the same null brings back the built-in default too */
         assert_int_equal(kubelet_config_read(root, "k3s-agent.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
                                              &c), 0);
         assert_int_equal(c.n_files, 2);
@@ -287,6 +291,42 @@ static void test_read_kubeadm_null(void **state) {
         assert_true(e.fail_swap_on);
         assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_UNSET);
         kubelet_config_done(&c);
+}
+
+/* The same files on a kubelet v1.31.0 (usr/bin/kubelet holds that kubelet's Go build information,
+ * cut out of the binary tests/k8s/build.sh builds): the rule before 1.32, where the base is the
+ * internal type marshalled with Go field names, so the null removes only 10-site.conf's camelCase
+ * keys and config.yaml's values come back. 30-kind-only.conf has no apiVersion, which 1.31 takes
+ * (its disk threshold merges into DefaultEvictionHard; memory.available stays) and 1.32+ refuses. */
+static void test_read_kubeadm_null_131(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-null-1.31");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_string_equal(c.version.text, "v1.31.0");
+        assert_string_equal(c.version.path, "/usr/bin/kubelet");
+        assert_int_equal(c.version.major, 1);
+        assert_int_equal(c.version.minor, 31);
+        assert_int_equal(kubelet_config_rule(&c), KUBELET_MERGE_LEGACY);
+        assert_int_equal(c.n_files, 4);
+        assert_false(c.files[3].invalid);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_false(e.fail_swap_on);
+        assert_ptr_equal(e.fail_swap_on_from, &c.files[0]);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[0]);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_true(e.memory_available_default);
+        assert_true(kubelet_config_starts(&c, &e));
+        kubelet_config_done(&c);
+
+        /* the kubelet's version file alone makes the difference: without it, the 1.32+ rule */
+        KubeletVersion v = {};
+        assert_int_equal(kubelet_version_of_file(root, "/usr/lib/systemd/system/kubelet.service", &v), 0);
+        assert_null(v.text);    /* no ELF */
+        assert_int_equal(kubelet_version_of_file(root, "/nonexistent", &v), 0);
+        assert_null(v.text);
 }
 
 static void assert_flag(const KubeletFlag *f, const char *name, const char *value, const char *file, unsigned line) {
@@ -393,10 +433,14 @@ static void test_read_invalid(void **state) {
 
 /* --- evictionHard memory.available (issue 25) --- */
 
-static KubeletConfigFile parse_text(const char *text) {
+static KubeletConfigFile kubelet_parse_as(const char *path, const char *text) {
         KubeletConfigFile f;
-        assert_int_equal(kubelet_config_parse(K3S_DIR "/50-x.conf", text, strlen(text), &f), 0);
+        assert_int_equal(kubelet_config_parse(path, text, strlen(text), &f), 0);
         return f;
+}
+
+static KubeletConfigFile parse_text(const char *text) {
+        return kubelet_parse_as(K3S_DIR "/50-x.conf", text);
 }
 
 /* One file's evictionHard, memory.available and mergeDefaultEvictionSettings as the kubelet reads
@@ -451,21 +495,23 @@ static void effective_of(KubeletConfigFile *files, size_t n, KubeletEffective *e
         kubelet_config_effective(&c, NULL, NULL, e);
 }
 
-/* The merge: the default counts only while nothing sets evictionHard; maps merge key by key; a
- * null removes the key; mergeDefaultEvictionSettings keeps the default; 0% is no threshold. */
+/* The merge on k3s (no --config file): no default evictionHard at all (loadConfigFile() alone
+ * puts it in); maps merge key by key; a null removes the key; a drop-in's
+ * mergeDefaultEvictionSettings does nothing; 0% is no threshold. */
 static void test_merge_eviction(void **state) {
         KubeletEffective e;
         KubeletConfigFile f[2];
 
-        /* no file sets evictionHard: the kubelet's DefaultEvictionHard */
+        /* no file sets evictionHard: no threshold, not the default */
         f[0] = parse_text(HDR "failSwapOn: false\n");
         effective_of(f, 1, &e);
-        assert_string_equal(e.memory_available, "100Mi");
-        assert_true(e.memory_available_default);
+        assert_null(e.memory_available);
         assert_null(e.eviction_hard_from);
+        _cleanup_free_ char *src0 = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src0, "the kubelet without a --config file");
         kubelet_config_file_done(&f[0]);
 
-        /* disk thresholds only (k3s): no memory threshold, and who dropped it */
+        /* disk thresholds only (k3s): no memory threshold, and who set them */
         f[0] = parse_text(HDR "evictionHard:\n  imagefs.available: 5%\n  nodefs.available: 5%\n");
         f[1] = parse_text(HDR "evictionHard:\n  memory.available: 200Mi\n");
         effective_of(f, 1, &e);
@@ -473,13 +519,12 @@ static void test_merge_eviction(void **state) {
         assert_ptr_equal(e.eviction_hard_from, &f[0]);
         _cleanup_free_ char *src = kubelet_memory_eviction_source(&e);
         assert_string_equal(src, K3S_DIR "/50-x.conf:3");
-        /* a later file adds memory.available: the keys merge, the disk thresholds' file stays the first */
+        /* a later file adds memory.available: the keys merge */
         effective_of(f, 2, &e);
         assert_string_equal(e.memory_available, "200Mi");
         assert_false(e.memory_available_default);
         assert_ptr_equal(e.memory_available_from, &f[1]);
         assert_int_equal(e.memory_available_line, 4);
-        assert_ptr_equal(e.eviction_hard_from, &f[0]);
         kubelet_config_file_done(&f[1]);
 
         /* memory.available: null in a later drop-in takes it back out */
@@ -488,13 +533,10 @@ static void test_merge_eviction(void **state) {
         assert_null(e.memory_available);
         kubelet_config_file_done(&f[1]);
 
-        /* mergeDefaultEvictionSettings: true keeps the default for the signals not named */
+        /* mergeDefaultEvictionSettings: true in a drop-in: the kubelet reads it in the --config file only */
         f[1] = parse_text(HDR "mergeDefaultEvictionSettings: true\n");
         effective_of(f, 2, &e);
-        assert_string_equal(e.memory_available, "100Mi");
-        assert_true(e.memory_available_default);
-        _cleanup_free_ char *src2 = kubelet_memory_eviction_source(&e);
-        assert_string_equal(src2, "the kubelet's default, kept by mergeDefaultEvictionSettings in " K3S_DIR "/50-x.conf:3");
+        assert_null(e.memory_available);
         kubelet_config_file_done(&f[1]);
 
         /* 0%: parseThresholdStatement ignores it, no threshold */
@@ -503,6 +545,102 @@ static void test_merge_eviction(void **state) {
         assert_null(e.memory_available);
         kubelet_config_file_done(&f[1]);
         kubelet_config_file_done(&f[0]);
+}
+
+/* With a --config file (kubeadm): loadConfigFile() puts in DefaultEvictionHard when the file sets
+ * no evictionHard, and a drop-in's evictionHard merges into it key by key; a --config file that
+ * sets evictionHard keeps only what it names, unless it sets mergeDefaultEvictionSettings (1.33+);
+ * a drop-in's null: 1.32+ no threshold, 1.31 the --config file's value back. */
+static void test_merge_eviction_config(void **state) {
+        KubeletConfigFile f[2];
+        KubeletConfig c = { .config_file = (char *) "/var/lib/kubelet/config.yaml", .config_dir = (char *) K3S_DIR,
+                            .files = f, .n_files = 2 };
+        KubeletEffective e;
+
+        f[0] = kubelet_parse_as("/var/lib/kubelet/config.yaml", HDR "failSwapOn: false\n");
+        f[1] = parse_text(HDR "evictionHard:\n  nodefs.available: 7%\n");
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_true(e.memory_available_default);
+        _cleanup_free_ char *src = kubelet_memory_eviction_source(&e);
+        assert_string_equal(src, "the kubelet's default (its --config file sets no evictionHard)");
+        kubelet_config_file_done(&f[1]);
+
+        /* evictionHard: null in a drop-in */
+        f[1] = parse_text(HDR "evictionHard: null\n");
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        c.version.major = 1;
+        c.version.minor = 31;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        c.version.minor = 0;
+        c.version.major = 0;
+        kubelet_config_file_done(&f[1]);
+
+        /* the --config file sets evictionHard without memory.available */
+        kubelet_config_file_done(&f[0]);
+        f[0] = kubelet_parse_as("/var/lib/kubelet/config.yaml", HDR "evictionHard:\n  nodefs.available: 7%\n");
+        f[1] = parse_text(HDR "mergeDefaultEvictionSettings: true\n");
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        kubelet_config_file_done(&f[0]);
+        /* ... and mergeDefaultEvictionSettings: true there: the default memory.available stays */
+        f[0] = kubelet_parse_as("/var/lib/kubelet/config.yaml",
+                                HDR "evictionHard:\n  nodefs.available: 7%\nmergeDefaultEvictionSettings: true\n");
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_ptr_equal(e.merge_default_eviction_from, &f[0]);
+        /* not on 1.32, which has no such field */
+        c.version.major = 1;
+        c.version.minor = 32;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        kubelet_config_file_done(&f[1]);
+        kubelet_config_file_done(&f[0]);
+}
+
+/* kubeadm with the default in force (config.yaml sets no evictionHard, a drop-in sets disk
+ * thresholds only): memory.available<100Mi holds, and nodeswap's drop-in adds none; the real
+ * kubelet v1.36.3 runs with it. */
+static void test_read_kubeadm_eviction(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-eviction");
+        KubeletConfig c;
+        const char *dropin = "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf";
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", dropin, &c), 0);
+        assert_string_equal(c.version.text, "v1.36.3");
+        assert_int_equal(c.n_files, 3);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_string_equal(e.memory_available, "100Mi");
+        assert_true(e.memory_available_default);
+        Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, dropin, &ma), 0);
+        assert_null(ma);
+        kubelet_config_done(&c);
+}
+
+/* k3s with a drop-in that sets mergeDefaultEvictionSettings and a disk threshold: no memory
+ * threshold (no --config file, and only that file's setting counts), so nodeswap's drop-in adds
+ * one; the kubelet-arg merge-default-eviction-settings=true names a flag the kubelet does not
+ * have: it does not start ("unknown flag", v1.36.3). */
+static void test_read_k3s_merge_default(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-merge-default");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.n_files, 1);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.memory_available);
+        assert_non_null(e.unknown_flag);
+        assert_string_equal(e.unknown_flag->name, "merge-default-eviction-settings");
+        assert_false(kubelet_config_starts(&c, &e));
+        Policy p = { .swap_behavior = SWAP_BEHAVIOR_LIMITED_SWAP, .memory_eviction = (char *) "100Mi" };
+        const char *ma;
+        assert_int_equal(kubelet_dropin_memory_eviction(&p, &c, K3S_DIR "/90-nodeswap.conf", &ma), 0);
+        assert_string_equal(ma, "100Mi");
+        kubelet_config_done(&c);
 }
 
 /* k3s's 00-k3s-defaults.conf as k3s writes it (k3s-io/k3s pkg/daemons/agent defaultKubeletConfig,
@@ -536,7 +674,7 @@ static void test_read_k3s_eviction(void **state) {
                                                        &ours, &e), 0);
         assert_string_equal(e.memory_available, "100Mi");
         assert_ptr_equal(e.memory_available_from, &ours);
-        assert_ptr_equal(e.eviction_hard_from, d);
+        assert_ptr_equal(e.eviction_hard_from, &ours);
         kubelet_config_file_done(&ours);
 
         /* NoSwap, or MemoryEviction=off: nothing written */
@@ -602,6 +740,10 @@ int main(void) {
                 cmocka_unit_test(test_read_site_override),
                 cmocka_unit_test(test_read_kubeadm),
                 cmocka_unit_test(test_read_kubeadm_null),
+                cmocka_unit_test(test_read_kubeadm_null_131),
+                cmocka_unit_test(test_merge_eviction_config),
+                cmocka_unit_test(test_read_kubeadm_eviction),
+                cmocka_unit_test(test_read_k3s_merge_default),
                 cmocka_unit_test(test_flags_k3s),
                 cmocka_unit_test(test_flags_k3s_dropin_missing_dir),
                 cmocka_unit_test(test_flags_kubeadm),

@@ -297,7 +297,9 @@ static void test_matching(void **state) {
                             "kind: KubeletConfiguration\n"
                             "failSwapOn: false\n"
                             "memorySwap:\n"
-                            "  swapBehavior: LimitedSwap\n");
+                            "  swapBehavior: LimitedSwap\n"
+                            "evictionHard:\n"
+                            "  memory.available: \"100Mi\"\n");
 
         assert_int_equal(h.n_units, 8);
         for (size_t i = 0; i < h.n_units; i++) {
