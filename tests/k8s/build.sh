@@ -70,6 +70,9 @@ skip() {
 	exit 77
 }
 
+# (the machine image's Go, also when the caller's PATH lacks it: .ci/run's environment is the
+# machine's, not a login shell's)
+[[ -x /usr/local/go/bin/go ]] && PATH=$PATH:/usr/local/go/bin
 GO_VERSION=$(go env GOVERSION 2>/dev/null) ||
 	skip "no Go in PATH: Go 1.26 or newer builds Kubernetes 1.36; it comes from the machine image (/usr/local/go), not from Debian's packages (bookworm's golang-go is 1.19)"
 go_minor=${GO_VERSION#go1.}
