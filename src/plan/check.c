@@ -510,6 +510,14 @@ static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Fin
                            strdup_printf("%s, and this node %s swap: the kubelet applies its flags over every "
                                          "file and refuses to start", src, h->swap_total > 0 ? "has" : "will have"),
                            strdup_printf("remove --%s from %s or make it false", flag->name, flag->file));
+        if (kubelet_fail_swap_on_null(e))
+                /* the null deleted the key and the kubelet's default came back (1.32+, or the
+                 * --config file's own null: v1beta1's SetDefaults_KubeletConfiguration) */
+                return add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
+                           strdup_printf("%s sets failSwapOn: null, which brings back the kubelet's default, true, "
+                                         "and this node %s swap: the kubelet refuses to start", src,
+                                         h->swap_total > 0 ? "has" : "will have"),
+                           strdup_printf("set failSwapOn: false in %s instead of null", e->fail_swap_on_from->path));
         return add(fs, VERDICT_KUBELET_FAIL_SWAP_ON,
                    strdup_printf("%s sets failSwapOn: true, and this node %s swap: the kubelet "
                                  "refuses to start", src, h->swap_total > 0 ? "has" : "will have"),

@@ -57,6 +57,11 @@ char *kubelet_fail_swap_on_source(const KubeletEffective *e) {
         return kubelet_source(e->fail_swap_on_from, e->fail_swap_on_from ? e->fail_swap_on_from->fail_swap_on_line : 0);
 }
 
+bool kubelet_fail_swap_on_null(const KubeletEffective *e) {
+        return !e->fail_swap_on_flag && e->fail_swap_on_from &&
+               e->fail_swap_on_from->fail_swap_on_field == KUBELET_FIELD_CLEARED;
+}
+
 bool kubelet_fail_swap_on_foreign(const KubeletEffective *e, const KubeletConfigFile *ours) {
         return e->fail_swap_on_flag || (e->fail_swap_on_from && e->fail_swap_on_from != ours);
 }

@@ -37,6 +37,10 @@ char *kubelet_source(const KubeletConfigFile *f, unsigned line);
  * malloc'd. */
 char *kubelet_fail_swap_on_source(const KubeletEffective *e);
 
+/* Whether failSwapOn is the kubelet's default (true) because a file's null took the key away and
+ * no flag decides it: the file "sets failSwapOn: null", not true. */
+bool kubelet_fail_swap_on_null(const KubeletEffective *e);
+
 /* Whether failSwapOn is decided by another than nodeswap's drop-in ours: a flag, or another file. */
 bool kubelet_fail_swap_on_foreign(const KubeletEffective *e, const KubeletConfigFile *ours);
 

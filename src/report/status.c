@@ -256,8 +256,9 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
                                                                                            : eff->swap_behavior),
                         src, eff->swap_behavior == SWAP_BEHAVIOR_UNSET ? " (empty: the default)" : "");
         if (eff->fail_swap_on_flag || (eff->fail_swap_on && eff->fail_swap_on_from))
-                fprintf(f, "  failSwapOn      %s from %s%s\n", eff->fail_swap_on ? "true" : "false",
+                fprintf(f, "  failSwapOn      %s from %s%s%s\n", eff->fail_swap_on ? "true" : "false",
                         strempty(m->fail_swap_on_source),
+                        kubelet_fail_swap_on_null(eff) ? " (null: the kubelet's default)" : "",
                         eff->fail_swap_on ? ": the kubelet does not start while the node has swap" : "");
         if (eff->memory_available)
                 fprintf(f, "  memory eviction memory.available<%s from %s\n", eff->memory_available,

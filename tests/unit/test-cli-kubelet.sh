@@ -112,12 +112,13 @@ has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-node
 r=$(root kubeadm-null)
 run 0 status --root "$r" --config "$kubeadm"
 has '^  swapBehavior +NoSwap from /etc/kubernetes/kubelet.conf.d/20-reset.conf:4 \(empty: the default\)$'
-has '^  failSwapOn +true from /etc/kubernetes/kubelet.conf.d/20-reset.conf:3'
+has '^  failSwapOn +true from /etc/kubernetes/kubelet.conf.d/20-reset.conf:3 \(null: the kubelet'"'"'s default\): '
 has '^  version +unknown: drop-ins read the 1.32\+ way$'
 # (a policy that leaves the kubelet alone: nodeswap's own drop-in would set failSwapOn: false last)
 alone=$(policy alone $'[Kubelet]\nUnit=kubelet.service\nDropIn=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf')
 run 1 check --root "$r" --config "$alone"
-has 'kubelet-fail-swap-on'
+has "^error +kubelet-fail-swap-on: /etc/kubernetes/kubelet.conf.d/20-reset.conf:3 sets failSwapOn: null, which brings back the kubelet's default, true, and this node"
+lacks 'sets failSwapOn: true'
 run 0 status --json --root "$r" --config "$kubeadm"
 check "status --json: no version, the 1.32+ rule" \
 	[ "$(json "$out" 'd["kubelet"]["version"], d["kubelet"]["merge_rule"], d["kubelet"]["starts"]')" = "(None, '1.32', True)" ]
