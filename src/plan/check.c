@@ -582,6 +582,18 @@ static int check_kubelet_flags(const Policy *p, const HostState *h, const Kubele
                 if (r < 0)
                         return r;
         }
+        if (c->config_file_missing) {
+                /* loadConfigFile(): "failed to load kubelet config file ... no such file or
+                 * directory", before the kubelet touches anything (the real v1.31.0 and v1.36.3) */
+                r = add(fs, VERDICT_KUBELET_CONFIG_FILE_MISSING,
+                        strdup_printf("the kubelet's --config file %s (kubeadm's 10-kubeadm.conf passes it) does not "
+                                      "exist: the kubelet does not start", c->config_file),
+                        strdup_printf("run kubeadm init or kubeadm join, which write %s, or write it yourself "
+                                      "(apiVersion: kubelet.config.k8s.io/v1beta1, kind: KubeletConfiguration)",
+                                      c->config_file));
+                if (r < 0)
+                        return r;
+        }
         if (e->invalid_flag) {
                 _cleanup_free_ char *src = kubelet_flag_source(e->invalid_flag);
                 if (!src)

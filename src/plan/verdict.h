@@ -104,6 +104,8 @@
           "no memory.swap.max in the kubelet's cgroup: NoSwap keeps no pod out of the node's swap")          \
         X(KUBELET_CONFIG_DIR_MISSING, "kubelet-config-dir-missing", ERROR,                                   \
           "the --config-dir given to the kubelet does not exist: the kubelet does not start")                \
+        X(KUBELET_CONFIG_FILE_MISSING, "kubelet-config-file-missing", ERROR,                                 \
+          "kubeadm's --config file /var/lib/kubelet/config.yaml does not exist: the kubelet does not start")  \
         X(KUBELET_FLAG_INVALID, "kubelet-flag-invalid", ERROR,                                               \
           "a kubelet flag nodeswap reads has a value the kubelet refuses: it does not start")                \
         X(KUBELET_SWAP_BEHAVIOR, "kubelet-swap-behavior", INFO, "which of the kubelet's files set swapBehavior") \

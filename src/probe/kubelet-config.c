@@ -536,6 +536,10 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
                 r = read_one(&c, root, c.config_file, !config);
                 if (r < 0)
                         goto fail;
+                /* kubeadm's default file, absent (only ENOENT is skipped): the real kubelet stops
+                 * with "failed to load kubelet config file" (v1.31.0 and v1.36.3 alike); a file a
+                 * flag names is read above as unreadable, which stops it too */
+                c.config_file_missing = c.n_files == 0;
         }
         if (c.config_dir_flag) {
                 /* filepath.WalkDir's error for the root stops the kubelet (mergeKubeletConfigurations) */
@@ -601,7 +605,7 @@ bool kubelet_config_merges_default_eviction(const KubeletConfig *c) {
 
 bool kubelet_config_starts(const KubeletConfig *c, const KubeletEffective *e) {
         return !e->first_invalid && !e->invalid_flag && !e->unknown_flag && !e->swap_behavior_unknown &&
-               !(c && (c->config_dir_error != 0 || c->eviction_hard_flag_invalid));
+               !(c && (c->config_dir_error != 0 || c->config_file_missing || c->eviction_hard_flag_invalid));
 }
 
 const KubeletConfigFile *kubelet_config_find(const KubeletConfig *c, const char *path) {

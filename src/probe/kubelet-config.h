@@ -85,6 +85,9 @@ typedef struct KubeletConfig {
         const KubeletFlag *config_dir_flag; /* the --config-dir flag config_dir is from, NULL: none */
         int config_dir_error;           /* errno: the --config-dir of a flag cannot be walked (ENOENT:
                                          * missing, ENOTDIR: not a directory); the kubelet does not start */
+        bool config_file_missing;       /* kubeadm's --config file (10-kubeadm.conf passes it) does not
+                                         * exist: the kubelet does not start (loadConfigFile's "no such
+                                         * file or directory"; kubeadm init/join write it) */
 
         /* --eviction-hard: every occurrence together replaces evictionHard of every file (the flag
          * is a LangleSeparatedMapStringString: its first Set() makes a new map, later ones add) */

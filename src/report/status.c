@@ -275,6 +275,8 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
                         kubelet_config_rule(&h->kubelet) == KUBELET_MERGE_LEGACY ? "1.30-1.31" : "1.32+");
         else if (h->kubelet_unit)
                 fprintf(f, "  version         unknown: drop-ins read the 1.32+ way\n");
+        if (h->kubelet.config_file_missing)
+                fprintf(f, "  config file     %s (missing: the kubelet does not start)\n", h->kubelet.config_file);
         if (h->kubelet.config_dir)
                 fprintf(f, "  drop-in dir     %s%s\n", h->kubelet.config_dir,
                         h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");

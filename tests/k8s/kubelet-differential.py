@@ -10,7 +10,8 @@ file unless a kubelet-arg names one, k3s's own --config-dir with its 00-k3s-defa
 kubelet-arg entries of /etc/rancher/k3s/config.yaml) and kubeadm's (kubelet.service,
 --config=/var/lib/kubelet/config.yaml, the flags of kubeadm-flags.env and /etc/default/kubelet).
 The drop-ins and subdirectories set or leave out swapBehavior, failSwapOn, evictionHard (in part
-or whole), mergeDefaultEvictionSettings, nulls; some lack apiVersion or kind; flags go over them.
+or whole), mergeDefaultEvictionSettings, nulls; some lack apiVersion or kind; a few kubeadm
+trees lack their --config file; flags go over them.
 
 Each tree goes through every KUBELET binary given (the real kubelet's own loading) and through
 `nodeswap status --json --root TREE`, and every disagreement on swapBehavior, failSwapOn,
@@ -142,6 +143,7 @@ def generate(seed, i, fixtures):
     rng = random.Random(f"{seed}-{i}")
     shape = "k3s" if rng.random() < 0.5 else "kubeadm"
     files = {}
+    absent = []
     flags = gen_flags(rng)
     if shape == "k3s":
         # k3s's own flags before the kubelet-arg entries (k3s-io/k3s pkg/daemons/agent: the
@@ -163,7 +165,10 @@ def generate(seed, i, fixtures):
         binary = "/usr/local/bin/k3s"
     else:
         args = [f"--config={KUBEADM_CONFIG}"]  # 10-kubeadm.conf's
-        files[KUBEADM_CONFIG] = gen_file(rng, config_file=True)
+        if rng.random() < 0.04:
+            absent.append(KUBEADM_CONFIG)   # before kubeadm init or join wrote it
+        else:
+            files[KUBEADM_CONFIG] = gen_file(rng, config_file=True)
         kubeadm_args = []
         if rng.random() < 0.85:
             kubeadm_args.append(f"--config-dir={KUBEADM_DIR}")
@@ -174,7 +179,7 @@ def generate(seed, i, fixtures):
             files["/etc/default/kubelet"] = f"KUBELET_EXTRA_ARGS='{' '.join(extra)}'\n"
         args += kubeadm_args + extra
         binary = "/usr/bin/kubelet"
-    return {"shape": shape, "files": files, "args": args, "binary": binary}
+    return {"shape": shape, "files": files, "absent": absent, "args": args, "binary": binary}
 
 
 def describe(tree):
@@ -182,12 +187,16 @@ def describe(tree):
     for path in sorted(tree["files"]):
         s.append(f"  --- {path}")
         s.extend("  | " + line for line in tree["files"][path].rstrip("\n").split("\n"))
+    for path in tree.get("absent", []):
+        s.append(f"  --- {path}: absent")
     return "\n".join(s)
 
 
 def build_tree(tree, fixtures, kubelet, dest, pki):
     base = "rpi-untouched" if tree["shape"] == "k3s" else "vps-cgroupv1"
     shutil.copytree(os.path.join(fixtures, base), dest, symlinks=True)
+    for path in tree.get("absent", []):
+        os.unlink(dest + path)
     for path, text in tree["files"].items():
         p = dest + path
         os.makedirs(os.path.dirname(p), exist_ok=True)

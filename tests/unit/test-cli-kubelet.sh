@@ -105,6 +105,22 @@ other=$(policy other $'[Kubelet]\nSwapBehavior=LimitedSwap\nUnit=kubelet.service
 run 1 plan --root "$r" --config "$other"
 has '^error +dropin-overridden: the kubelet does not read /etc/kubelet.d/90-nodeswap.conf: its drop-in directory is /etc/kubernetes/kubelet.conf.d \(--config-dir=/etc/kubernetes/kubelet.conf.d \(KUBELET_KUBEADM_ARGS in /var/lib/kubelet/kubeadm-flags.env:1\)\)'
 
+# --- kubeadm without its --config file /var/lib/kubelet/config.yaml (10-kubeadm.conf passes it;
+# kubeadm init or join writes it): the real kubelets v1.31.0 and v1.36.3 do not start
+r=$(root kubeadm-no-config) && rm "$r/var/lib/kubelet/config.yaml"
+run 1 check --root "$r" --config "$kubeadm"
+has '^error +kubelet-config-file-missing: the kubelet'"'"'s --config file /var/lib/kubelet/config.yaml \(kubeadm'"'"'s 10-kubeadm.conf passes it\) does not exist: the kubelet does not start$'
+run 0 status --root "$r" --config "$kubeadm"
+has '^  config file +/var/lib/kubelet/config.yaml \(missing: the kubelet does not start\)$'
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: the kubelet does not start without its --config file" [ "$(json "$out" 'd["kubelet"]["starts"]')" = False ]
+# with the base's config.yaml back it starts
+r=$(root kubeadm-no-config)
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: with config.yaml the kubelet starts" [ "$(json "$out" 'd["kubelet"]["starts"]')" = True ]
+run 1 check --root "$r" --config "$kubeadm"
+lacks 'kubelet-config-file-missing'
+
 # --- kubeadm: a drop-in's null over the --config file brings config.yaml's values back (the
 # kubelet's merge base carries Go field names, so the null removes only 10-site.conf's keys)
 # On a kubelet of unknown version the 1.32+ rule: the nulls bring back the v1beta1 defaults

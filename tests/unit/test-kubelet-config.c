@@ -253,12 +253,48 @@ static void test_read_kubeadm(void **state) {
         kubelet_config_file_done(&ours);
         kubelet_config_done(&c);
 
-        /* without the flags file: DropIn='s directory */
+        /* without the flags file: DropIn='s directory; kubeadm's config.yaml is there */
         _cleanup_free_ char *base = strdup_printf("%s/vps-cgroupv1", FIXTURE_DIR);
         assert_int_equal(kubelet_config_read(base, "kubelet.service", "/etc/kubelet.d/90-nodeswap.conf", &c), 0);
         assert_string_equal(c.config_dir, "/etc/kubelet.d");
         assert_string_equal(c.config_dir_source, "the directory of [Kubelet] DropIn=");
-        assert_int_equal(c.n_files, 0);
+        assert_int_equal(c.n_files, 1);
+        assert_false(c.config_file_missing);
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_true(kubelet_config_starts(&c, &e));
+        kubelet_config_done(&c);
+}
+
+/* kubeadm's --config file missing (a node before kubeadm init or join): the real kubelets v1.31.0
+ * and v1.36.3 stop in loadConfigFile() ("failed to load kubelet config file, path:
+ * /var/lib/kubelet/config.yaml, ... no such file or directory"), whatever the drop-ins say. */
+static void test_read_kubeadm_no_config(void **state) {
+        _cleanup_free_ char *root = overlay("kubeadm-no-config");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "kubelet.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_string_equal(c.config_file, "/var/lib/kubelet/config.yaml");
+        assert_true(c.config_file_missing);
+        assert_int_equal(c.n_files, 1);
+        assert_string_equal(c.files[0].path, "/etc/kubernetes/kubelet.conf.d/10-swap.conf");
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_null(e.first_invalid);
+        assert_false(kubelet_config_starts(&c, &e));
+        /* nodeswap's drop-in does not make it start */
+        KubeletConfigFile ours;
+        assert_int_equal(kubelet_effective_with_dropin(&c, "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                                       SWAP_BEHAVIOR_LIMITED_SWAP, NULL, &ours, &e), 0);
+        assert_false(kubelet_config_starts(&c, &e));
+        kubelet_config_file_done(&ours);
+        kubelet_config_done(&c);
+
+        /* k3s reads no default --config file: the same tree's kubelet starts */
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", "/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf",
+                                             &c), 0);
+        assert_false(c.config_file_missing);
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_true(kubelet_config_starts(&c, &e));
         kubelet_config_done(&c);
 }
 
@@ -739,6 +775,7 @@ int main(void) {
                 cmocka_unit_test(test_read_k3s_hand_swap),
                 cmocka_unit_test(test_read_site_override),
                 cmocka_unit_test(test_read_kubeadm),
+                cmocka_unit_test(test_read_kubeadm_no_config),
                 cmocka_unit_test(test_read_kubeadm_null),
                 cmocka_unit_test(test_read_kubeadm_null_131),
                 cmocka_unit_test(test_merge_eviction_config),
