@@ -10,8 +10,9 @@ file unless a kubelet-arg names one, k3s's own --config-dir with its 00-k3s-defa
 kubelet-arg entries of /etc/rancher/k3s/config.yaml) and kubeadm's (kubelet.service,
 --config=/var/lib/kubelet/config.yaml, the flags of kubeadm-flags.env and /etc/default/kubelet).
 The drop-ins and subdirectories set or leave out swapBehavior, failSwapOn, evictionHard (in part
-or whole), mergeDefaultEvictionSettings, nulls; some lack apiVersion or kind; a few kubeadm
-trees lack their --config file; flags go over them.
+or whole; memory.available in bytes or a percentage, 0% and 100% among them),
+mergeDefaultEvictionSettings, nulls; some lack apiVersion or kind, a few are not YAML; a few
+kubeadm trees lack their --config file; flags go over them.
 
 Each tree goes through every KUBELET binary given (the real kubelet's own loading) and through
 `nodeswap status --json --root TREE`, and every disagreement on swapBehavior, failSwapOn,
@@ -90,7 +91,10 @@ def gen_fields(rng, config_file):
         out.append("evictionHard: null")
     elif r < 0.5:
         keys = []
-        choices = ["100Mi", "250Mi", "5%"] + ([] if config_file else [None])
+        # a percentage stays one in the configuration (the eviction manager takes it of the node's
+        # capacity later); 0% and 100% are no threshold (pkg/kubelet/eviction/helpers.go,
+        # parseThresholdStatement)
+        choices = ["100Mi", "250Mi", "5%", "0%", "100%"] + ([] if config_file else [None])
         if rng.random() < 0.7:
             keys.append(("memory.available", rng.choice(choices)))
         if rng.random() < 0.5:
@@ -114,7 +118,10 @@ def gen_file(rng, config_file=False):
             head = "kind: KubeletConfiguration\n"             # no apiVersion
         elif r < 0.07:
             head = "apiVersion: kubelet.config.k8s.io/v1beta1\n"  # no kind
-    return head + "".join(line + "\n" for line in gen_fields(rng, config_file))
+    body = head + "".join(line + "\n" for line in gen_fields(rng, config_file))
+    if rng.random() < 0.03:
+        body += rng.choice(["evictionHard: [\n", "failSwapOn: false\n  x: : y\n"])  # not YAML
+    return body
 
 
 def gen_dropins(rng, d):
