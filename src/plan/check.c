@@ -594,6 +594,21 @@ static int check_kubelet_flags(const Policy *p, const HostState *h, const Kubele
                 if (r < 0)
                         return r;
         }
+        if (e->memory_available_invalid) {
+                /* refused by ParseThresholdConfig() once the configuration is loaded
+                 * (kubelet_threshold_parse()) */
+                _cleanup_free_ char *src = kubelet_memory_eviction_source(e);
+                if (!src)
+                        return -ENOMEM;
+                r = add(fs, e->memory_available_flag ? VERDICT_KUBELET_FLAG_INVALID : VERDICT_KUBELET_CONFIG_INVALID,
+                        strdup_printf("%s: evictionHard memory.available \"%s\" is %s: the kubelet refuses it and does "
+                                      "not start", src, e->memory_available, e->memory_available_invalid),
+                        strdup_printf("set a quantity (100Mi) or a percentage between 0%% and 100%% of MemTotal in %s",
+                                      e->memory_available_flag ? e->memory_available_flag->file
+                                      : e->memory_available_from ? e->memory_available_from->path : "it"));
+                if (r < 0)
+                        return r;
+        }
         if (e->invalid_flag) {
                 _cleanup_free_ char *src = kubelet_flag_source(e->invalid_flag);
                 if (!src)

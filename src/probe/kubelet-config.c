@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/kubelet-config.h"
 
+#include <ctype.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <yaml.h>
+
+#include "policy/size.h"
 
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define KUBELET_FILE_MAX (256 * 1024)   /* bytes read of one file; more: taken as invalid */
@@ -603,8 +607,58 @@ bool kubelet_config_merges_default_eviction(const KubeletConfig *c) {
         return !(c && c->version.major == 1 && c->version.minor < 33);
 }
 
+int kubelet_threshold_parse(const char *value, uint64_t mem_total, uint64_t *ret_bytes, const char **ret_reason) {
+        const char *v = strempty(value);
+        size_t l = strlen(v);
+        *ret_reason = NULL;
+        if (l > 0 && v[l - 1] == '%') {
+                if (streq(v, "0%") || streq(v, "100%"))
+                        return 0;
+                /* strings.TrimRight(v, "%"), then strconv.ParseFloat(, 32), which takes no
+                 * blank before the number */
+                while (l > 0 && v[l - 1] == '%')
+                        l--;
+                char *end;
+                errno = 0;
+                float f = l > 0 ? strtof(v, &end) : 0;
+                if (l == 0 || isspace((unsigned char) v[0]) || end != v + l || (errno == ERANGE && isinf(f))) {
+                        *ret_reason = "not a number before the %";
+                        return -EINVAL;
+                }
+                float fraction = f / 100.0f;
+                if (fraction < 0) {
+                        *ret_reason = "a percentage below 0%";
+                        return -EINVAL;
+                }
+                if (fraction > 1) {
+                        *ret_reason = "a percentage above 100%";
+                        return -EINVAL;
+                }
+                double b = (double) mem_total * (double) fraction;
+                *ret_bytes = isnan(b) || b < 0 ? 0 : (uint64_t) b;
+                return 1;
+        }
+        uint64_t bytes;
+        int r = quantity_parse(v, &bytes);
+        if (r == -EINVAL) {
+                *ret_reason = v[0] == '-' ? "a negative quantity" : "not a quantity (such as 100Mi) or a percentage";
+                return -EINVAL;
+        }
+        if (r < 0) {
+                *ret_bytes = UINT64_MAX;        /* (ERANGE: more than any node has) */
+                return 1;
+        }
+        if (bytes == 0 && strspn(v, "+0.") == strcspn(v, "eEkKMGTPnum")) {
+                *ret_reason = "zero, which must be positive";
+                return -EINVAL;
+        }
+        *ret_bytes = bytes;
+        return 1;
+}
+
 bool kubelet_config_starts(const KubeletConfig *c, const KubeletEffective *e) {
         return !e->first_invalid && !e->invalid_flag && !e->unknown_flag && !e->swap_behavior_unknown &&
+               !e->memory_available_invalid &&
                !(c && (c->config_dir_error != 0 || c->config_file_missing || c->eviction_hard_flag_invalid));
 }
 
@@ -815,8 +869,15 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                 e.memory_available_line = 0;
                 e.memory_available_flag = c->flag_memory_available_from;
         }
-        if (e.memory_available && (streq(e.memory_available, "0%") || streq(e.memory_available, "100%")))
-                e.memory_available = NULL;      /* the kubelet ignores it: no threshold */
+        if (e.memory_available) {
+                uint64_t bytes;
+                const char *why;
+                int t = kubelet_threshold_parse(e.memory_available, 0, &bytes, &why);
+                if (t == 0)
+                        e.memory_available = NULL;      /* 0%, 100%: the kubelet ignores it */
+                else if (t < 0)
+                        e.memory_available_invalid = why ?: "cannot be parsed";
+        }
 
         const char *v = e.swap_behavior_value;
         if (!v || streq(v, ""))

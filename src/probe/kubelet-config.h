@@ -123,6 +123,8 @@ typedef struct KubeletEffective {
          * mergeDefaultEvictionSettings: true (1.33+). "0%" and "100%" are no threshold
          * (pkg/kubelet/eviction/helpers.go parseThresholdStatement ignores them). */
         const char *memory_available;   /* the threshold ("100Mi", "5%"), NULL: none */
+        const char *memory_available_invalid;   /* why the kubelet refuses memory_available when
+                                                 * it starts (kubelet_threshold_parse()), NULL: valid */
         bool memory_available_default;  /* it is the kubelet's default (the --config file sets no
                                          * evictionHard, or mergeDefaultEvictionSettings there) */
         const KubeletConfigFile *memory_available_from; /* the file that sets it, NULL: default or flag */
@@ -160,8 +162,23 @@ KubeletMergeRule kubelet_config_rule(const KubeletConfig *c);
 /* Whether c's kubelet reads mergeDefaultEvictionSettings (1.33 and later, or unknown). */
 bool kubelet_config_merges_default_eviction(const KubeletConfig *c);
 
-/* Whether the kubelet starts with c and its merge e: every file valid, --config-dir walkable, every
- * flag nodeswap reads well-formed, a swapBehavior it knows (ValidateKubeletConfiguration). */
+/* A hard eviction threshold's value as the kubelet's eviction manager takes it
+ * (pkg/kubelet/eviction/helpers.go parseThresholdStatement(), v1.31.0 and v1.36.3 alike): a
+ * quantity ("100Mi") in bytes, or a percentage ("5%", parsePercentage(): strconv.ParseFloat of the
+ * text without its trailing '%', as a float32, / 100) of the node's memory capacity: the
+ * threshold in bytes is int64(capacity * fraction) (eviction/api GetThresholdQuantity()), the
+ * capacity the node's available + working set (eviction/helpers_others.go), where available is
+ * the root container's memory limit less the working set (pkg/kubelet/stats/helper.go) and that
+ * limit is MemTotal (google/cadvisor container/raw/handler.go GetSpec(),
+ * machine.GetMachineMemoryCapacity()). Returns 1 with *ret_bytes (mem_total: MemTotal in bytes),
+ * 0 for "0%" and "100%" (no threshold: ignored), -EINVAL with *ret_reason (static) for a value
+ * the kubelet refuses: ParseThresholdConfig() runs after the configuration is loaded and logged
+ * (cmd/kubelet/app/server.go run(), and NewMainKubelet()), and its error stops the kubelet. */
+int kubelet_threshold_parse(const char *value, uint64_t mem_total, uint64_t *ret_bytes, const char **ret_reason);
+
+/* Whether the kubelet starts with c and its merge e: every file valid, the --config file there,
+ * --config-dir walkable, every flag nodeswap reads well-formed, a swapBehavior it knows
+ * (ValidateKubeletConfiguration), a memory.available threshold it can parse. */
 bool kubelet_config_starts(const KubeletConfig *c, const KubeletEffective *e);
 
 /* Whether the kubelet reads path as a drop-in (it ends in .conf and lies below c->config_dir). */

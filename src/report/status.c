@@ -260,7 +260,18 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
                         strempty(m->fail_swap_on_source),
                         kubelet_fail_swap_on_null(eff) ? " (null: the kubelet's default)" : "",
                         eff->fail_swap_on ? ": the kubelet does not start while the node has swap" : "");
-        if (eff->memory_available)
+        uint64_t threshold = 0;
+        const char *why = NULL;
+        int t = eff->memory_available ? kubelet_threshold_parse(eff->memory_available, h->mem_total, &threshold, &why) : 0;
+        if (t < 0)
+                fprintf(f, "  memory eviction memory.available<%s from %s: %s, the kubelet does not start\n",
+                        eff->memory_available, strempty(m->memory_eviction_source), strempty(why));
+        else if (eff->memory_available && strchr(eff->memory_available, '%')) {
+                char b[32], total[32];
+                fprintf(f, "  memory eviction memory.available<%s (%s of MemTotal %s) from %s\n", eff->memory_available,
+                        format_bytes(b, sizeof b, threshold), format_bytes(total, sizeof total, h->mem_total),
+                        strempty(m->memory_eviction_source));
+        } else if (eff->memory_available)
                 fprintf(f, "  memory eviction memory.available<%s from %s\n", eff->memory_available,
                         strempty(m->memory_eviction_source));
         else if (!eff->eviction_hard_flag && !eff->eviction_hard_from)
@@ -651,7 +662,13 @@ static int kubelet_to_json(const StatusModel *m, json_object **ret) {
                 *eviction = json_object_new_object();
         if (!o || !files || !eviction)
                 return -ENOMEM;
-        if (json_add_string(eviction, "threshold", m->kubelet.memory_available) < 0 ||
+        uint64_t bytes = 0;
+        const char *why = NULL;
+        int t = m->kubelet.memory_available ? kubelet_threshold_parse(m->kubelet.memory_available, h->mem_total,
+                                                                      &bytes, &why) : 0;
+        if ((t > 0 ? json_add_u64(eviction, "threshold_bytes", bytes) : json_add_null(eviction, "threshold_bytes")) < 0 ||
+            (why ? json_add_string(eviction, "invalid", why) : json_add_null(eviction, "invalid")) < 0 ||
+            json_add_string(eviction, "threshold", m->kubelet.memory_available) < 0 ||
             json_add_string(eviction, "source", m->memory_eviction_source) < 0 ||
             json_add_bool(eviction, "default", m->kubelet.memory_available && m->kubelet.memory_available_default) < 0)
                 return -ENOMEM;

@@ -72,6 +72,10 @@
  *                    still works with the old SwapTotal), false when after, null when unknown
  *     memory_eviction  object: the kubelet's effective hard memory.available eviction threshold
  *       threshold    "100Mi", "5%" ..., or null: none (memory pressure ends in the OOM killer)
+ *       threshold_bytes  the threshold in bytes (a percentage of MemTotal, as the eviction manager
+ *                    computes it), or null: none, or refused
+ *       invalid      why the kubelet refuses threshold ("a percentage above 100%" ...): it does not
+ *                    start; null: it takes it
  *       source       where it comes from: "FILE:LINE", the --eviction-hard flag (and the file that
  *                    carries it), or "the kubelet's default ..." (no file or flag sets evictionHard,
  *                    or mergeDefaultEvictionSettings keeps it); with no threshold, the file or flag

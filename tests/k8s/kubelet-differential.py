@@ -13,6 +13,10 @@ The drop-ins and subdirectories set or leave out swapBehavior, failSwapOn, evict
 or whole; memory.available in bytes or a percentage, 0% and 100% among them),
 mergeDefaultEvictionSettings, nulls; some lack apiVersion or kind, a few are not YAML; a few
 kubeadm trees lack their --config file; flags go over them.
+A memory.available the eviction manager refuses (101%, -5%, 0, abc) is not generated: the kubelet
+loads and logs it and refuses it only later, in run()'s ParseThresholdConfig() after the container
+runtime answered, where this harness does not follow (tests/unit/test-kubelet-config.c holds
+nodeswap to the source there).
 
 Each tree goes through every KUBELET binary given (the real kubelet's own loading) and through
 `nodeswap status --json --root TREE`, and every disagreement on swapBehavior, failSwapOn,

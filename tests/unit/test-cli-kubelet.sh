@@ -121,6 +121,30 @@ check "status --json: with config.yaml the kubelet starts" [ "$(json "$out" 'd["
 run 1 check --root "$r" --config "$kubeadm"
 lacks 'kubelet-config-file-missing'
 
+# --- memory.available as a percentage: of MemTotal (4015024 kB here), float32 as the eviction
+# manager takes it: 5% is 205569231 bytes; 101% in a drop-in is loaded by the real kubelets and
+# then refused by ParseThresholdConfig: the kubelet does not start
+r=$(root kubeadm-threshold)
+run 0 status --root "$r" --config "$kubeadm"
+has '^  memory eviction memory.available<5% \(196.0 MiB of MemTotal 3.8 GiB\) from /var/lib/kubelet/config.yaml:5$'
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: 5% of MemTotal in bytes, the kubelet starts" \
+	[ "$(json "$out" 'd["kubelet"]["memory_eviction"]["threshold_bytes"], d["kubelet"]["memory_eviction"]["invalid"], d["kubelet"]["starts"]')" = "(205569231, None, True)" ]
+printf 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nevictionHard:\n  memory.available: "101%%"\n' \
+	>"$r/etc/kubernetes/kubelet.conf.d/50-bad.conf"
+run 0 status --root "$r" --config "$kubeadm"
+has '^  memory eviction memory.available<101% from /etc/kubernetes/kubelet.conf.d/50-bad.conf:4: a percentage above 100%, the kubelet does not start$'
+run 1 check --root "$r" --config "$kubeadm"
+has '^warning +kubelet-config-invalid: /etc/kubernetes/kubelet.conf.d/50-bad.conf:4: evictionHard memory.available "101%" is a percentage above 100%: the kubelet refuses it and does not start$'
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: 101% is refused, the kubelet does not start" \
+	[ "$(json "$out" 'd["kubelet"]["memory_eviction"]["threshold_bytes"], d["kubelet"]["memory_eviction"]["invalid"], d["kubelet"]["starts"]')" = "(None, 'a percentage above 100%', False)" ]
+# 100% and 0% are no threshold at all (parseThresholdStatement ignores them)
+sed -i 's/101%/100%/' "$r/etc/kubernetes/kubelet.conf.d/50-bad.conf"
+run 0 status --json --root "$r" --config "$kubeadm"
+check "status --json: 100% is no threshold, the kubelet starts" \
+	[ "$(json "$out" 'd["kubelet"]["memory_eviction"]["threshold"], d["kubelet"]["starts"]')" = "(None, True)" ]
+
 # --- kubeadm: a drop-in's null over the --config file brings config.yaml's values back (the
 # kubelet's merge base carries Go field names, so the null removes only 10-site.conf's keys)
 # On a kubelet of unknown version the 1.32+ rule: the nulls bring back the v1beta1 defaults

@@ -265,6 +265,49 @@ static void test_read_kubeadm(void **state) {
         kubelet_config_done(&c);
 }
 
+/* memory.available as the eviction manager parses it (pkg/kubelet/eviction/helpers.go
+ * parseThresholdStatement(), the same in v1.31.0 and v1.36.3). The real kubelets load and log every
+ * value below, the refused ones too (tests/k8s/kubelet-differential.py's harness, which stops at
+ * that log line): ParseThresholdConfig() refuses them later in run(), once the container runtime
+ * answered, where the harness cannot follow. A percentage is of the node's capacity, MemTotal:
+ * int64(float64(capacity) * float64(float32(5) / 100)). */
+static void test_threshold_parse(void **state) {
+        const uint64_t mem = 4015024ULL * 1024;         /* vps-cgroupv1's MemTotal */
+        uint64_t b = 1;
+        const char *why = "x";
+        assert_int_equal(kubelet_threshold_parse("100Mi", mem, &b, &why), 1);
+        assert_int_equal(b, 100ULL << 20);
+        assert_null(why);
+        assert_int_equal(kubelet_threshold_parse("500M", mem, &b, &why), 1);
+        assert_int_equal(b, 500000000);
+        /* float32(5) / 100 = 0.0500000007: 4111384576 * it = 205569231.8 */
+        assert_int_equal(kubelet_threshold_parse("5%", mem, &b, &why), 1);
+        assert_int_equal(b, 205569231);
+        assert_int_equal(kubelet_threshold_parse("7.5%", mem, &b, &why), 1);
+        assert_int_equal(b, 308353855);        /* float32 0.075000003 */
+        assert_int_equal(kubelet_threshold_parse("5%%", mem, &b, &why), 1);   /* TrimRight: every '%' */
+        assert_int_equal(b, 205569231);
+        assert_int_equal(kubelet_threshold_parse("0.0%", mem, &b, &why), 1);  /* only "0%" is ignored */
+        assert_int_equal(b, 0);
+        /* no threshold */
+        assert_int_equal(kubelet_threshold_parse("0%", mem, &b, &why), 0);
+        assert_int_equal(kubelet_threshold_parse("100%", mem, &b, &why), 0);
+        /* refused: the kubelet does not start */
+        assert_int_equal(kubelet_threshold_parse("101%", mem, &b, &why), -EINVAL);
+        assert_string_equal(why, "a percentage above 100%");
+        assert_int_equal(kubelet_threshold_parse("-5%", mem, &b, &why), -EINVAL);
+        assert_string_equal(why, "a percentage below 0%");
+        assert_int_equal(kubelet_threshold_parse("five%", mem, &b, &why), -EINVAL);
+        assert_int_equal(kubelet_threshold_parse(" 5%", mem, &b, &why), -EINVAL);
+        assert_int_equal(kubelet_threshold_parse("%", mem, &b, &why), -EINVAL);
+        assert_int_equal(kubelet_threshold_parse("0", mem, &b, &why), -EINVAL);
+        assert_string_equal(why, "zero, which must be positive");
+        assert_int_equal(kubelet_threshold_parse("0Mi", mem, &b, &why), -EINVAL);
+        assert_int_equal(kubelet_threshold_parse("-100Mi", mem, &b, &why), -EINVAL);
+        assert_int_equal(kubelet_threshold_parse("abc", mem, &b, &why), -EINVAL);
+        assert_string_equal(why, "not a quantity (such as 100Mi) or a percentage");
+}
+
 /* kubeadm's --config file missing (a node before kubeadm init or join): the real kubelets v1.31.0
  * and v1.36.3 stop in loadConfigFile() ("failed to load kubelet config file, path:
  * /var/lib/kubelet/config.yaml, ... no such file or directory"), whatever the drop-ins say. */
@@ -776,6 +819,7 @@ int main(void) {
                 cmocka_unit_test(test_read_site_override),
                 cmocka_unit_test(test_read_kubeadm),
                 cmocka_unit_test(test_read_kubeadm_no_config),
+                cmocka_unit_test(test_threshold_parse),
                 cmocka_unit_test(test_read_kubeadm_null),
                 cmocka_unit_test(test_read_kubeadm_null_131),
                 cmocka_unit_test(test_merge_eviction_config),
