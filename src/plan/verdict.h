@@ -119,7 +119,10 @@
         X(RPI_SWAP, "rpi-swap", INFO, "Raspberry Pi OS's rpi-swap: its mechanism and which of its units are masked") \
         /* the containers' swap (issue 26) */                                                                 \
         X(CONTAINER_SWAP_FAIL, "container-swap-fail", WARNING,                                               \
-          "swap-outs failed for a container (memory.swap.events fail): its allowance or the node's swap was full")
+          "swap-outs failed for a container (memory.swap.events fail): its allowance or the node's swap was full") \
+        /* the reclaim headroom (issue 38) */                                                                 \
+        X(MIN_FREE_REWRITTEN, "min-free-rewritten", INFO,                                                    \
+          "vm.min_free_kbytes is not what nodeswap set: khugepaged or an operator rewrote it")
 
 #define VERDICT_ENUM(name, id, severity, summary) VERDICT_##name,
 typedef enum Verdict {
