@@ -42,3 +42,7 @@ int memory_available_bytes(const char *q, uint64_t ram, uint64_t *ret);
  * files as they are when p leaves the kubelet alone), in bytes; 0 when there is none or it cannot
  * be read. */
 uint64_t memory_available_after(const Policy *p, const HostState *h);
+
+/* check's findings on the threshold among the watermarks the plan pl leaves (eviction-after-oom,
+ * eviction-before-swap, eviction-ramp, eviction-zram): b is the swapBehavior the rules look at. */
+int check_reclaim(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs);

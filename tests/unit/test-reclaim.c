@@ -357,6 +357,115 @@ static void test_reclaim_rewritten(void **state) {
         done(&down);
 }
 
+/* --- check's findings on the kubelet's threshold among the watermarks (issue 38, item 2), on the
+ * headroom tree's real /proc/zoneinfo: min 16894 pages (66.0 MiB) for its 67584 KiB ---------- */
+
+static const Finding *finding(const Plan *pl, Verdict v) {
+        for (size_t i = 0; i < pl->findings.n; i++)
+                if (pl->findings.f[i].verdict == v)
+                        return &pl->findings.f[i];
+        return NULL;
+}
+
+/* The kubelet's default 100Mi above the kernel's 66.0 MiB of min watermarks: 34.0 MiB between,
+ * 3.4 MiB/s in the kubelet's 10 s; zram's 4 GiB pool is named. Nothing else: the rule's
+ * watermark_scale_factor puts low above the threshold. */
+static void test_eviction_ramp_and_zram(void **state) {
+        Case c = {};
+        load(&c, "headroom", HEADROOM_ZRAM);
+        run(&c, NULL);
+        const Finding *f = finding(&c.plan, VERDICT_EVICTION_RAMP);
+        assert_non_null(f);
+        assert_int_equal(f->severity, SEVERITY_INFO);
+        assert_non_null(strstr(f->message, "threshold (100.0 MiB) and the OOM point (the min watermarks, 66.0 MiB) "
+                                           "lie 34.0 MiB"));
+        assert_non_null(strstr(f->message, "faster than 3.4 MiB/s"));
+        f = finding(&c.plan, VERDICT_EVICTION_ZRAM);
+        assert_non_null(f);
+        assert_non_null(strstr(f->message, "up to 4.0 GiB of RAM"));
+        assert_false(has_finding(&c.plan, VERDICT_EVICTION_AFTER_OOM, NULL));
+        assert_false(has_finding(&c.plan, VERDICT_EVICTION_BEFORE_SWAP, NULL));
+        done(&c);
+
+        /* a swap file only: no zram finding; a [Zram] MemLimit= is the pool's bound */
+        Case file = {};
+        load(&file, "headroom", HEADROOM_FILE);
+        run(&file, NULL);
+        assert_true(has_finding(&file.plan, VERDICT_EVICTION_RAMP, NULL));
+        assert_false(has_finding(&file.plan, VERDICT_EVICTION_ZRAM, NULL));
+        done(&file);
+        Case lim = {};
+        load(&lim, "headroom", HEADROOM_ZRAM "[Zram]\nMemLimit=1G\n");
+        run(&lim, NULL);
+        assert_true(has_finding(&lim.plan, VERDICT_EVICTION_ZRAM, "up to 1.0 GiB of RAM"));
+        done(&lim);
+}
+
+/* min_free_kbytes at 2000000 KiB (an operator's; the rule never lowers it) puts the min
+ * watermarks above the default 100Mi: the OOM killer acts first, said with both figures and the
+ * key; no ramp figure then. */
+static void test_eviction_after_oom(void **state) {
+        Case c = {};
+        fixture_copy(&c, "headroom");
+        put(&c, "proc/sys/vm/min_free_kbytes", "2000000\n");
+        load(&c, NULL, HEADROOM_FILE);
+        run(&c, NULL);
+        const Finding *f = finding(&c.plan, VERDICT_EVICTION_AFTER_OOM);
+        assert_non_null(f);
+        assert_int_equal(f->severity, SEVERITY_WARNING);
+        assert_non_null(strstr(f->message, "threshold (100.0 MiB) is at or below the zones' min watermarks (1.9 GiB, "
+                                           "vm.min_free_kbytes 2000000)"));
+        assert_non_null(strstr(f->hint, "raise the threshold above 1.9 GiB"));
+        assert_false(has_finding(&c.plan, VERDICT_EVICTION_RAMP, NULL));
+        done(&c);
+}
+
+/* A 3Gi threshold with the watermarks left as the kernel has them (keep): low is 82.5 MiB, so the
+ * kubelet evicts while swap is free; with auto the rule raises low above it and the warning goes.
+ * Under NoSwap pods do not swap: no such warning. */
+static void test_eviction_before_swap(void **state) {
+        static const char site[] = "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n"
+                                   "evictionHard:\n  memory.available: \"3Gi\"\n";
+        Case keep = {};
+        fixture_copy(&keep, "headroom");
+        put(&keep, "var/lib/rancher/k3s/agent/etc/kubelet.conf.d/95-site.conf", site);
+        load(&keep, NULL, HEADROOM_FILE "[Sysctl]\nMinFreeKbytes=keep\nWatermarkScaleFactor=keep\n");
+        run(&keep, NULL);
+        const Finding *f = finding(&keep.plan, VERDICT_EVICTION_BEFORE_SWAP);
+        assert_non_null(f);
+        assert_int_equal(f->severity, SEVERITY_WARNING);
+        assert_non_null(strstr(f->message, "threshold (3.0 GiB) is at or above the zones' low watermarks (82.5 MiB, "
+                                           "vm.watermark_scale_factor 10)"));
+        done(&keep);
+
+        Case autos = {};
+        fixture_copy(&autos, "headroom");
+        put(&autos, "var/lib/rancher/k3s/agent/etc/kubelet.conf.d/95-site.conf", site);
+        load(&autos, NULL, HEADROOM_FILE);
+        run(&autos, NULL);
+        assert_false(has_finding(&autos.plan, VERDICT_EVICTION_BEFORE_SWAP, NULL));
+        assert_false(has_finding(&autos.plan, VERDICT_EVICTION_AFTER_OOM, NULL));
+        /* 3 GiB less the rule's 1 GiB of min, in 10 s */
+        assert_true(has_finding(&autos.plan, VERDICT_EVICTION_RAMP, "faster than 204.8 MiB/s"));
+        done(&autos);
+
+        Case noswap = {};
+        fixture_copy(&noswap, "headroom");
+        put(&noswap, "var/lib/rancher/k3s/agent/etc/kubelet.conf.d/95-site.conf", site);
+        load(&noswap, NULL, "[Swap]\nBackend=file\n[File]\nPath=/swapfile\nSize=2G\n[Kubelet]\nSwapBehavior=NoSwap\n");
+        run(&noswap, NULL);
+        assert_false(has_finding(&noswap.plan, VERDICT_EVICTION_BEFORE_SWAP, NULL));
+        assert_false(has_finding(&noswap.plan, VERDICT_EVICTION_ZRAM, NULL));
+        done(&noswap);
+
+        /* no swap at all: nothing to relate */
+        Case none = {};
+        load(&none, "headroom", "[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        run(&none, NULL);
+        assert_false(has_finding(&none.plan, VERDICT_EVICTION_RAMP, NULL));
+        done(&none);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_watermarks_match_kernel),
@@ -365,6 +474,9 @@ int main(void) {
                 cmocka_unit_test(test_reclaim_left_alone),
                 cmocka_unit_test(test_reclaim_restore),
                 cmocka_unit_test(test_reclaim_rewritten),
+                cmocka_unit_test(test_eviction_ramp_and_zram),
+                cmocka_unit_test(test_eviction_after_oom),
+                cmocka_unit_test(test_eviction_before_swap),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }
