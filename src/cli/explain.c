@@ -105,6 +105,18 @@ static void sysctl_print(FILE *f, const Policy *p, PolicyKey k, int want) {
         end_line(f, p, k);
 }
 
+/* A reclaim key: a number, auto or keep. */
+static void reclaim_print(FILE *f, const Policy *p, PolicyKey k, int want) {
+        key_of(f, k);
+        if (want == SYSCTL_AUTO)
+                fputs("auto (nodeswap's rule when pods get swap)", f);
+        else if (want < 0)
+                fputs("keep (left alone)", f);
+        else
+                fprintf(f, "%d", want);
+        end_line(f, p, k);
+}
+
 static void policy_print(FILE *f, const Policy *p, bool revert) {
         char b[FORMAT_BYTES_MAX];
 
@@ -179,6 +191,8 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
         }
         sysctl_print(f, p, POLICY_KEY_SYSCTL_SWAPPINESS, p->swappiness);
         sysctl_print(f, p, POLICY_KEY_SYSCTL_PAGE_CLUSTER, p->page_cluster);
+        reclaim_print(f, p, POLICY_KEY_SYSCTL_MIN_FREE_KBYTES, p->min_free_kbytes);
+        reclaim_print(f, p, POLICY_KEY_SYSCTL_WATERMARK_SCALE_FACTOR, p->watermark_scale_factor);
         key_of(f, POLICY_KEY_KUBELET_SWAP_BEHAVIOR);
         fputs(p->swap_behavior == SWAP_BEHAVIOR_UNSET ? "(empty: kubelet left alone)"
                                                       : swap_behavior_to_string(p->swap_behavior), f);
@@ -264,6 +278,10 @@ static void host_print(FILE *f, const Policy *p, const HostState *h) {
         key(f, "sysctls");
         fprintf(f, "vm.swappiness=%d vm.page-cluster=%d%s\n", h->swappiness,
                 h->page_cluster, h->swappiness < 0 || h->page_cluster < 0 ? " (-1: unreadable)" : "");
+        fprintf(f, "vm.min_free_kbytes=%d vm.watermark_scale_factor=%d (at most %d on this kernel)%s\n",
+                h->min_free_kbytes, h->watermark_scale_factor,
+                h->watermark_scale_factor_max > 0 ? h->watermark_scale_factor_max : RECLAIM_WSF_MAX_NEW,
+                h->min_free_kbytes < 0 || h->watermark_scale_factor < 0 ? " (-1: unreadable)" : "");
         key(f, "kubelet");
         fprintf(f, "%s%s; drop-in %s\n", h->kubelet_unit ?: "no unit found",
                 !h->kubelet_unit ? "" : h->kubelet_active > 0 ? " (active)" : h->kubelet_active == 0 ? " (inactive)" : "",

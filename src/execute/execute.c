@@ -368,11 +368,29 @@ static int do_writeback_file_remove(Exec *e, size_t i) {
 
 /* Where the state keeps a sysctl's value from before nodeswap, and the value probe() read. */
 static int *sysctl_saved(Exec *e, PlanSysctl s) {
-        return s == PLAN_SYSCTL_SWAPPINESS ? &e->state.saved_swappiness : &e->state.saved_page_cluster;
+        switch (s) {
+        case PLAN_SYSCTL_SWAPPINESS:
+                return &e->state.saved_swappiness;
+        case PLAN_SYSCTL_PAGE_CLUSTER:
+                return &e->state.saved_page_cluster;
+        case PLAN_SYSCTL_MIN_FREE_KBYTES:
+                return &e->state.saved_min_free_kbytes;
+        default:
+                return &e->state.saved_watermark_scale_factor;
+        }
 }
 
 static int sysctl_now(const Exec *e, PlanSysctl s) {
-        return s == PLAN_SYSCTL_SWAPPINESS ? e->h->swappiness : e->h->page_cluster;
+        switch (s) {
+        case PLAN_SYSCTL_SWAPPINESS:
+                return e->h->swappiness;
+        case PLAN_SYSCTL_PAGE_CLUSTER:
+                return e->h->page_cluster;
+        case PLAN_SYSCTL_MIN_FREE_KBYTES:
+                return e->h->min_free_kbytes;
+        default:
+                return e->h->watermark_scale_factor;
+        }
 }
 
 static int exec_sysctl(Exec *e, size_t i) {
@@ -410,6 +428,10 @@ static int exec_sysctl(Exec *e, size_t i) {
                            strdup_printf("Failed to set %s to %d: %s", a->target, a->sysctl.value, strerror(-r)));
                 return r;
         }
+        /* What apply wrote, to notice a later rewrite (khugepaged's after a THP change); saved with
+         * the run's state at its end. */
+        if (a->sysctl.name == PLAN_SYSCTL_MIN_FREE_KBYTES)
+                e->state.set_min_free_kbytes = e->reverting ? -1 : a->sysctl.value;
         set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }
@@ -829,6 +851,9 @@ int execute_plan(const Plan *pl, const Policy *p, const HostState *h, const Exec
                 /* Back to before nodeswap: the next apply saves the values anew. */
                 e.state.saved_swappiness = -1;
                 e.state.saved_page_cluster = -1;
+                e.state.saved_min_free_kbytes = -1;
+                e.state.saved_watermark_scale_factor = -1;
+                e.state.set_min_free_kbytes = -1;
         }
         /* Every zswap value put back, or left to the kernel command line (never written): the
          * next apply with zswap saves them anew. */

@@ -54,6 +54,12 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "saved_swappiness=%d\n", s->saved_swappiness);
         if (s->saved_page_cluster >= 0)
                 buf_printf(&b, "saved_page_cluster=%d\n", s->saved_page_cluster);
+        if (s->saved_min_free_kbytes >= 0)
+                buf_printf(&b, "saved_min_free_kbytes=%d\n", s->saved_min_free_kbytes);
+        if (s->saved_watermark_scale_factor >= 0)
+                buf_printf(&b, "saved_watermark_scale_factor=%d\n", s->saved_watermark_scale_factor);
+        if (s->set_min_free_kbytes >= 0)
+                buf_printf(&b, "set_min_free_kbytes=%d\n", s->set_min_free_kbytes);
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
                 if (s->saved_zswap[i])
                         buf_printf(&b, "saved_zswap_%s=%s\n", zswap_param_to_string(i), s->saved_zswap[i]);

@@ -8,6 +8,10 @@ int sysctl_write(const char *root, const char *name, int value) {
                 path = "/proc/sys/vm/swappiness";
         else if (streq_ptr(name, "vm.page-cluster"))
                 path = "/proc/sys/vm/page-cluster";
+        else if (streq_ptr(name, "vm.min_free_kbytes"))
+                path = "/proc/sys/vm/min_free_kbytes";
+        else if (streq_ptr(name, "vm.watermark_scale_factor"))
+                path = "/proc/sys/vm/watermark_scale_factor";
         else
                 return -EINVAL;
         _cleanup_free_ char *full = path_join_root(root, path);

@@ -9,6 +9,7 @@
 #include "plan/kubelet.h"
 #include "plan/noswap.h"
 #include "plan/pressure.h"
+#include "plan/reclaim.h"
 #include "plan/zswap.h"
 
 /* The rules, in the order check_rules() applies them. Each looks at Policy, HostState and the plan.
@@ -92,6 +93,9 @@
  *                                    is not reverted, and a conflict unit exists unmasked
  * rpi-swap                 info      Raspberry Pi OS's rpi-swap is installed: its mechanism (from
  *                                    its configuration) and which of its units are masked
+ * eviction-after-oom, eviction-before-swap, eviction-ramp, eviction-zram
+ *                                    the kubelet's memory.available threshold among the watermarks
+ *                                    the plan leaves: plan/reclaim-check.c, check_reclaim(), last
  */
 
 #define K3S_DEFAULTS_DROPIN "00-k3s-defaults.conf"
@@ -859,7 +863,8 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_dropin(p, h, fs)) < 0 ||
             (r = check_kubelet_config(p, h, fs)) < 0 ||
             (r = check_conflict_units(p, h, fs)) < 0 ||
-            (r = check_rpi_swap(p, h, fs)) < 0)
+            (r = check_rpi_swap(p, h, fs)) < 0 ||
+            (r = check_reclaim(p, h, pl, b, fs)) < 0)
                 return r;
         return 0;
 }

@@ -260,8 +260,6 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         for (size_t i = ELEMENTSOF(plan_backends); r >= 0 && i > 0; i--)
                 if (plan_backends[i - 1].finish)
                         r = plan_backends[i - 1].finish(&c);
-        if (r >= 0)
-                r = plan_sysctls(&c);
         if (r < 0)
                 goto fail;
 
@@ -271,7 +269,10 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
                         plan.swap_total_after += host->swaps[i].size;
         /* Creating an area with the same size as the one it replaces does not change the total. */
 
-        r = plan_writeback_timer(&c, true);
+        /* After the total: the reclaim headroom's rule applies when pods get swap. */
+        r = plan_sysctls(&c);
+        if (r >= 0)
+                r = plan_writeback_timer(&c, true);
         /* Before the kubelet's restart: the kubelet and its runtime are out of swap before pods get any. */
         if (r >= 0)
                 r = plan_no_swap(&c);

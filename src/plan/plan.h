@@ -51,6 +51,8 @@ typedef enum ActionUnit {
 typedef enum PlanSysctl {
         PLAN_SYSCTL_SWAPPINESS,
         PLAN_SYSCTL_PAGE_CLUSTER,
+        PLAN_SYSCTL_MIN_FREE_KBYTES,
+        PLAN_SYSCTL_WATERMARK_SCALE_FACTOR,
         _PLAN_SYSCTL_MAX,
 } PlanSysctl;
 

@@ -121,7 +121,18 @@
         X(RPI_SWAP, "rpi-swap", INFO, "Raspberry Pi OS's rpi-swap: its mechanism and which of its units are masked") \
         /* the containers' swap (issue 26) */                                                                 \
         X(CONTAINER_SWAP_FAIL, "container-swap-fail", WARNING,                                               \
-          "swap-outs failed for a container (memory.swap.events fail): its allowance or the node's swap was full")
+          "swap-outs failed for a container (memory.swap.events fail): its allowance or the node's swap was full") \
+        /* the reclaim headroom (issue 38) */                                                                 \
+        X(MIN_FREE_REWRITTEN, "min-free-rewritten", INFO,                                                    \
+          "vm.min_free_kbytes is not what nodeswap set: khugepaged or an operator rewrote it")                \
+        X(EVICTION_AFTER_OOM, "eviction-after-oom", WARNING,                                                 \
+          "the kubelet's memory.available threshold is at or below the min watermarks: the OOM killer acts first") \
+        X(EVICTION_BEFORE_SWAP, "eviction-before-swap", WARNING,                                             \
+          "the kubelet's memory.available threshold is at or above the low watermarks: it evicts with swap free") \
+        X(EVICTION_RAMP, "eviction-ramp", INFO,                                                              \
+          "how fast an allocation may grow before the OOM point comes between two of the kubelet's looks")    \
+        X(EVICTION_ZRAM, "eviction-zram", INFO,                                                              \
+          "zram's pool is RAM that no pod's working set counts")
 
 #define VERDICT_ENUM(name, id, severity, summary) VERDICT_##name,
 typedef enum Verdict {

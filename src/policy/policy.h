@@ -63,6 +63,8 @@ typedef enum PolicyKey {
         POLICY_KEY_FILE_DISCARD,
         POLICY_KEY_SYSCTL_SWAPPINESS,
         POLICY_KEY_SYSCTL_PAGE_CLUSTER,
+        POLICY_KEY_SYSCTL_MIN_FREE_KBYTES,
+        POLICY_KEY_SYSCTL_WATERMARK_SCALE_FACTOR,
         POLICY_KEY_KUBELET_SWAP_BEHAVIOR,
         POLICY_KEY_KUBELET_DROPIN,
         POLICY_KEY_KUBELET_UNIT,
@@ -130,6 +132,10 @@ typedef struct Policy {
 
         int swappiness;         /* -1 = leave alone */
         int page_cluster;       /* -1 = leave alone */
+        /* [Sysctl] MinFreeKbytes= and WatermarkScaleFactor= (plan/reclaim.h): a value, SYSCTL_KEEP
+         * (leave alone) or SYSCTL_AUTO (nodeswap's rule when pods get swap) */
+        int min_free_kbytes;
+        int watermark_scale_factor;
 
         SwapBehavior swap_behavior;
         char *dropin;           /* absolute path of the kubelet drop-in */
@@ -151,10 +157,24 @@ typedef struct Policy {
 /* The value of a priority key (policy_backends[].priority). */
 int policy_priority(const Policy *p, PolicyKey k);
 
+/* The values of the reclaim keys that are not numbers. */
+enum {
+        SYSCTL_KEEP = -1,
+        SYSCTL_AUTO = -2,
+};
+
+/* The reclaim keys' bounds (nodeswap.conf(5), "Reclaim headroom"). */
+#define RECLAIM_MIN_FREE_FLOOR_KB 1024u         /* vm.rst: below 1024 KB the system breaks subtly */
+#define RECLAIM_MIN_FREE_CAP_PERCENT 10u        /* nodeswap's clamp: too high a value OOMs at once */
+#define RECLAIM_WSF_MAX_NEW 3000                /* vm.watermark_scale_factor's bound from Linux 5.18 */
+#define RECLAIM_WSF_MAX_OLD 1000                /* and before */
+
 /* What sizes are evaluated against. */
 typedef struct PolicyContext {
         uint64_t ram;           /* MemTotal in bytes */
         uint64_t page_size;
+        int watermark_scale_factor_max; /* the running kernel's vm.watermark_scale_factor bound
+                                         * (probe/reclaim.h); 0: unknown, the newest kernels' 3000 */
 } PolicyContext;
 
 /* One diagnostic: "FILE:LINE: [Section] Key=value: message". */

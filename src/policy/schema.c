@@ -17,6 +17,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <limits.h>
 
 /* The built-in defaults, as nodeswap.conf(5) and conf/nodeswap.conf document them, written as a
  * policy file would write them: policy_init_defaults() parses them with the keys' own parsers. */
@@ -34,6 +35,7 @@
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
 #define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
 #define DEFAULT_NODE_FEATURES "yes"
+#define DEFAULT_RECLAIM "auto"         /* plan/reclaim.c's rule when pods get swap */
 #define DEFAULT_CONFLICT_UNITS                                                                  \
         "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "             \
         "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "                \
@@ -422,6 +424,59 @@ static int parse_memory_eviction(ParseState *st, const KeyDef *k, const char *v,
         return replace_str(&st->p->memory_eviction, v);
 }
 
+/* [Sysctl] MinFreeKbytes=: auto, keep, or KiB from 1024 (Documentation/admin-guide/sysctl/vm.rst,
+ * min_free_kbytes: below 1024 KB the system "will become subtly broken, and prone to deadlock under
+ * high loads") to RECLAIM_MIN_FREE_CAP_PERCENT of RAM ("Setting this too high will OOM your machine
+ * instantly"): the kernel's sysctl itself takes any value from 0 (mm/page_alloc.c,
+ * vm_page_alloc_table: extra1 = SYSCTL_ZERO, no extra2). */
+static int parse_min_free_kbytes(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        int *f = FIELD(st, k->offset, int);
+        if (streq(v, "auto") || streq(v, "keep")) {
+                *f = streq(v, "auto") ? SYSCTL_AUTO : SYSCTL_KEEP;
+                return 0;
+        }
+        uint64_t cap = st->ctx->ram / 1024 * RECLAIM_MIN_FREE_CAP_PERCENT / 100, n;
+        if (cap > INT_MAX)
+                cap = INT_MAX;
+        int r = parse_plain_uint(v, cap, &n);
+        if (r >= 0 && n < RECLAIM_MIN_FREE_FLOOR_KB)
+                r = -ERANGE;
+        if (r == -ERANGE)
+                return FAIL("min_free_kbytes out of range (%u..%" PRIu64 " KiB: at most %u%% of this node's "
+                            "RAM; the kernel keeps it free at all times, and too high a value OOMs the "
+                            "machine at once)", RECLAIM_MIN_FREE_FLOOR_KB, cap, RECLAIM_MIN_FREE_CAP_PERCENT);
+        if (r < 0)
+                return FAIL("must be auto, keep or a plain decimal number of KiB (%u..%" PRIu64 ")",
+                            RECLAIM_MIN_FREE_FLOOR_KB, cap);
+        *f = (int) n;
+        return 0;
+}
+
+/* [Sysctl] WatermarkScaleFactor=: auto, keep, or 1 to the running kernel's bound (mm/page_alloc.c,
+ * vm_page_alloc_table: extra1 = SYSCTL_ONE, extra2 = SYSCTL_THREE_THOUSAND since Linux 5.18, the
+ * kernel's one_thousand before; a value above it fails with EINVAL at the write). */
+static int parse_watermark_scale_factor(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        int *f = FIELD(st, k->offset, int);
+        if (streq(v, "auto") || streq(v, "keep")) {
+                *f = streq(v, "auto") ? SYSCTL_AUTO : SYSCTL_KEEP;
+                return 0;
+        }
+        int max = st->ctx->watermark_scale_factor_max > 0 ? st->ctx->watermark_scale_factor_max
+                                                          : RECLAIM_WSF_MAX_NEW;
+        uint64_t n;
+        int r = parse_plain_uint(v, (uint64_t) max, &n);
+        if (r >= 0 && n < 1)
+                r = -ERANGE;
+        if (r == -ERANGE)
+                return FAIL("watermark_scale_factor out of range (1..%d%s)", max,
+                            max < RECLAIM_WSF_MAX_NEW ? ": this kernel is older than 5.18, which raised the "
+                                                        "bound from 1000 to 3000" : "");
+        if (r < 0)
+                return FAIL("must be auto, keep or a plain decimal number (1..%d)", max);
+        *f = (int) n;
+        return 0;
+}
+
 /* A unit list's line, already checked: an empty one empties the list, any other appends the names
  * the list does not have yet ([Conflicts] Units=, [Kubelet] NoSwapUnits=). */
 static int unit_list_update(char ***list, char *const *w) {
@@ -528,6 +583,10 @@ const KeyDef schema_keys[] = {
         ROW("Sysctl", "Swappiness", SYSCTL_SWAPPINESS, parse_uint, AT(swappiness), .max = 200, .what = "swappiness"),
         ROW("Sysctl", "PageCluster", SYSCTL_PAGE_CLUSTER, parse_uint, AT(page_cluster), .max = 10,
             .what = "page-cluster"),
+        ROW("Sysctl", "MinFreeKbytes", SYSCTL_MIN_FREE_KBYTES, parse_min_free_kbytes, AT(min_free_kbytes),
+            .def = DEFAULT_RECLAIM),
+        ROW("Sysctl", "WatermarkScaleFactor", SYSCTL_WATERMARK_SCALE_FACTOR, parse_watermark_scale_factor,
+            AT(watermark_scale_factor), .def = DEFAULT_RECLAIM),
 
         ROW("Kubelet", "SwapBehavior", KUBELET_SWAP_BEHAVIOR, parse_swap_behavior, AT(swap_behavior)),
         ROW("Kubelet", "DropIn", KUBELET_DROPIN, parse_dropin, AT(dropin), .def = DEFAULT_DROPIN),

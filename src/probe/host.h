@@ -7,6 +7,7 @@
 #include "probe/noswap.h"
 #include "probe/pods.h"
 #include "probe/pressure.h"
+#include "probe/reclaim.h"
 #include "probe/zram-writeback.h"
 #include "policy/policy.h"
 #include "probe/rpiswap.h"
@@ -144,6 +145,13 @@ typedef struct HostState {
 
         int swappiness;         /* -1 unreadable */
         int page_cluster;
+        int min_free_kbytes;    /* vm.min_free_kbytes, -1 unreadable */
+        int watermark_scale_factor; /* -1 unreadable */
+        int watermark_scale_factor_max; /* the running kernel's bound (probe/reclaim.h), 0 unknown */
+        ZoneWatermarks *zones;  /* /proc/zoneinfo's zones with managed pages */
+        size_t n_zones;
+        int thp_enabled;        /* /sys/kernel/mm/transparent_hugepage/enabled is not [never]: 1, 0,
+                                 * -1 unreadable */
 
         SwapFileState file;     /* only meaningful when the policy names a file */
         WritebackTarget writeback; /* [Zram] Writeback=, when the policy names one */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/meminfo.h"
 
+#include "probe/reclaim.h"
 #include "shared/page-size.h"
 #include "shared/util.h"
 
@@ -106,6 +107,7 @@ int probe_context(const char *root, PolicyContext *ret) {
                 return r;
         if (!m.has_mem_total)
                 return -ENOENT;
-        *ret = (PolicyContext) { .ram = m.mem_total, .page_size = page_size_read(root) };
+        *ret = (PolicyContext) { .ram = m.mem_total, .page_size = page_size_read(root),
+                                 .watermark_scale_factor_max = reclaim_wsf_max(root) };
         return 0;
 }

@@ -540,6 +540,13 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
 
         h.swappiness = read_sysctl(root, "/proc/sys/vm/swappiness");
         h.page_cluster = read_sysctl(root, "/proc/sys/vm/page-cluster");
+        h.min_free_kbytes = read_sysctl(root, "/proc/sys/vm/min_free_kbytes");
+        h.watermark_scale_factor = read_sysctl(root, "/proc/sys/vm/watermark_scale_factor");
+        h.watermark_scale_factor_max = reclaim_wsf_max(root);
+        h.thp_enabled = thp_enabled(root);
+        r = zoneinfo_read(root, &h.zones, &h.n_zones);
+        if (r < 0)
+                goto fail;
 
         r = probe_zrams(root, &h);
         if (r < 0)
@@ -637,6 +644,7 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_zrams; i++)
                 zram_device_done(&h->zrams[i]);
         free(h->zrams);
+        free(h->zones);
         writeback_target_done(&h->writeback);
         free(h->file.label);
         free(h->file.path_problem);
@@ -668,7 +676,8 @@ void host_state_done(HostState *h) {
         free(h->recorded_wb_files);
         pod_swaps_free(h->pressure_pods, h->n_pressure_pods);
         nodeswap_state_done(&h->state);
-        *h = (HostState) { .swappiness = -1, .page_cluster = -1, .kubelet_active = -1, .writeback_timer_active = -1 };
+        *h = (HostState) { .swappiness = -1, .page_cluster = -1, .min_free_kbytes = -1,
+                .watermark_scale_factor = -1, .thp_enabled = -1, .kubelet_active = -1, .writeback_timer_active = -1 };
         nodeswap_state_init(&h->state);
 }
 

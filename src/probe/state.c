@@ -3,12 +3,16 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include "policy/policy.h"
 #include "shared/unit-name.h"
 
 void nodeswap_state_init(NodeswapState *s) {
         *s = (NodeswapState) {
                 .saved_swappiness = -1,
                 .saved_page_cluster = -1,
+                .saved_min_free_kbytes = -1,
+                .saved_watermark_scale_factor = -1,
+                .set_min_free_kbytes = -1,
         };
 }
 
@@ -220,6 +224,15 @@ static int state_apply_line(NodeswapState *s, char *line) {
         } else if (streq(key, "saved_page_cluster")) {
                 if (safe_atoi(value, &i) >= 0 && i >= 0 && i <= 31)
                         s->saved_page_cluster = i;
+        } else if (streq(key, "saved_min_free_kbytes")) {
+                if (safe_atoi(value, &i) >= 0 && i >= 0)
+                        s->saved_min_free_kbytes = i;
+        } else if (streq(key, "saved_watermark_scale_factor")) {
+                if (safe_atoi(value, &i) >= 0 && i >= 1 && i <= RECLAIM_WSF_MAX_NEW)
+                        s->saved_watermark_scale_factor = i;
+        } else if (streq(key, "set_min_free_kbytes")) {
+                if (safe_atoi(value, &i) >= 0 && i >= 0)
+                        s->set_min_free_kbytes = i;
         } else if (streq(key, "reverted")) {
                 if (parse_bool(value, &b) >= 0)
                         s->reverted = b;
@@ -300,7 +313,8 @@ int state_load_persistent(const char *root, NodeswapState *ret) {
 }
 
 bool state_has_records(const NodeswapState *s) {
-        if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->reverted || s->stopped_units ||
+        if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->saved_min_free_kbytes >= 0 ||
+            s->saved_watermark_scale_factor >= 0 || s->set_min_free_kbytes >= 0 || s->reverted || s->stopped_units ||
             s->no_swap_units || s->swap_files || s->writeback_files)
                 return true;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)

@@ -13,6 +13,10 @@
  *   /var/lib/nodeswap/state   survives reboots
  *       saved_swappiness=60           vm.swappiness before nodeswap first changed it
  *       saved_page_cluster=3          vm.page-cluster before nodeswap first changed it
+ *       saved_min_free_kbytes=67584   vm.min_free_kbytes before nodeswap first changed it
+ *       saved_watermark_scale_factor=10  vm.watermark_scale_factor likewise
+ *       set_min_free_kbytes=524288    the vm.min_free_kbytes apply last wrote (khugepaged may
+ *                                     raise it after a THP change: mm/khugepaged.c)
  *       saved_zswap_enabled=N         each zswap parameter (saved_zswap_compressor=lzo,
  *                                     saved_zswap_max_pool_percent=20, ...) before nodeswap
  *                                     first wrote it, exactly as the kernel showed it (without
@@ -49,6 +53,9 @@
 typedef struct NodeswapState {
         int saved_swappiness;   /* -1: not saved */
         int saved_page_cluster; /* -1: not saved */
+        int saved_min_free_kbytes;      /* -1: not saved */
+        int saved_watermark_scale_factor; /* -1: not saved */
+        int set_min_free_kbytes;        /* the vm.min_free_kbytes apply last wrote, -1: none */
         bool reverted;          /* "nodeswap revert" ran last */
         char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
         char **no_swap_units;   /* units nodeswap set MemorySwapMax=0 on (no_swap_unit=) */

@@ -235,6 +235,78 @@ static void print_sysctl_text(FILE *f, const HostState *h) {
                 fprintf(f, "  vm.page-cluster unreadable\n");
 }
 
+/* The reclaim headroom (issue 38): vm.min_free_kbytes, vm.watermark_scale_factor and, beside them,
+ * each zone's free pages and min/low/high watermarks from /proc/zoneinfo (kswapd wakes below low
+ * and reclaims to high; allocations below min reclaim directly, then the OOM killer acts). */
+static void print_reclaim_text(FILE *f, const HostState *h) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
+        fprintf(f, "\nReclaim headroom:\n");
+        if (h->min_free_kbytes >= 0)
+                fprintf(f, "  vm.min_free_kbytes        %d (%s)", h->min_free_kbytes,
+                        format_bytes(a, sizeof a, (uint64_t) h->min_free_kbytes * 1024));
+        else
+                fprintf(f, "  vm.min_free_kbytes        unreadable");
+        if (h->min_free_kbytes >= 0 && h->state.set_min_free_kbytes >= 0 && h->min_free_kbytes != h->state.set_min_free_kbytes)
+                fprintf(f, "; nodeswap set %d, rewritten since%s", h->state.set_min_free_kbytes,
+                        h->thp_enabled > 0 ? " (khugepaged raises it when transparent huge pages are enabled)" : "");
+        fputc('\n', f);
+        if (h->watermark_scale_factor >= 0)
+                fprintf(f, "  vm.watermark_scale_factor %d (low and high each %d.%02d %% of RAM above the last, "
+                        "at least min/4)\n", h->watermark_scale_factor, h->watermark_scale_factor / 100,
+                        h->watermark_scale_factor % 100);
+        else
+                fprintf(f, "  vm.watermark_scale_factor unreadable\n");
+        uint64_t t[4] = {};
+        for (size_t i = 0; i < h->n_zones; i++) {
+                const ZoneWatermarks *z = &h->zones[i];
+                fprintf(f, "  node %d %-8s free %-10s min %-10s low %-10s high %s\n", z->node, z->name,
+                        format_bytes(a, sizeof a, z->free * h->page_size),
+                        format_bytes(b, sizeof b, z->min * h->page_size),
+                        format_bytes(c, sizeof c, z->low * h->page_size),
+                        format_bytes(d, sizeof d, z->high * h->page_size));
+                t[0] += z->free;
+                t[1] += z->min;
+                t[2] += z->low;
+                t[3] += z->high;
+        }
+        if (h->n_zones > 1)
+                fprintf(f, "  all zones       free %-10s min %-10s low %-10s high %s\n",
+                        format_bytes(a, sizeof a, t[0] * h->page_size), format_bytes(b, sizeof b, t[1] * h->page_size),
+                        format_bytes(c, sizeof c, t[2] * h->page_size), format_bytes(d, sizeof d, t[3] * h->page_size));
+        else if (h->n_zones == 0)
+                fprintf(f, "  zones           /proc/zoneinfo unreadable\n");
+}
+
+/* The same as JSON: min_free_kbytes, watermark_scale_factor (null: unreadable), zones[]. */
+static int reclaim_to_json(const HostState *h, json_object *o) {
+        _cleanup_json_ json_object *zones = json_object_new_array();
+        if (!zones)
+                return -ENOMEM;
+        for (size_t i = 0; i < h->n_zones; i++) {
+                const ZoneWatermarks *z = &h->zones[i];
+                _cleanup_json_ json_object *j = json_object_new_object();
+                if (!j ||
+                    json_add_int(j, "node", z->node) < 0 ||
+                    json_add_string(j, "zone", z->name) < 0 ||
+                    json_add_u64(j, "free", z->free * h->page_size) < 0 ||
+                    json_add_u64(j, "min", z->min * h->page_size) < 0 ||
+                    json_add_u64(j, "low", z->low * h->page_size) < 0 ||
+                    json_add_u64(j, "high", z->high * h->page_size) < 0 ||
+                    json_add_u64(j, "managed", z->managed * h->page_size) < 0 ||
+                    json_append(zones, TAKE_PTR(j)) < 0)
+                        return -ENOMEM;
+        }
+        if ((h->min_free_kbytes >= 0 ? json_add_int(o, "min_free_kbytes", h->min_free_kbytes)
+                                     : json_add_null(o, "min_free_kbytes")) < 0 ||
+            (h->state.set_min_free_kbytes >= 0 ? json_add_int(o, "min_free_kbytes_set", h->state.set_min_free_kbytes)
+                                               : json_add_null(o, "min_free_kbytes_set")) < 0 ||
+            (h->watermark_scale_factor >= 0 ? json_add_int(o, "watermark_scale_factor", h->watermark_scale_factor)
+                                            : json_add_null(o, "watermark_scale_factor")) < 0 ||
+            json_add(o, "zones", TAKE_PTR(zones)) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
 static void print_kubelet_text(FILE *f, const StatusModel *m) {
         const HostState *h = m->host;
         const KubeletEffective *eff = &m->kubelet;
@@ -538,6 +610,7 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         print_swaps_text(f, m);
         zswap_print_text(f, &m->host->zswap);
         print_sysctl_text(f, m->host);
+        print_reclaim_text(f, m->host);
         print_kubelet_text(f, m);
         pressure_print_text(f, &m->host->pressure);
         print_units_text(f, m);
@@ -912,7 +985,8 @@ static int node_to_json(const StatusModel *m, json_object *o) {
         if ((zswap ? json_add(o, "zswap", zswap) : json_add_null(o, "zswap")) < 0 ||
             (h->swappiness >= 0 ? json_add_int(o, "swappiness", h->swappiness) : json_add_null(o, "swappiness")) < 0 ||
             (h->page_cluster >= 0 ? json_add_int(o, "page_cluster", h->page_cluster)
-                                  : json_add_null(o, "page_cluster")) < 0)
+                                  : json_add_null(o, "page_cluster")) < 0 ||
+            reclaim_to_json(h, o) < 0)
                 return -ENOMEM;
         return 0;
 }

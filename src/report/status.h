@@ -46,6 +46,12 @@
  *     cmdline        object: the zswap parameters the kernel command line sets, NAME: value
  *   swappiness       vm.swappiness, or null when unreadable
  *   page_cluster     vm.page-cluster, or null when unreadable
+ *   min_free_kbytes  vm.min_free_kbytes, or null when unreadable
+ *   min_free_kbytes_set  the value nodeswap's apply last wrote, or null (none): when it differs
+ *                    from min_free_kbytes, something (khugepaged after a THP change) rewrote it
+ *   watermark_scale_factor  vm.watermark_scale_factor, or null when unreadable
+ *   zones            array, one per /proc/zoneinfo zone with managed pages: node, zone ("Normal"),
+ *                    free, min, low, high, managed (bytes)
  *   kubelet          object:
  *     unit           the kubelet unit (policy's Unit= or the first present), or null
  *     active         true | false | null (unknown: systemd not asked)

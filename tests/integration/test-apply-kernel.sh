@@ -97,6 +97,10 @@ check "128 MiB" [ "$(cat "/sys/block/${dev2#/dev/}/disksize")" = $((128 << 20)) 
 check "the old device is gone" [ ! -e "/sys/block/${dev#/dev/}" ]
 
 # --- add a swap file: zram and file together --------------------------------------------------
+# with the reclaim keys set to values close to this machine's own (4 MiB more reserve, a slightly
+# wider watermark gap): shared machine, nothing another test would notice
+want_min_free=$((saved_min_free_kbytes + 4096))
+want_wsf=$((saved_watermark_scale_factor < 2990 ? saved_watermark_scale_factor + 5 : saved_watermark_scale_factor - 5))
 zf=$(policy zramfile <<EOF
 [Swap]
 Backend=zram file
@@ -111,6 +115,8 @@ Priority=10
 [Sysctl]
 Swappiness=100
 PageCluster=0
+MinFreeKbytes=$want_min_free
+WatermarkScaleFactor=$want_wsf
 EOF
 )
 "$NODESWAP" apply --json --config "$zf" >"$tmp/a4.json"
@@ -119,6 +125,12 @@ check "file swapped on at priority 10" [ "$(swap_line "$mnt/swap/swapfile" | awk
 check "file is 0600 root" [ "$(stat -c '%a %u' "$mnt/swap/swapfile")" = "600 0" ]
 check "file has no holes" [ $(( $(stat -c '%b' "$mnt/swap/swapfile") * 512 )) -ge $((64 << 20)) ]
 check "zram untouched" [ "$(our_zram)" = "$dev2" ]
+check "min_free_kbytes $want_min_free" [ "$(cat /proc/sys/vm/min_free_kbytes)" = "$want_min_free" ]
+check "watermark_scale_factor $want_wsf" [ "$(cat /proc/sys/vm/watermark_scale_factor)" = "$want_wsf" ]
+check "the values from before are saved" grep -qx "saved_min_free_kbytes=$saved_min_free_kbytes" /var/lib/nodeswap/state
+check "and the one written" grep -qx "set_min_free_kbytes=$want_min_free" /var/lib/nodeswap/state
+check "the zones' min watermarks follow (status)" \
+	[ "$("$NODESWAP" status --json --config "$zf" | python3 -c 'import json,sys; print(sum(z["min"] for z in json.load(sys.stdin)["zones"]) // 1024)')" -gt "$saved_min_free_kbytes" ]
 "$NODESWAP" apply --json --config "$zf" >"$tmp/a5.json"
 check "zram+file re-apply changes nothing" [ "$(json "$tmp/a5.json" 'd["changed"]')" = False ]
 
@@ -154,6 +166,9 @@ check "file swapped off" [ -z "$(swap_line "$mnt/swap/swapfile")" ]
 check "file kept without --purge" [ -f "$mnt/swap/swapfile" ]
 check "swappiness restored" [ "$(cat /proc/sys/vm/swappiness)" = "$saved_swappiness" ]
 check "page-cluster restored" [ "$(cat /proc/sys/vm/page-cluster)" = "$saved_page_cluster" ]
+check "min_free_kbytes restored" [ "$(cat /proc/sys/vm/min_free_kbytes)" = "$saved_min_free_kbytes" ]
+check "watermark_scale_factor restored" [ "$(cat /proc/sys/vm/watermark_scale_factor)" = "$saved_watermark_scale_factor" ]
+check "nothing of them left in the state" [ -z "$(grep -E '^(saved|set)_(min_free|watermark)' /var/lib/nodeswap/state)" ]
 check "state says reverted" grep -qx 'reverted=yes' /var/lib/nodeswap/state
 "$NODESWAP" revert --json --config "$zf" >"$tmp/r2.json"
 check "second revert changes nothing" [ "$(json "$tmp/r2.json" 'd["changed"]')" = False ]

@@ -119,6 +119,8 @@ kernel_test_begin() {
 kernel_save() {
 	saved_swappiness=$(cat /proc/sys/vm/swappiness)
 	saved_page_cluster=$(cat /proc/sys/vm/page-cluster)
+	saved_min_free_kbytes=$(cat /proc/sys/vm/min_free_kbytes)
+	saved_watermark_scale_factor=$(cat /proc/sys/vm/watermark_scale_factor)
 	zram_before=$(ls /sys/block | grep '^zram' | sort)
 	# apply keeps node-feature-discovery's feature file (issue 26): what of its path was there
 	local d
@@ -166,6 +168,14 @@ kernel_restore() {
 	done
 	[ -n "${saved_swappiness:-}" ] && echo "$saved_swappiness" >/proc/sys/vm/swappiness
 	[ -n "${saved_page_cluster:-}" ] && echo "$saved_page_cluster" >/proc/sys/vm/page-cluster
+	# written only when changed: a write makes the value the kernel's "user" one
+	# (user_min_free_kbytes in mm/page_alloc.c), which the kernel's own recomputation then keeps
+	[ -n "${saved_min_free_kbytes:-}" ] && [ "$(cat /proc/sys/vm/min_free_kbytes)" != "$saved_min_free_kbytes" ] &&
+		echo "$saved_min_free_kbytes" >/proc/sys/vm/min_free_kbytes
+	[ -n "${saved_watermark_scale_factor:-}" ] &&
+		[ "$(cat /proc/sys/vm/watermark_scale_factor)" != "$saved_watermark_scale_factor" ] &&
+		echo "$saved_watermark_scale_factor" >/proc/sys/vm/watermark_scale_factor
+	return 0
 }
 
 # our_zram: the zram devices that were not there at kernel_save, swapped on or not

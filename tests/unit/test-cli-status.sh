@@ -173,4 +173,28 @@ run 0 allowance --root "$fx/rpi-untouched" --config "$zramfile" --request 256Mi 
 run 2 allowance --root "$fx/matching" --config "$zramfile" --request lots && has 'Invalid --request'
 run 2 allowance --root "$fx/matching" --config "$zramfile" --request 256Mi --qos platinum && has 'Invalid --qos'
 
+# status: the reclaim headroom beside the zones' watermarks (the headroom tree, this x86 machine's
+# /proc/zoneinfo: 4 KiB pages, DMA min 21 pages = 84 KiB, the three zones' min 16894 pages = 66.0 MiB)
+run 0 status --root "$fx/headroom" --config "$limited" && {
+        has '^Reclaim headroom:$'
+        has '^  vm.min_free_kbytes +67584 \(66.0 MiB\)$'
+        has '^  vm.watermark_scale_factor 10 \(low and high each 0.10 % of RAM above the last, at least min/4\)$'
+        has '^  node 0 DMA +free 15.0 MiB +min 84.0 KiB +low 104.0 KiB +high 124.0 KiB$'
+        has '^  node 0 Normal +free 2.3 GiB +min 48.9 MiB +low 61.2 MiB +high 73.4 MiB$'
+        has '^  all zones +free 5.3 GiB +min 66.0 MiB +low 82.5 MiB +high 99.0 MiB$'
+        lacks 'Movable'
+}
+run 0 status --json --root "$fx/headroom" --config "$limited" && {
+        has '"min_free_kbytes": *67584'
+        has '"min_free_kbytes_set": *null'
+        has '"watermark_scale_factor": *10'
+        has '"zone": *"DMA32"'
+        has '"min": *17797120'
+}
+# without /proc/zoneinfo and the sysctls (the VPS tree has neither): said, not invented
+run 0 status --root "$fx/vps-cgroupv1" --config "$limited" && {
+        has '^  vm.min_free_kbytes +unreadable$'
+        has '^  zones +/proc/zoneinfo unreadable$'
+}
+
 exit $failed

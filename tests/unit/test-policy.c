@@ -429,6 +429,16 @@ static const ValidCase valid[] = {
         { "Sysctl", "Swappiness", "" },
         { "Sysctl", "PageCluster", "10" },
         { "Sysctl", "PageCluster", "" },
+        { "Sysctl", "MinFreeKbytes", "auto" },
+        { "Sysctl", "MinFreeKbytes", "keep" },
+        { "Sysctl", "MinFreeKbytes", "" },
+        { "Sysctl", "MinFreeKbytes", "1024" },
+        { "Sysctl", "MinFreeKbytes", "524288" },
+        { "Sysctl", "MinFreeKbytes", "1660723" },
+        { "Sysctl", "WatermarkScaleFactor", "auto" },
+        { "Sysctl", "WatermarkScaleFactor", "keep" },
+        { "Sysctl", "WatermarkScaleFactor", "1" },
+        { "Sysctl", "WatermarkScaleFactor", "3000" },
         { "Kubelet", "SwapBehavior", "NoSwap" },
         { "Kubelet", "SwapBehavior", "LimitedSwap" },
         { "Kubelet", "SwapBehavior", "" },
@@ -547,6 +557,16 @@ static const InvalidCase invalid[] = {
         { "Sysctl", "Swappiness", "60.5", "swappiness must be a plain decimal number (0..200)" },
         { "Sysctl", "PageCluster", "11", "page-cluster out of range (0..10)" },
         { "Sysctl", "PageCluster", "3k", "page-cluster must be a plain decimal number (0..10)" },
+        /* 10 % of the context's 16218 MiB in KiB */
+        { "Sysctl", "MinFreeKbytes", "1660724", "min_free_kbytes out of range (1024..1660723 KiB: at most 10% of "
+          "this node's RAM; the kernel keeps it free at all times, and too high a value OOMs the machine at once)" },
+        { "Sysctl", "MinFreeKbytes", "1023", "min_free_kbytes out of range (1024..1660723 KiB: at most 10% of "
+          "this node's RAM; the kernel keeps it free at all times, and too high a value OOMs the machine at once)" },
+        { "Sysctl", "MinFreeKbytes", "512M", "must be auto, keep or a plain decimal number of KiB (1024..1660723)" },
+        { "Sysctl", "MinFreeKbytes", "Auto", "must be auto, keep or a plain decimal number of KiB (1024..1660723)" },
+        { "Sysctl", "WatermarkScaleFactor", "0", "watermark_scale_factor out of range (1..3000)" },
+        { "Sysctl", "WatermarkScaleFactor", "3001", "watermark_scale_factor out of range (1..3000)" },
+        { "Sysctl", "WatermarkScaleFactor", "0.5%", "must be auto, keep or a plain decimal number (1..3000)" },
 
         { "Kubelet", "SwapBehavior", "limitedswap", "must be LimitedSwap, NoSwap or empty; did you mean 'LimitedSwap'?" },
         { "Kubelet", "SwapBehavior", "NoSwp", "must be LimitedSwap, NoSwap or empty; did you mean 'NoSwap'?" },
@@ -608,6 +628,35 @@ static void test_invalid_values(void **state) {
                 assert_int_equal(load_text(text), -EINVAL);
                 assert_errors(want, NULL);
         }
+}
+
+/* The reclaim keys' values as the plan reads them, and the running kernel's bound of
+ * watermark_scale_factor: 1000 before Linux 5.18, with the key and value named. */
+static void test_reclaim_keys(void **state) {
+        assert_no_errors(load_text("[Sysctl]\nSwappiness=60\n"));
+        assert_int_equal(P.min_free_kbytes, SYSCTL_AUTO);
+        assert_int_equal(P.watermark_scale_factor, SYSCTL_AUTO);
+        assert_no_errors(load_text("[Sysctl]\nMinFreeKbytes=524288\nWatermarkScaleFactor=keep\n"));
+        assert_int_equal(P.min_free_kbytes, 524288);
+        assert_int_equal(P.watermark_scale_factor, SYSCTL_KEEP);
+        assert_int_equal(P.origin[POLICY_KEY_SYSCTL_MIN_FREE_KBYTES].line, 2);
+        assert_no_errors(load_text("[Sysctl]\nMinFreeKbytes=524288\nMinFreeKbytes=\n"));
+        assert_int_equal(P.min_free_kbytes, SYSCTL_AUTO);
+
+        PolicyContext old = ctx;
+        old.watermark_scale_factor_max = RECLAIM_WSF_MAX_OLD;
+        write_file("policy.conf", "[Sysctl]\nWatermarkScaleFactor=2000\n");
+        policy_done(&P);
+        policy_errors_clear(&E);
+        assert_int_equal(policy_load("/nonexistent-root", "policy.conf", &old, &P, &E), -EINVAL);
+        format_errors();
+        assert_errors("policy.conf:2: [Sysctl] WatermarkScaleFactor=2000: watermark_scale_factor out of range "
+                      "(1..1000: this kernel is older than 5.18, which raised the bound from 1000 to 3000)", NULL);
+        write_file("policy.conf", "[Sysctl]\nWatermarkScaleFactor=1000\n");
+        policy_done(&P);
+        policy_errors_clear(&E);
+        assert_int_equal(policy_load("/nonexistent-root", "policy.conf", &old, &P, &E), 0);
+        assert_int_equal(P.watermark_scale_factor, 1000);
 }
 
 /* The knobs of issue 17 as the rest of nodeswap sees them. */
@@ -1343,6 +1392,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test_setup_teardown(test_every_key, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_valid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_invalid_values, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_reclaim_keys, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_zram_knobs, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_every_key_empty_is_its_default, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_empty_value_resets_to_default, setup, teardown),

@@ -381,6 +381,85 @@ static void test_state_swap_file_round_trip(void **state) {
         assert_int_equal(system(cmd), 0);
 }
 
+/* The reclaim headroom of the headroom tree, this x86 machine's /proc: the sysctls, the kernel's
+ * bound of watermark_scale_factor (6.18: 3000), THP on ([madvise]), and the three zones of
+ * /proc/zoneinfo with managed pages (Movable and Device have none), pages as the kernel prints them. */
+static void test_reclaim_headroom(void **state) {
+        _cleanup_free_ char *root = fixture("headroom");
+        Policy p;
+        policy_make(&p, BACKEND_ZRAM, NULL, DROPIN, default_conflicts, NULL);
+        HostState h;
+        assert_int_equal(probe(root, &p, &h), 0);
+        assert_int_equal(h.min_free_kbytes, 67584);
+        assert_int_equal(h.watermark_scale_factor, 10);
+        assert_int_equal(h.watermark_scale_factor_max, 3000);
+        assert_int_equal(h.thp_enabled, 1);
+        assert_int_equal(h.n_zones, 3);
+        static const struct { const char *name; uint64_t free, min, low, high, managed; } z[] = {
+                { "DMA", 3840, 21, 26, 31, 3840 },
+                { "DMA32", 772850, 4345, 5431, 6517, 772850 },
+                { "Normal", 603296, 12528, 15660, 18792, 2228224 },
+        };
+        uint64_t min = 0;
+        for (size_t i = 0; i < ELEMENTSOF(z); i++) {
+                assert_int_equal(h.zones[i].node, 0);
+                assert_string_equal(h.zones[i].name, z[i].name);
+                assert_true(h.zones[i].free == z[i].free && h.zones[i].min == z[i].min && h.zones[i].low == z[i].low &&
+                            h.zones[i].high == z[i].high && h.zones[i].managed == z[i].managed);
+                min += h.zones[i].min;
+        }
+        /* the zones' min watermarks share vm.min_free_kbytes out (mm/page_alloc.c,
+         * __setup_per_zone_wmarks()): 16894 pages of 4 KiB are 67576 KiB, 67584 less rounding */
+        assert_true(min * 4 <= 67584 && min * 4 > 67584 - 3 * 4);
+        host_state_done(&h);
+        policy_free(&p);
+
+        /* the kernel's release decides the bound; no release, no bound */
+        assert_int_equal(reclaim_wsf_max("/nonexistent-root"), 0);
+        HostState none;
+        _cleanup_free_ char *vps = fixture("vps-cgroupv1");
+        policy_make(&p, BACKEND_ZRAM, NULL, DROPIN, default_conflicts, NULL);
+        assert_int_equal(probe(vps, &p, &none), 0);
+        assert_int_equal(none.min_free_kbytes, -1);
+        assert_int_equal(none.n_zones, 0);
+        assert_int_equal(none.thp_enabled, -1);
+        host_state_done(&none);
+        policy_free(&p);
+}
+
+/* The reclaim records survive a save and a load; junk is dropped. */
+static void test_state_reclaim_round_trip(void **state) {
+        char root[] = "/tmp/nodeswap-test-state-XXXXXX";
+        assert_non_null(mkdtemp(root));
+        NodeswapState s;
+        nodeswap_state_init(&s);
+        s.saved_min_free_kbytes = 67584;
+        s.saved_watermark_scale_factor = 10;
+        s.set_min_free_kbytes = 1048576;
+        assert_int_equal(state_save(root, &s), 0);
+        nodeswap_state_done(&s);
+        NodeswapState l;
+        assert_int_equal(state_load(root, &l), 0);
+        assert_int_equal(l.saved_min_free_kbytes, 67584);
+        assert_int_equal(l.saved_watermark_scale_factor, 10);
+        assert_int_equal(l.set_min_free_kbytes, 1048576);
+        assert_true(state_has_records(&l));
+        nodeswap_state_done(&l);
+
+        _cleanup_free_ char *path = strdup_printf("%s/var/lib/nodeswap/state", root);
+        FILE *f = fopen(path, "we");
+        assert_non_null(f);
+        fputs("saved_min_free_kbytes=-5\nsaved_watermark_scale_factor=3001\nset_min_free_kbytes=lots\n", f);
+        fclose(f);
+        assert_int_equal(state_load(root, &l), 0);
+        assert_int_equal(l.saved_min_free_kbytes, -1);
+        assert_int_equal(l.saved_watermark_scale_factor, -1);
+        assert_int_equal(l.set_min_free_kbytes, -1);
+        nodeswap_state_done(&l);
+        _cleanup_free_ char *cmd = strdup_printf("rm -rf '%s'", root);
+        assert_int_equal(system(cmd), 0);
+}
+
 /* A file the state records is nodeswap's although the policy's Path= is elsewhere. */
 static void test_recorded_file_owner(void **state) {
         char root[] = "/tmp/nodeswap-test-recorded-XXXXXX";
@@ -1125,6 +1204,8 @@ int main(void) {
                 cmocka_unit_test(test_real_host),
                 cmocka_unit_test(test_state_round_trip),
                 cmocka_unit_test(test_state_tolerates_junk),
+                cmocka_unit_test(test_reclaim_headroom),
+                cmocka_unit_test(test_state_reclaim_round_trip),
                 cmocka_unit_test(test_state_runtime_file_only_when_it_says_something),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -294,10 +294,14 @@ k3s_saw_current() {  # k3s_saw_current NAME WANT_BEHAVIOR
 
 baseline() {
         if [[ ! -e $STATE/baseline ]]; then
-                printf 'swappiness=%s\npage_cluster=%s\n' "$(sysctl_get swappiness)" "$(sysctl_get page-cluster)" >"$STATE/baseline"
+                printf 'swappiness=%s\npage_cluster=%s\nmin_free_kbytes=%s\nwatermark_scale_factor=%s\n' \
+                        "$(sysctl_get swappiness)" "$(sysctl_get page-cluster)" "$(sysctl_get min_free_kbytes)" \
+                        "$(sysctl_get watermark_scale_factor)" >"$STATE/baseline"
         fi
         BASE_SWAPPINESS=$(sed -n 's/^swappiness=//p' "$STATE/baseline")
         BASE_PAGE_CLUSTER=$(sed -n 's/^page_cluster=//p' "$STATE/baseline")
+        BASE_MIN_FREE=$(sed -n 's/^min_free_kbytes=//p' "$STATE/baseline")
+        BASE_WSF=$(sed -n 's/^watermark_scale_factor=//p' "$STATE/baseline")
 }
 
 writeback_runs() { count_boot_lines /var/lib/fake-rpi-swap/writeback-runs; }
@@ -401,6 +405,24 @@ scenario_a() {
 
         expect "vm.swappiness" "$(sysctl_get swappiness)" 100
         expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
+        # the reclaim headroom (issue 38): MinFreeKbytes=auto, WatermarkScaleFactor=auto with pods
+        # swapping to a file: the kubelet's 100Mi (nodeswap's drop-in) between the min and the low
+        # watermarks the kernel now shows, and the values from before nodeswap in the state
+        local mf lowsum minsum
+        mf=$(sysctl_get min_free_kbytes)
+        check "vm.min_free_kbytes $mf: not lowered (was $BASE_MIN_FREE), at most half of 100Mi unless it was higher" "$mf" \
+                test "$mf" -ge "$BASE_MIN_FREE" -a \( "$mf" -le 51200 -o "$mf" = "$BASE_MIN_FREE" \)
+        check "vm.watermark_scale_factor at least the swap file's 2000" "$(sysctl_get watermark_scale_factor)" \
+                test "$(sysctl_get watermark_scale_factor)" -ge 2000
+        minsum=$(awk '$1 == "min" { s += $2 } END { print s * 4 }' /proc/zoneinfo)
+        lowsum=$(awk '$1 == "low" { s += $2 } END { print s * 4 }' /proc/zoneinfo)
+        check "the kernel's min watermarks ($minsum KiB) below 100Mi, its low ones ($lowsum KiB) above it" \
+                "$minsum $lowsum" test "$minsum" -lt 102400 -a "$lowsum" -gt 102400
+        check "the state keeps vm.min_free_kbytes from before" "$(grep '^saved_min' /var/lib/nodeswap/state)" \
+                grep -qx "saved_min_free_kbytes=$BASE_MIN_FREE" /var/lib/nodeswap/state
+        ns status --json
+        expect "status shows vm.min_free_kbytes" "$(json 'j["min_free_kbytes"]')" "$mf"
+        check "status shows the zones' watermarks" "$(json 'j["zones"]')" test "$(json 'len(j["zones"])')" -gt 0
         check "drop-in present" "$DROPIN" test -f "$DROPIN"
         check "drop-in is a kubelet config" "$(tr '\n' ' ' <"$DROPIN" 2>/dev/null)" \
                 grep -qx 'kind: KubeletConfiguration' "$DROPIN"
@@ -418,6 +440,11 @@ scenario_a() {
         check "check right after the apply: the kubelet's swap capacity is not stale" \
                 "$(json '[f["id"] for f in j["findings"]]')" \
                 test "$(json '[f["id"] for f in j["findings"] if f["id"] == "kubelet-swap-stale"]')" = "[]"
+        check "check: the kubelet's threshold lies between min and low (no eviction-after-oom or -before-swap)" \
+                "$(json '[f["id"] for f in j["findings"]]')" \
+                test "$(json '[f["id"] for f in j["findings"] if f["id"] in ("eviction-after-oom", "eviction-before-swap")]')" = "[]"
+        check "check: eviction-ramp gives the rate" "$(json '[f["message"] for f in j["findings"] if f["id"] == "eviction-ramp"]')" \
+                test "$(json 'len([f for f in j["findings"] if f["id"] == "eviction-ramp"])')" = 1
         no_failed_units "after apply"
 }
 
@@ -500,6 +527,8 @@ scenario_d() {
         expect "rpi-zram-writeback.timer active again" "$(prop rpi-zram-writeback.timer ActiveState)" active
         expect "vm.swappiness restored" "$(sysctl_get swappiness)" "$BASE_SWAPPINESS"
         expect "vm.page-cluster restored" "$(sysctl_get page-cluster)" "$BASE_PAGE_CLUSTER"
+        expect "vm.min_free_kbytes restored" "$(sysctl_get min_free_kbytes)" "$BASE_MIN_FREE"
+        expect "vm.watermark_scale_factor restored" "$(sysctl_get watermark_scale_factor)" "$BASE_WSF"
         expect "k3s-agent restarted exactly once" "$(( $(k3s_starts) - s0 ))" 1
         k3s_saw_current "after revert" NoSwap
         check_rpi_swap_back "after revert"
