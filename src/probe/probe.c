@@ -10,6 +10,7 @@
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "probe/crypt.h"
 #include "probe/zram.h"
 
 #include <blkid.h>
@@ -131,6 +132,19 @@ static int probe_swaps(const char *root, HostState *h) {
                         .zram_id = zram_id_from_swap_path(src),
                 };
                 h->n_swaps++;
+                /* An encrypted swap file of nodeswap's is listed as its mapping ("/dev/dm-3"): it
+                 * is known by its file's path, as a plain one, and keeps the mapping beside. */
+                _cleanup_free_ char *file = NULL;
+                int k = crypt_swap_resolve(root, d->path, &file, NULL, &d->loop_dio);
+                if (k < 0) {
+                        r = k;
+                        break;
+                }
+                if (k > 0) {
+                        d->mapping = TAKE_PTR(d->path);
+                        d->path = TAKE_PTR(file);
+                        d->encrypted = true;
+                }
                 d->unit = swap_unit_name(d->path);
                 if (!d->unit && errno == ENOMEM) {
                         r = -ENOMEM;
@@ -138,7 +152,7 @@ static int probe_swaps(const char *root, HostState *h) {
                 }
                 if (d->zram_id >= 0)
                         d->kind = SWAP_KIND_ZRAM;
-                else if (type && streq(type, "partition"))
+                else if (type && streq(type, "partition") && !d->encrypted)
                         d->kind = SWAP_KIND_PARTITION;
                 else
                         d->kind = SWAP_KIND_FILE;
@@ -632,6 +646,7 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_swaps; i++) {
                 free(h->swaps[i].path);
                 free(h->swaps[i].unit);
+                free(h->swaps[i].mapping);
         }
         free(h->swaps);
         for (size_t i = 0; i < h->n_zrams; i++)

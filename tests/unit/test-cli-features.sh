@@ -47,7 +47,7 @@ check "checker takes another namespace, a profile, a bare name, a directive" \
 
 zramfile=$(install -m 0644 "$fx/status/zram-file-limitedswap.conf" "$tmp/zramfile.conf" && echo "$tmp/zramfile.conf")
 zram=$(policy zram $'[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\n[Kubelet]\nSwapBehavior=LimitedSwap')
-file=$(policy file $'[Swap]\nBackend=file\n[File]\nSize=36K\n[Kubelet]\nSwapBehavior=NoSwap')
+file=$(policy file $'[Swap]\nBackend=file\n[File]\nSize=36K\nEncrypt=no\n[Kubelet]\nSwapBehavior=NoSwap')
 off=$(sed 's/^\[Kubelet\]$/[Kubelet]\nNodeFeatures=no/' "$zramfile" >"$tmp/off.conf" && chmod 0644 "$tmp/off.conf" && echo "$tmp/off.conf")
 kubelet=$(policy kubelet $'[Kubelet]\nSwapBehavior=LimitedSwap')
 sysctl=$(policy sysctl $'[Sysctl]\nSwappiness=100')
