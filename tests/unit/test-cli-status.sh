@@ -69,6 +69,39 @@ run 0 check --json --root "$fx/rpi-untouched" --config "$zramfile" && {
 # check: a swap header made for 4 KiB pages on a 16 KiB kernel
 run 1 check --json --root "$fx/stale-file" --config "$zramfile" && has '"id": *"swapfile-pagesize"'
 
+# status: a swap file on a disk says whether it is encrypted; zram says nothing of it
+run 0 status --root "$fx/matching" --config "$zramfile" && {
+        has '^      not encrypted: swapped-out pages stay readable on the disk$'
+        [ "$(grep -c 'encrypted' "$out")" = 1 ] || { echo "FAIL: one encryption line (the file's), not zram's"; failed=1; }
+}
+run 0 status --json --root "$fx/matching" --config "$zramfile" && has '"encrypted": *false'
+# an encrypted file (probe/crypt.h): /proc/swaps lists its mapping dm-0, whose name, slave loop0 and
+# loop0's backing file are in sysfs as the kernel shows them; the file starts with the marker
+enc=$tmp/encrypted
+cp -a "$fx/matching" "$enc"
+f=/var/lib/nodeswap/swapfile
+dd if=/dev/zero of="$enc$f" bs=1K count=64 status=none
+printf 'NODESWAP-CRYPT-1\n' | dd of="$enc$f" conv=notrunc status=none
+chmod 0600 "$enc$f"
+sed -i "\|^$f |d" "$enc/proc/swaps"
+printf '%-40s%s\t%s\t\t%s\t\t%s\n' /dev/dm-0 partition 56 0 10 >>"$enc/proc/swaps"
+mkdir -p "$enc/sys/block/dm-0/dm" "$enc/sys/block/dm-0/slaves/loop0" "$enc/sys/block/loop0/loop"
+echo nodeswap-var-lib-nodeswap-swapfile >"$enc/sys/block/dm-0/dm/name"
+echo "$f" >"$enc/sys/block/loop0/loop/backing_file"
+echo 1 >"$enc/sys/block/loop0/loop/dio"
+run 0 status --root "$enc" --config "$zramfile" && {
+        has "^  $f +file "
+        has '^      encrypted: dm-crypt aes-xts-plain64, 512-bit key, ephemeral \(made at setup, never stored\); mapping /dev/dm-0, loop device with direct I/O$'
+        lacks 'dm-0 +partition'
+}
+run 0 status --json --root "$enc" --config "$zramfile" && {
+        has '"encrypted": *true'
+        has '"cipher": *"aes-xts-plain64"'
+        has '"key_bits": *512'
+        has '"ephemeral_key": *true'
+        has '"mapping": *"/dev/dm-0"'
+}
+
 # status: the node nodeswap made
 run 0 status --json --root "$fx/matching" --config "$zramfile" && {
         has '"path": *"/dev/zram1"'
