@@ -139,6 +139,7 @@ typedef struct RecordedWritebackFile {
 
 typedef struct HostState {
         uint64_t page_size;
+        char *kernel_release;   /* /proc/sys/kernel/osrelease ("6.1.0-57-amd64"); NULL: unreadable */
         uint64_t mem_total, mem_available, swap_total, swap_free;   /* bytes */
 
         SwapDevice *swaps;

@@ -104,6 +104,20 @@ static int read_sysctl(const char *root, const char *path) {
         return v;
 }
 
+/* The running kernel's release (/proc/sys/kernel/osrelease) into *ret, NULL when it cannot be
+ * read; -ENOMEM only. */
+static int kernel_release_read(const char *root, char **ret) {
+        _cleanup_free_ char *p = path_join_root(root, "/proc/sys/kernel/osrelease");
+        if (!p)
+                return -ENOMEM;
+        int r = read_one_line(p, ret);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                *ret = NULL;    /* a fixture tree without it: unknown */
+        return 0;
+}
+
 /* --- /proc/swaps --- */
 
 static int probe_swaps(const char *root, HostState *h) {
@@ -539,6 +553,9 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         int r;
 
         h.page_size = page_size_read(root);
+        r = kernel_release_read(root, &h.kernel_release);
+        if (r < 0)
+                goto fail;
 
         r = probe_meminfo(root, &h);
         if (r < 0)
@@ -664,6 +681,7 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
+        free(h->kernel_release);
         no_swap_units_free(h->no_swap_units, h->n_no_swap_units);
         zswap_state_done(&h->zswap);
         feature_file_state_done(&h->features);
