@@ -1404,6 +1404,10 @@ scenario_x_boot2() {
         check "a new key at boot: the encrypted swap header's first KiB differs from the last boot's" \
                 "$(head -c 32 "$STATE/x-key1-block" 2>/dev/null)... -> ${now:0:32}..." \
                 test -s "$STATE/x-key1-block" -a "$now" != "$(cat "$STATE/x-key1-block" 2>/dev/null)"
+        ns status --json
+        expect "status: the file encrypted, its cipher and key size (never the key)" \
+                "$(json '[[s["encryption"]["encrypted"], s["encryption"]["cipher"], s["encryption"]["key_bits"], s["encryption"]["ephemeral_key"]] for s in j["swaps"] if s["path"] == "'"$SWAPFILE"'"]')" \
+                '[[true, "aes-xts-plain64", 512, true]]'
         x_zswap_off
         x_hog
         x_zswap_restore
@@ -2263,7 +2267,7 @@ scenario_n_prepare() {
         ns apply --json
         ns_expect_rc "apply the file policy" 0
         expect "file policy: NFD's rules hold, the labels" "$(nfd_labels)" \
-                "$N_P-backend=file $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
+                "$N_P-backend=file $N_P-disk-swap-encrypted=false $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
         expect "the file is 0644 root's, nothing hidden left beside it" \
                 "$(stat -c '%a %U' "$NFD_FILE") $(ls -A "${NFD_FILE%/*}" | tr '\n' ' ')" "644 root nodeswap "
         n_no_write "a second apply plans no write"
