@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libcryptsetup.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -18,6 +17,7 @@
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "shared/clock.h"
+#include "shared/crypt-dl.h"
 #include "shared/reason.h"
 
 #define LOOP_GONE_WAIT_USEC (5 * USEC_PER_SEC)
@@ -101,7 +101,7 @@ static int random_fill(void *buf, size_t n) {
  * crypt_msg, emptied now, and never to stderr. */
 static void crypt_msg_start(void) {
         crypt_msg = (CryptMsg) {};
-        crypt_set_log_callback(NULL, crypt_msg_keep, &crypt_msg);
+        sym_crypt_set_log_callback(NULL, crypt_msg_keep, &crypt_msg);
 }
 
 /* Step 2 of crypt_swap_on(): the mapping name over loop with a new key. */
@@ -115,7 +115,7 @@ static int map_with_new_key(const char *loop, const char *name, uint64_t file_si
          * crypt_safe_alloc() does not lock (lib/utils_safe_memory.c). */
         if (mlockall(MCL_CURRENT | MCL_FUTURE) < 0)
                 return -errno;
-        key = crypt_safe_alloc(CRYPT_KEY_BYTES);
+        key = sym_crypt_safe_alloc(CRYPT_KEY_BYTES);
         if (!key) {
                 r = -ENOMEM;
                 goto out;
@@ -123,7 +123,7 @@ static int map_with_new_key(const char *loop, const char *name, uint64_t file_si
         r = random_fill(key, CRYPT_KEY_BYTES);
         if (r < 0)
                 goto out;
-        r = crypt_init(&cd, loop);
+        r = sym_crypt_init(&cd, loop);
         if (r < 0)
                 goto out;
         /* Plain mode: no header on the disk, so nothing there can give the key away or be
@@ -135,29 +135,29 @@ static int map_with_new_key(const char *loop, const char *name, uint64_t file_si
                 .size = (file_size - CRYPT_DATA_OFFSET) / 512,
                 .sector_size = CRYPT_SECTOR_SIZE,
         };
-        r = crypt_format(cd, CRYPT_PLAIN, CRYPT_CIPHER, CRYPT_CIPHER_MODE, NULL, NULL, CRYPT_KEY_BYTES, &params);
+        r = sym_crypt_format(cd, CRYPT_PLAIN, CRYPT_CIPHER, CRYPT_CIPHER_MODE, NULL, NULL, CRYPT_KEY_BYTES, &params);
         if (r < 0)
                 goto out;
-        r = crypt_activate_by_volume_key(cd, name, key, CRYPT_KEY_BYTES, 0);
+        r = sym_crypt_activate_by_volume_key(cd, name, key, CRYPT_KEY_BYTES, 0);
 out:
         if (key) {
-                crypt_safe_memzero(key, CRYPT_KEY_BYTES);
-                crypt_safe_free(key);
+                sym_crypt_safe_memzero(key, CRYPT_KEY_BYTES);
+                sym_crypt_safe_free(key);
         }
-        crypt_free(cd);         /* wipes its copy of the key (crypt_free_volume_key()) */
+        sym_crypt_free(cd);         /* wipes its copy of the key (crypt_free_volume_key()) */
         (void) munlockall();
         return r;
 }
 
 static int deactivate(const char *name) {
         struct crypt_device *cd = NULL;
-        int r = crypt_init_by_name(&cd, name);
+        int r = sym_crypt_init_by_name(&cd, name);
         if (r == -ENODEV)
                 return 0;
         if (r < 0)
                 return r;
-        r = crypt_deactivate(cd, name);
-        crypt_free(cd);
+        r = sym_crypt_deactivate(cd, name);
+        sym_crypt_free(cd);
         return r < 0 ? r : 1;
 }
 
@@ -186,6 +186,9 @@ int crypt_swap_on(const char *root, const char *path, uint64_t page_size, int pr
 
         if (!root_is_host(root))
                 return -EOPNOTSUPP;
+        r = crypt_dl_load();
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to load %s: %s", CRYPT_DL_LIBRARY, strempty(crypt_dl_error()));
         crypt_msg_start();
         r = crypt_swap_name(path, &name);
         if (r < 0)
@@ -246,15 +249,18 @@ int crypt_swap_off(const char *root, const char *path, char **ret_reason) {
 
         if (!root_is_host(root))
                 return -EOPNOTSUPP;
-        crypt_msg_start();
         int r = crypt_swap_name(path, &name);
         if (r < 0)
                 return fail(ret_reason, r, "No mapping name for '%s': %m", path);
         r = dm_node(name, &node);
         if (r == -ENOENT)
-                return 0;
+                return 0;       /* no mapping: the library is not needed */
         if (r < 0)
                 return fail(ret_reason, r, "Failed to look for the mapping of '%s': %m", path);
+        r = crypt_dl_load();
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to load %s: %s", CRYPT_DL_LIBRARY, strempty(crypt_dl_error()));
+        crypt_msg_start();
         r = swap_off(root, node);
         if (r < 0 && r != -EINVAL)      /* EINVAL: not swap (a run killed before its swapon) */
                 return fail(ret_reason, r, "swapoff %s (the mapping of '%s') failed: %m", node, path);
