@@ -177,10 +177,40 @@ static int wait_loop_gone(const char *root, const char *path) {
         }
 }
 
+int crypt_map_file(int file_fd, const char *path, uint64_t size, const char *name, char **ret_node, char **ret_reason) {
+        _cleanup_close_ int loopfd = -EBADF;
+        _cleanup_free_ char *loop = NULL;
+        int r = crypt_dl_load();
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to load %s: %s", CRYPT_DL_LIBRARY, strempty(crypt_dl_error()));
+        crypt_msg_start();
+        r = loop_attach(file_fd, path, disk_logical_block_size(file_fd), /* need_dio= */ true, &loopfd, &loop, ret_reason);
+        if (r < 0)
+                return r;
+        r = map_with_new_key(loop, name, size);
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to map '%s' through dm-crypt: %s%s%m", path, crypt_msg.text,
+                            crypt_msg.text[0] ? ": " : "");
+        r = dm_node(name, ret_node);
+        if (r < 0) {
+                (void) deactivate(name);
+                return fail(ret_reason, r, "The mapping %s of '%s' has no device node: %m", name, path);
+        }
+        /* loopfd closes here: the mapping holds the loop device, which autoclear takes away with it */
+        return 0;
+}
+
+int crypt_unmap(const char *name) {
+        int r = crypt_dl_load();
+        if (r < 0)
+                return r;
+        return deactivate(name);
+}
+
 int crypt_swap_on(const char *root, const char *path, uint64_t page_size, int priority, int discard_flags,
                   char **ret_reason) {
-        _cleanup_close_ int ffd = -EBADF, loopfd = -EBADF;
-        _cleanup_free_ char *name = NULL, *loop = NULL, *node = NULL;
+        _cleanup_close_ int ffd = -EBADF;
+        _cleanup_free_ char *name = NULL, *node = NULL;
         struct stat st;
         int r;
 
@@ -220,17 +250,10 @@ int crypt_swap_on(const char *root, const char *path, uint64_t page_size, int pr
         if (size < CRYPT_DATA_OFFSET + SWAP_MIN_PAGES * page_size || (size - CRYPT_DATA_OFFSET) % CRYPT_SECTOR_SIZE)
                 return fail(ret_reason, -EINVAL, "'%s': %" PRIu64 " bytes do not make an encrypted swap area", path, size);
 
-        r = loop_attach(ffd, path, disk_logical_block_size(ffd), /* need_dio= */ true, &loopfd, &loop, ret_reason);
+        r = crypt_map_file(ffd, path, size, name, &node, ret_reason);
         if (r < 0)
                 return r;
-
-        r = map_with_new_key(loop, name, size);
-        if (r < 0)
-                return fail(ret_reason, r, "Failed to map '%s' through dm-crypt: %s%s%m", path, crypt_msg.text,
-                            crypt_msg.text[0] ? ": " : "");
-
-        r = dm_node(name, &node);
-        if (r >= 0) {
+        {
                 _cleanup_close_ int dfd = open(node, O_RDWR | O_CLOEXEC | O_NOCTTY | O_EXCL);
                 r = dfd < 0 ? -errno : swap_header_write(dfd, size - CRYPT_DATA_OFFSET, page_size, SWAP_LABEL);
         }

@@ -31,3 +31,10 @@ int crypt_swap_on(const char *root, const char *path, uint64_t page_size, int pr
  * detached it (up to 5 s; -EBUSY after). 1 removed, 0 there was no mapping, -EOPNOTSUPP under a
  * foreign root, -errno (-ENOMEM et al. from swapoff: all stays). */
 int crypt_swap_off(const char *root, const char *path, char **ret_reason);
+
+/* The mapping of steps 1 and 2 of crypt_swap_on() alone, over the open file file_fd (path names it)
+ * of size bytes, under name, for nodeswap bench: *ret_node is "/dev/dm-N". Its loop device goes
+ * with the mapping (autoclear). 0, -errno with *ret_reason (may be NULL). */
+int crypt_map_file(int file_fd, const char *path, uint64_t size, const char *name, char **ret_node, char **ret_reason);
+/* Remove the mapping called name (crypt_deactivate()). 1 removed, 0 there was none, -errno. */
+int crypt_unmap(const char *name);

@@ -15,6 +15,7 @@ CRYPT_DL_DEFINE(crypt_set_log_callback);
 CRYPT_DL_DEFINE(crypt_safe_alloc);
 CRYPT_DL_DEFINE(crypt_safe_free);
 CRYPT_DL_DEFINE(crypt_safe_memzero);
+CRYPT_DL_DEFINE(crypt_benchmark);
 
 /* Every pointer with its name, resolved together: all or none. */
 #define CRYPT_DL_ENTRY(name) { #name, (void **) &sym_##name }
@@ -32,6 +33,7 @@ static const struct {
         CRYPT_DL_ENTRY(crypt_safe_alloc),
         CRYPT_DL_ENTRY(crypt_safe_free),
         CRYPT_DL_ENTRY(crypt_safe_memzero),
+        CRYPT_DL_ENTRY(crypt_benchmark),
 };
 
 static int load_result = 1;             /* 1 not tried yet, 0 loaded, < 0 failed */

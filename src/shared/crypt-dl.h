@@ -32,5 +32,6 @@ CRYPT_DL_SYMBOL(crypt_set_log_callback);
 CRYPT_DL_SYMBOL(crypt_safe_alloc);
 CRYPT_DL_SYMBOL(crypt_safe_free);
 CRYPT_DL_SYMBOL(crypt_safe_memzero);
+CRYPT_DL_SYMBOL(crypt_benchmark);
 
 #undef CRYPT_DL_SYMBOL

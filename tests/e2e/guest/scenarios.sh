@@ -1413,6 +1413,18 @@ scenario_x_boot2() {
         expect "status: the file encrypted, its cipher and key size (never the key)" \
                 "$(json '[[s["encryption"]["encrypted"], s["encryption"]["cipher"], s["encryption"]["key_bits"], s["encryption"]["ephemeral_key"]] for s in j["swaps"] if s["path"] == "'"$SWAPFILE"'"]')" \
                 '[[true, "aes-xts-plain64", 512, true]]'
+        # nodeswap bench: the plain and the encrypted file side by side, and the cipher's own speed
+        # through AF_ALG, which Debian's kernel offers (the figures are TCG's: relative only)
+        ns bench --json
+        expect "bench: exits 0" "$NS_RC" 0
+        info "bench: plain file" "$(json '{k: j["file"].get(k) for k in ("write_bytes_per_second", "node_cpu_seconds_per_gib_out", "read_page_p50_seconds", "read_page_p99_seconds")}')"
+        info "bench: encrypted file" "$(json '{k: j["file_encrypted"].get(k) for k in ("error", "write_bytes_per_second", "node_cpu_seconds_per_gib_out", "read_page_p50_seconds", "read_page_p99_seconds", "cipher_error", "cipher_encrypt_bytes_per_second", "cipher_decrypt_bytes_per_second")}')"
+        expect "bench: the encrypted file measured" \
+                "$(json 'j["file_encrypted"]["error"] is None and j["file_encrypted"]["write_bytes_per_second"] > 0 and j["file_encrypted"]["reads"] > 0')" true
+        expect "bench: the cipher measured through AF_ALG" \
+                "$(json 'j["file_encrypted"]["cipher_error"] is None and j["file_encrypted"]["cipher_encrypt_bytes_per_second"] > 0')" true
+        expect "bench: no mapping, loop device or file of its own left" \
+                "$(dmsetup ls 2>/dev/null | grep -c nodeswap-bench) $(losetup -a 2>/dev/null | grep -c nodeswap-bench)" "0 0"
         x_zswap_off
         x_hog
         x_zswap_restore
