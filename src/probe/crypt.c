@@ -11,6 +11,12 @@ int crypt_swap_name(const char *path, char **ret) {
         _cleanup_free_ char *e = unit_name_path_escape(path);
         if (!e)
                 return -ENOMEM;
+        /* libdevmapper reads "\xNN" in a name as a mangled character (dm_set_name_mangling_mode(),
+         * DM_STRING_MANGLING_AUTO, dmsetup's default), so dmsetup could not address such a mapping;
+         * '#' is in its whitelist and never in systemd's escaped text (it escapes '#' itself), so
+         * "\x2d" becomes "#2d", as unambiguous. */
+        for (char *q = e; (q = strstr(q, "\\x")); )
+                memmove(q, q + 1, strlen(q + 1) + 1), *q = '#';
         char *n = strdup_printf(CRYPT_NAME_PREFIX "%s", e);
         if (!n)
                 return -ENOMEM;

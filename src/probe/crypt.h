@@ -25,7 +25,9 @@
 #define CRYPT_KEY_BYTES         64
 #define CRYPT_SECTOR_SIZE       4096            /* dm-crypt's encryption sector, bytes */
 /* The mapping's name: this prefix and the file's path escaped as systemd escapes it for a unit
- * name ("nodeswap-var-lib-nodeswap-swapfile"), so the name follows from the path alone. */
+ * name ("nodeswap-var-lib-nodeswap-swapfile"), with '#' for the escapes' "\x"
+ * ("nodeswap-var-lib-nodeswap-.#23swapfile.bridge"), so the name follows from the path alone and
+ * dmsetup takes it as it is. */
 #define CRYPT_NAME_PREFIX       "nodeswap-"
 #define CRYPT_NAME_MAX          127             /* DM_NAME_LEN - 1 */
 

@@ -623,6 +623,16 @@ static void test_encrypted(void **state) {
         assert_int_equal(swapfile_remove_labelled(tmpdir, path, true), 1);
         assert_false(exists(path));
 
+        /* the mappings' names: the path escaped as for a unit, '#' for "\x" (dmsetup reads "\x2d"
+         * as a mangled '-') */
+        _cleanup_free_ char *n1 = NULL, *n2 = NULL, *n3 = NULL;
+        assert_int_equal(crypt_swap_name("/var/lib/nodeswap/swapfile", &n1), 0);
+        assert_string_equal(n1, "nodeswap-var-lib-nodeswap-swapfile");
+        assert_int_equal(crypt_swap_name("/var/lib/nodeswap/.#swapfile.bridge", &n2), 0);
+        assert_string_equal(n2, "nodeswap-var-lib-nodeswap-.#23swapfile.bridge");
+        assert_int_equal(crypt_swap_name("/srv/crypt-swap file", &n3), 0);
+        assert_string_equal(n3, "nodeswap-srv-crypt#2dswap#20file");
+
         /* a plain file removed with overwrite: its blocks are zeros before the unlink (seen
          * through a second link to the same inode) */
         assert_int_equal(swapfile_create(tmpdir, path, SZ, 4096, 10, 0, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);

@@ -265,7 +265,7 @@ ns apply-crypt apply --json
 expect "apply of the encrypted file exits 0" "$rc" 0
 dm=
 for d in /sys/block/dm-*; do
-        [[ $(cat "$d/dm/name" 2>/dev/null) == nodeswap-var-lib-nodeswap-crypt\\x2dswapfile ]] && dm=/dev/${d##*/}
+        [[ $(cat "$d/dm/name" 2>/dev/null) == nodeswap-var-lib-nodeswap-crypt#2dswapfile ]] && dm=/dev/${d##*/}
 done
 info "the mapping" "${dm:-none}: $(dmsetup table 2>&1 | sed 's/ [0-9a-f]\{32,\} / KEY /' | tr '\n' ' ')"
 if [[ -n $dm ]]; then
@@ -295,7 +295,7 @@ if [[ -n $dm ]]; then
         rm -f /dev/shm/nodeswap-crypt
         rmdir "$cg" 2>/dev/null
 else
-        fail "the mapping nodeswap-var-lib-nodeswap-crypt\\x2dswapfile exists" "$(dmsetup ls 2>&1); $(out apply-crypt)"
+        fail "the mapping nodeswap-var-lib-nodeswap-crypt#2dswapfile exists" "$(dmsetup ls 2>&1); $(out apply-crypt)"
 fi
 ns revert-crypt revert --purge
 expect "revert --purge of the encrypted file exits 0" "$rc" 0
