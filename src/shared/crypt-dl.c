@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "shared/crypt-dl.h"
 
-#include <dlfcn.h>
+#include "shared/dl-util.h"
 
 #define CRYPT_DL_DEFINE(name) typeof(name) *sym_##name = NULL
 
@@ -19,10 +19,7 @@ CRYPT_DL_DEFINE(crypt_benchmark);
 
 /* Every pointer with its name, resolved together: all or none. */
 #define CRYPT_DL_ENTRY(name) { #name, (void **) &sym_##name }
-static const struct {
-        const char *name;
-        void **ptr;
-} symbols[] = {
+static const DlSymbol symbols[] = {
         CRYPT_DL_ENTRY(crypt_init),
         CRYPT_DL_ENTRY(crypt_init_by_name),
         CRYPT_DL_ENTRY(crypt_format),
@@ -42,29 +39,7 @@ static char load_error[256];
 int crypt_dl_load(void) {
         if (load_result <= 0)
                 return load_result;
-
-        /* RTLD_NODELETE: the pointers stay valid for the life of the process; never closed. */
-        void *dl = dlopen(CRYPT_DL_LIBRARY, RTLD_NOW | RTLD_NODELETE);
-        if (!dl) {
-                const char *e = dlerror();
-                snprintf(load_error, sizeof load_error, "%s", e ?: CRYPT_DL_LIBRARY ": cannot be loaded");
-                return (load_result = -ELIBACC);
-        }
-        for (size_t i = 0; i < ELEMENTSOF(symbols); i++) {
-                (void) dlerror();
-                void *p = dlsym(dl, symbols[i].name);
-                if (!p) {
-                        const char *e = dlerror();
-                        snprintf(load_error, sizeof load_error, "%s: %s", CRYPT_DL_LIBRARY,
-                                 e ?: "a symbol is missing");
-                        for (size_t j = 0; j < ELEMENTSOF(symbols); j++)
-                                *symbols[j].ptr = NULL;
-                        dlclose(dl);
-                        return (load_result = -ELIBACC);
-                }
-                *symbols[i].ptr = p;
-        }
-        return (load_result = 0);
+        return (load_result = dl_load_symbols(CRYPT_DL_LIBRARY, symbols, ELEMENTSOF(symbols), load_error, sizeof load_error));
 }
 
 const char *crypt_dl_error(void) {
