@@ -39,6 +39,7 @@
 #include <sys/syscall.h>
 
 #include "execute/bench.h"
+#include "probe/crypt.h"
 #include "cli/cli.h"
 #include "report/log.h"
 #include "execute/zram.h"
@@ -66,6 +67,25 @@ static const char *file_error_text(int e) {
                 return "a file system in memory (tmpfs, ramfs) holds no swap file";
         if (e == -ECANCELED)
                 return "not measured (interrupted)";
+        return strerror(-e);
+}
+
+/* The encrypted swap file's path measured beside the plain file, and the cipher's own speed. */
+typedef struct BenchCrypt {
+        int error;                      /* of bench_file_encrypted() */
+        char *reason;                   /* why the mapping could not be made */
+        BenchFile f;
+        int cipher_error;               /* of bench_cipher() */
+        double encrypt_mibs, decrypt_mibs;
+} BenchCrypt;
+
+static void bench_crypt_done(BenchCrypt *e) {
+        free(e->reason);
+}
+
+static const char *cipher_error_text(int e) {
+        if (e == -ENOTSUP || e == -EOPNOTSUPP || e == -ENOENT)
+                return "the kernel offers no crypto API to user space (AF_ALG)";
         return strerror(-e);
 }
 
@@ -288,7 +308,8 @@ static json_object *kind_json(const BenchZramKind *k) {
 }
 
 static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos, size_t n, const char *dir, bool dir_given,
-                              const HostState *h, const BenchFile *f, int file_error, const Recommendation *rec) {
+                              const HostState *h, const BenchFile *f, int file_error, const BenchCrypt *enc,
+                              const Recommendation *rec) {
         json_object *o = json_object_new_object(), *za = json_object_new_array();
         json_object_object_add(o, "version", json_object_new_int(1));
         json_object_object_add(o, "page_size", json_object_new_uint64(page_size));
@@ -322,8 +343,31 @@ static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos
                 json_object_object_add(fo, "read_page_p99_seconds", json_object_new_double(f->read_p99_usec / 1e6));
                 json_object_object_add(fo, "reads", json_object_new_uint64(f->n_reads));
                 json_object_object_add(fo, "drive_writes_per_gib", json_object_new_int(1));
+                json_object_object_add(fo, "node_cpu_seconds_per_gib_out", f->written ?
+                                       json_object_new_double(f->write_node_cpu_nsec / 1e9 / gib(f->written)) : NULL);
         }
         json_object_object_add(o, "file", fo);
+        json_object *eo = json_object_new_object();
+        json_object_object_add(eo, "cipher", json_object_new_string(CRYPT_CIPHER "-" CRYPT_CIPHER_MODE));
+        json_object_object_add(eo, "key_bits", json_object_new_int(CRYPT_KEY_BYTES * 8));
+        json_object_object_add(eo, "error", enc->error ? json_object_new_string(enc->reason ?: file_error_text(enc->error)) : NULL);
+        if (!enc->error) {
+                const BenchFile *e = &enc->f;
+                json_object_object_add(eo, "written_bytes", json_object_new_uint64(e->written));
+                json_object_object_add(eo, "write_bytes_per_second", e->write_usec ?
+                                       json_object_new_double(e->written / (e->write_usec / 1e6)) : NULL);
+                json_object_object_add(eo, "node_cpu_seconds_per_gib_out", e->written ?
+                                       json_object_new_double(e->write_node_cpu_nsec / 1e9 / gib(e->written)) : NULL);
+                json_object_object_add(eo, "read_page_p50_seconds", json_object_new_double(e->read_p50_usec / 1e6));
+                json_object_object_add(eo, "read_page_p99_seconds", json_object_new_double(e->read_p99_usec / 1e6));
+                json_object_object_add(eo, "reads", json_object_new_uint64(e->n_reads));
+        }
+        json_object_object_add(eo, "cipher_error", enc->cipher_error ? json_object_new_string(cipher_error_text(enc->cipher_error)) : NULL);
+        json_object_object_add(eo, "cipher_encrypt_bytes_per_second",
+                               enc->cipher_error ? NULL : json_object_new_double(enc->encrypt_mibs * 1048576.0));
+        json_object_object_add(eo, "cipher_decrypt_bytes_per_second",
+                               enc->cipher_error ? NULL : json_object_new_double(enc->decrypt_mibs * 1048576.0));
+        json_object_object_add(o, "file_encrypted", eo);
         json_object *ro = json_object_new_object(), *reasons = json_object_new_array();
         json_object_object_add(ro, "backend", json_object_new_string(rec->backend));
         json_object_object_add(ro, "algorithm", rec->algorithms ? json_object_new_string(rec->algorithms[0]) : NULL);
@@ -337,7 +381,7 @@ static void print_json_result(uint64_t page_size, double secs, AlgoResult *algos
 }
 
 static void print_text_result(uint64_t page_size, double secs, AlgoResult *algos, size_t n, const char *dir,
-                              const BenchFile *f, int file_error, const Recommendation *rec) {
+                              const BenchFile *f, int file_error, const BenchCrypt *enc, const Recommendation *rec) {
         printf("nodeswap bench: %.1f s, page size %" PRIu64 " KiB%s\n\n", secs, page_size / 1024,
                stop_requested ? ", interrupted" : "");
         printf("%-10s %-7s %8s %7s %9s %9s %8s\n", "BACKEND", "PAGES", "MIB", "RATIO", "RAM/GIB", "CPU-OUT", "CPU-IN");
@@ -363,6 +407,28 @@ static void print_text_result(uint64_t page_size, double secs, AlgoResult *algos
                        "file", "random", f->written / 1048576.0, "-", "0", f->written ? f->write_cpu_nsec / 1e9 / gib(f->written) : 0,
                        page_size / 1024, f->read_p50_usec, f->read_p99_usec,
                        f->write_usec ? f->written / (f->write_usec / 1e6) / 1048576.0 : 0);
+        printf("\nThe swap file encrypted ([File] Encrypt=yes: dm-crypt %s-%s, %d-bit key, over a loop device with\n"
+               "direct I/O), beside the plain file above, both with the node's busy CPU per GiB written:\n",
+               CRYPT_CIPHER, CRYPT_CIPHER_MODE, CRYPT_KEY_BYTES * 8);
+        if (file_error)
+                printf("  not measured (no plain file either)\n");
+        else if (enc->error)
+                printf("  not measured: %s\n", enc->reason ?: file_error_text(enc->error));
+        else {
+                const BenchFile *e = &enc->f;
+                printf("  write %.0f MiB/s (plain %.0f), node CPU %.2f s per GiB (plain %.2f)\n"
+                       "  read %" PRIu64 " KiB: p50 %" PRIu64 " µs (plain %" PRIu64 "), p99 %" PRIu64 " µs (plain %" PRIu64 ")\n",
+                       e->write_usec ? e->written / (e->write_usec / 1e6) / 1048576.0 : 0,
+                       f->write_usec ? f->written / (f->write_usec / 1e6) / 1048576.0 : 0,
+                       e->written ? e->write_node_cpu_nsec / 1e9 / gib(e->written) : 0,
+                       f->written ? f->write_node_cpu_nsec / 1e9 / gib(f->written) : 0,
+                       page_size / 1024, e->read_p50_usec, f->read_p50_usec, e->read_p99_usec, f->read_p99_usec);
+        }
+        if (enc->cipher_error)
+                printf("  the cipher in the kernel: not measured: %s\n", cipher_error_text(enc->cipher_error));
+        else
+                printf("  the cipher in the kernel (crypt_benchmark): encryption %.0f MiB/s, decryption %.0f MiB/s\n",
+                       enc->encrypt_mibs, enc->decrypt_mibs);
         printf("\nRATIO: original over compressed; RAM/GIB: GiB of RAM that holds a GiB swapped out;\n"
                "CPU-OUT, CPU-IN: CPU seconds per GiB swapped out (compression) and in.\n\n"
                "Recommended: Backend=%s\n", rec->backend);
@@ -396,6 +462,7 @@ int verb_bench(const CliContext *c) {
 
         AlgoResult *algos = NULL;
         size_t n_algos = 0;
+        BenchCrypt enc = { .error = -ECANCELED, .cipher_error = -ECANCELED };
         _cleanup_free_ char *dir = NULL;
         _cleanup_(strv_freep) char **offered = NULL;
         int r = zram_kernel_offers("/", &offered);
@@ -447,10 +514,17 @@ int verb_bench(const CliContext *c) {
                         uint64_t avail = (uint64_t) sv.f_bavail * sv.f_frsize;
                         if (avail / 4 < size)
                                 size = avail / 4;
+                        /* half the time left for the plain file, the rest for the encrypted one */
+                        uint64_t now = now_monotonic_usec(), end = start + BENCH_TOTAL_USEC;
+                        uint64_t mid = now < end ? now + (end - now) / 2 : end;
                         file_error = size < 1024 * 1024 ? -ENOSPC :
-                                     bench_file(dir, size, h.page_size, start + BENCH_TOTAL_USEC, &stop_requested, &f);
+                                     bench_file(dir, size, h.page_size, mid, &stop_requested, &f);
+                        if (!file_error && !stop_requested)
+                                enc.error = bench_file_encrypted(dir, size, h.page_size, end, &stop_requested, &enc.f,
+                                                                 &enc.reason);
                 }
         }
+        enc.cipher_error = bench_cipher(&enc.encrypt_mibs, &enc.decrypt_mibs);
 
         Recommendation rec = {};
         r = recommend(c, &p, &h, algos, n_algos, &f, file_error, dir, &rec);
@@ -460,9 +534,9 @@ int verb_bench(const CliContext *c) {
         }
         double secs = (now_monotonic_usec() - start) / 1e6;
         if (c->json)
-                print_json_result(h.page_size, secs, algos, n_algos, dir, c->dir, &h, &f, file_error, &rec);
+                print_json_result(h.page_size, secs, algos, n_algos, dir, c->dir, &h, &f, file_error, &enc, &rec);
         else
-                print_text_result(h.page_size, secs, algos, n_algos, dir, &f, file_error, &rec);
+                print_text_result(h.page_size, secs, algos, n_algos, dir, &f, file_error, &enc, &rec);
         recommendation_done(&rec);
         if (stop_requested) {
                 log_error("Interrupted: what bench created is removed again.");
@@ -470,6 +544,7 @@ int verb_bench(const CliContext *c) {
         }
 finish:
         free(algos);
+        bench_crypt_done(&enc);
         host_state_done(&h);
         policy_done(&p);
         return ret;

@@ -177,6 +177,9 @@ static void policy_print(FILE *f, const Policy *p, bool revert) {
                         key_of(f, POLICY_KEY_FILE_DISCARD);
                         fputs(swap_discard_to_string(p->file.discard), f);
                         end_line(f, p, POLICY_KEY_FILE_DISCARD);
+                        key_of(f, POLICY_KEY_FILE_ENCRYPT);
+                        fputs(p->file.encrypt ? "yes" : "no", f);
+                        end_line(f, p, POLICY_KEY_FILE_ENCRYPT);
                 }
         }
         if (p->backends & BACKEND_ZSWAP) {

@@ -7,7 +7,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "execute/crypt.h"
 #include "execute/zram.h"
+#include "probe/crypt.h"
+#include "shared/crypt-dl.h"
+#include "shared/path-util.h"
 #include "shared/string-table.h"
 #include "shared/clock.h"
 #include "shared/page-size.h"
@@ -259,46 +263,48 @@ static int cmp_u64(const void *a, const void *b) {
 
 #define BENCH_FILE_READS_MAX 4096
 
-int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
-               const volatile sig_atomic_t *stop, BenchFile *ret) {
-        BenchFile f = {};
-        size = size / BENCH_BLOCK * BENCH_BLOCK;
-        if (!dir || size == 0 || !page_size_valid(page_size))
-                return -EINVAL;
+/* The node's busy CPU time so far (/proc/stat's cpu line: user, nice, system, irq, softirq,
+ * steal), in ns: dm-crypt encrypts in its own kernel threads, which the writer's thread CPU time
+ * does not see. 0 when unreadable. */
+static uint64_t node_cpu_nsec(void) {
+        _cleanup_free_ char *line = NULL;
+        unsigned long long v[8] = {};
+        if (read_one_line("/proc/stat", &line) < 0 ||
+            sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7]) != 8)
+                return 0;
+        long hz = sysconf(_SC_CLK_TCK);
+        uint64_t ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+        return hz > 0 ? ticks * (1000000000ULL / (uint64_t) hz) : 0;
+}
 
-        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd < 0)
-                return -errno;
-
-        char name[64];
+/* A new ".nodeswap-bench.XXXXXX" in dfd with flags: its fd, its name in name. */
+static int bench_temp_file(int dfd, int flags, char name[static 64]) {
         int fd = -1;
         for (unsigned tries = 0; fd < 0 && tries < 16; tries++) {
                 uint64_t rnd;
                 if (getrandom(&rnd, sizeof rnd, 0) != sizeof rnd)
                         return -errno;
-                snprintf(name, sizeof name, ".nodeswap-bench.%016" PRIx64, rnd);
-                fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_DIRECT, 0600);
+                snprintf(name, 64, ".nodeswap-bench.%016" PRIx64, rnd);
+                fd = openat(dfd, name, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
                 if (fd < 0 && errno != EEXIST)
                         return -errno;
         }
-        if (fd < 0)
-                return -EEXIST;
+        return fd < 0 ? -EEXIST : fd;
+}
 
-        int r = 0;
+/* size bytes written sequentially to fd with O_DIRECT, then random reads of page_size, into *f. */
+static int measure_io(int fd, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
+                      const volatile sig_atomic_t *stop, BenchFile *ret) {
+        BenchFile f = {};
         _cleanup_free_ uint8_t *buf = NULL;
         _cleanup_free_ uint64_t *lat = calloc(BENCH_FILE_READS_MAX, sizeof(uint64_t));
-        if (!lat || posix_memalign((void **) &buf, BENCH_ALIGN, BENCH_BLOCK) != 0) {
-                r = -ENOMEM;
-                goto finish;
-        }
-        if (fallocate(fd, 0, 0, (off_t) size) < 0 && errno != EOPNOTSUPP) {
-                r = -errno;
-                goto finish;
-        }
+        if (!lat || posix_memalign((void **) &buf, BENCH_ALIGN, BENCH_BLOCK) != 0)
+                return -ENOMEM;
 
         BenchGenerator g;
         bench_generator_init(&g, UINT64_C(0x243f6a8885a308d3));
-        uint64_t t0 = now_monotonic_usec();
+        uint64_t t0 = now_monotonic_usec(), n0 = node_cpu_nsec();
         /* At most half the time left for writing: the reads need their share. */
         uint64_t write_deadline = t0 + (deadline_usec > t0 ? (deadline_usec - t0) / 2 : 0);
         while (f.written < size && !*stop && now_monotonic_usec() < write_deadline) {
@@ -306,35 +312,29 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
                 uint64_t c0 = thread_cpu_nsec();
                 ssize_t k = pwrite(fd, buf, BENCH_BLOCK, (off_t) f.written);
                 f.write_cpu_nsec += thread_cpu_nsec() - c0;
-                if (k < 0) {
-                        r = -errno;
-                        goto finish;
-                }
-                if (k != BENCH_BLOCK) {
-                        r = -EIO;
-                        goto finish;
-                }
+                if (k < 0)
+                        return -errno;
+                if (k != BENCH_BLOCK)
+                        return -EIO;
                 f.written += BENCH_BLOCK;
         }
         {
                 uint64_t c0 = thread_cpu_nsec();
-                if (fdatasync(fd) < 0) {
-                        r = -errno;
-                        goto finish;
-                }
+                if (fdatasync(fd) < 0)
+                        return -errno;
                 f.write_cpu_nsec += thread_cpu_nsec() - c0;
         }
         f.write_usec = now_monotonic_usec() - t0;
+        uint64_t n1 = node_cpu_nsec();
+        f.write_node_cpu_nsec = n1 > n0 ? n1 - n0 : 0;
 
         uint64_t pages = f.written / page_size;
         while (pages > 0 && f.n_reads < BENCH_FILE_READS_MAX && !*stop && now_monotonic_usec() < deadline_usec) {
                 uint64_t off = (rng_next(&g.rng) % pages) * page_size;
                 uint64_t s = now_monotonic_usec();
                 ssize_t k = pread(fd, buf, page_size, (off_t) off);
-                if (k < 0) {
-                        r = -errno;
-                        goto finish;
-                }
+                if (k < 0)
+                        return -errno;
                 lat[f.n_reads++] = now_monotonic_usec() - s;
         }
         if (f.n_reads > 0) {
@@ -346,11 +346,75 @@ int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t dead
                 f.read_p99_usec = lat[f.n_reads * 99 / 100];
                 f.read_mean_usec = sum / f.n_reads;
         }
-finish:
-        (void) unlinkat(dfd, name, 0);
-        close(fd);
-        if (r < 0)
-                return r;
         *ret = f;
         return 0;
+}
+
+int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
+               const volatile sig_atomic_t *stop, BenchFile *ret) {
+        size = size / BENCH_BLOCK * BENCH_BLOCK;
+        if (!dir || size == 0 || !page_size_valid(page_size))
+                return -EINVAL;
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        char name[64];
+        int fd = bench_temp_file(dfd, O_RDWR | O_DIRECT, name);
+        if (fd < 0)
+                return fd;
+        int r = 0;
+        if (fallocate(fd, 0, 0, (off_t) size) < 0 && errno != EOPNOTSUPP)
+                r = -errno;
+        if (r >= 0)
+                r = measure_io(fd, size, page_size, deadline_usec, stop, ret);
+        (void) unlinkat(dfd, name, 0);
+        close(fd);
+        return r;
+}
+
+int bench_file_encrypted(const char *dir, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
+                         const volatile sig_atomic_t *stop, BenchFile *ret, char **ret_reason) {
+        size = size / BENCH_BLOCK * BENCH_BLOCK;
+        if (!dir || size == 0 || !page_size_valid(page_size))
+                return -EINVAL;
+        _cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                return -errno;
+        char name[64];
+        int fd = bench_temp_file(dfd, O_RDWR, name);
+        if (fd < 0)
+                return fd;
+        _cleanup_free_ char *path = path_join(dir, name), *node = NULL;
+        _cleanup_free_ uint8_t *zero = calloc(1, BENCH_BLOCK);
+        char dm_name[64 + sizeof CRYPT_NAME_PREFIX];
+        snprintf(dm_name, sizeof dm_name, CRYPT_NAME_PREFIX "bench%s", name + strlen(".nodeswap-bench"));
+        int r = path && zero ? 0 : -ENOMEM;
+        /* As an encrypted swap file is made: every block written, the data after the marker page. */
+        for (uint64_t off = 0; r >= 0 && off < size + CRYPT_DATA_OFFSET; off += BENCH_BLOCK)
+                if (pwrite(fd, zero, BENCH_BLOCK, (off_t) off) != BENCH_BLOCK)
+                        r = errno ? -errno : -EIO;
+        if (r >= 0 && fdatasync(fd) < 0)
+                r = -errno;
+        if (r >= 0)
+                r = crypt_map_file(fd, path, size + CRYPT_DATA_OFFSET, dm_name, &node, ret_reason);
+        if (r >= 0) {
+                int nfd = open(node, O_RDWR | O_DIRECT | O_CLOEXEC | O_NOCTTY | O_EXCL);
+                r = nfd < 0 ? -errno : measure_io(nfd, size, page_size, deadline_usec, stop, ret);
+                if (nfd >= 0)
+                        close(nfd);
+                (void) crypt_unmap(dm_name);
+        }
+        close(fd);
+        (void) unlinkat(dfd, name, 0);
+        return r;
+}
+
+int bench_cipher(double *ret_encrypt_mibs, double *ret_decrypt_mibs) {
+        int r = crypt_dl_load();
+        if (r < 0)
+                return r;
+        /* The kernel's crypto API through AF_ALG (lib/crypto_backend/crypto_cipher_kernel.c): what
+         * dm-crypt uses, so its speed; -ENOTSUP (-EOPNOTSUPP) where the kernel offers none. */
+        return sym_crypt_benchmark(NULL, CRYPT_CIPHER, "xts", CRYPT_KEY_BYTES, 16, BENCH_BLOCK, ret_encrypt_mibs,
+                                   ret_decrypt_mibs);
 }

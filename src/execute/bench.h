@@ -48,6 +48,8 @@ typedef struct BenchFile {
         uint64_t written;               /* bytes written */
         uint64_t write_usec;            /* wall time of the writes and the final fdatasync */
         uint64_t write_cpu_nsec;        /* thread CPU time in write(2) and fdatasync(2) */
+        uint64_t write_node_cpu_nsec;   /* the node's busy CPU time meanwhile (/proc/stat), which
+                                         * counts dm-crypt's threads too */
         size_t n_reads;                 /* random reads of page_size done */
         uint64_t read_p50_usec, read_p99_usec, read_mean_usec;
 } BenchFile;
@@ -58,6 +60,17 @@ typedef struct BenchFile {
  * when the file system does not do O_DIRECT (tmpfs, ...). */
 int bench_file(const char *dir, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
                const volatile sig_atomic_t *stop, BenchFile *ret);
+/* The same through the encrypted swap file's path ([File] Encrypt=yes, execute/crypt.h): the
+ * temporary file written in full, a loop device with direct I/O and a plain dm-crypt mapping
+ * ("nodeswap-bench.XXXXXX") with a new key over it, the same writes and reads on the mapping with
+ * O_DIRECT; the mapping, its loop device and the file are gone again before it returns. *ret_reason
+ * (may be NULL) says why the mapping could not be made. */
+int bench_file_encrypted(const char *dir, uint64_t size, uint64_t page_size, uint64_t deadline_usec,
+                         const volatile sig_atomic_t *stop, BenchFile *ret, char **ret_reason);
+/* The cipher's own speed in the kernel (aes-xts with the 512-bit key of the encrypted swap file),
+ * through libcryptsetup's crypt_benchmark() and the kernel's crypto API for user space (AF_ALG), in
+ * MiB/s. -ENOTSUP or -EOPNOTSUPP where the kernel offers no AF_ALG, -ELIBACC without libcryptsetup. */
+int bench_cipher(double *ret_encrypt_mibs, double *ret_decrypt_mibs);
 
 /* Fill buf (a multiple of 4096 bytes) with content of kind c; *state carries the generator on. */
 typedef struct BenchGenerator {

@@ -17,6 +17,7 @@
 #include "execute/unit-props.h"
 #include "execute/zram.h"
 #include "execute/swapfile.h"
+#include "execute/crypt.h"
 #include "shared/clock.h"
 #include "shared/sd-dl.h"
 #include "execute/zswap.h"
@@ -332,8 +333,9 @@ static int exec_file_create(Exec *e, size_t i) {
         bool recorded = state_add_swap_file(&e->state, a->target) == 0;
         if (recorded)
                 (void) save_state(e);
-        r = swapfile_create(e->root, a->target, a->file_create.size, e->h->page_size, a->file_create.priority,
-                                  swap_discard_flags(e->p->file.discard), e->p->file.storage, &reason);
+        r = (a->file_create.encrypt ? swapfile_create_encrypted : swapfile_create)(
+                e->root, a->target, a->file_create.size, e->h->page_size, a->file_create.priority,
+                swap_discard_flags(e->p->file.discard), e->p->file.storage, &reason);
         if (r < 0) {
                 /* swapfile_create() leaves nothing behind on failure, and an -EEXIST file is not
                  * ours: the record made above goes again. */
@@ -593,8 +595,26 @@ static int exec_file_mkswap(Exec *e, size_t i) {
         return 0;
 }
 
+/* An encrypted swap file's swapon or swapoff: its mapping made with a new key, or taken away. */
+static int crypt_result(Exec *e, size_t i, int r, char *reason, const char *what) {
+        if (r < 0 && r != -EOPNOTSUPP) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 reason ? reason : strdup_printf("Failed to %s '%s': %s", what,
+                                                                 e->pl->actions[i].target, strerror(-r)));
+                return r;
+        }
+        free(reason);
+        return swap_result(e, i, r < 0 ? r : 0, what);
+}
+
 static int exec_swapon(Exec *e, size_t i) {
         const Action *a = &e->pl->actions[i];
+        if (a->swapon.encrypted) {
+                char *reason = NULL;
+                int r = crypt_swap_on(e->root, a->target, e->h->page_size, a->swapon.priority,
+                                      a->swapon.policy_file ? swap_discard_flags(e->p->file.discard) : 0, &reason);
+                return crypt_result(e, i, r, reason, "swapon");
+        }
         return swap_result(e, i,
                            swap_on_flags(e->root, a->target, a->swapon.priority,
                                          a->swapon.policy_file ? swap_discard_flags(e->p->file.discard) : 0),
@@ -602,6 +622,11 @@ static int exec_swapon(Exec *e, size_t i) {
 }
 
 static int exec_swapoff(Exec *e, size_t i) {
+        if (e->pl->actions[i].swapoff.encrypted) {
+                char *reason = NULL;
+                int r = crypt_swap_off(e->root, e->pl->actions[i].target, &reason);
+                return crypt_result(e, i, r, reason, "swapoff");
+        }
         return swap_result(e, i, swap_off(e->root, e->pl->actions[i].target), "swapoff");
 }
 
@@ -628,8 +653,9 @@ static int exec_file_remove(Exec *e, size_t i) {
                 return do_writeback_file_remove(e, i);
         /* A file only the state names as nodeswap's (an earlier Path=, a bridge) must still carry
          * nodeswap's label when it is deleted, as plan() saw it. */
-        int r = a->file_remove.role == ACTION_FILE_POLICY_SWAP_FILE ? swapfile_remove(e->root, a->target)
-                                                                    : swapfile_remove_labelled(e->root, a->target);
+        bool ow = a->file_remove.overwrite;
+        int r = a->file_remove.role == ACTION_FILE_POLICY_SWAP_FILE ? swapfile_remove(e->root, a->target, ow)
+                                                                    : swapfile_remove_labelled(e->root, a->target, ow);
         if (r < 0 && r != -EOPNOTSUPP) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to remove '%s': %s", a->target, strerror(-r)));

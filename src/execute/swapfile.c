@@ -15,6 +15,8 @@
 #include "plan/placement.h"
 #include "probe/mounts.h"
 #include "execute/swapon.h"
+#include "execute/crypt.h"
+#include "probe/crypt.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "shared/path-util.h"
@@ -24,6 +26,7 @@
 
 /* A swap area being made is named ".#NAME.XXXXXXXXXXXXXXXX" until it is complete. */
 #define SWAPFILE_TEMP_PREFIX ".#"
+#define ZERO_CHUNK (1024 * 1024)
 
 static const char *fmt_bytes(char buf[static FORMAT_BYTES_MAX], uint64_t v) {
         return format_bytes(buf, FORMAT_BYTES_MAX, v);
@@ -51,8 +54,44 @@ static int set_nocow(int fd) {
         return 1;
 }
 
-/* Fill the new, empty file fd with a swap area of size bytes. */
-static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_size, char **ret_reason) {
+/* Write zeros over the first size bytes of fd and sync them. */
+static int write_zeros(int fd, uint64_t size) {
+        _cleanup_free_ char *buf = calloc(1, ZERO_CHUNK);
+        if (!buf)
+                return -ENOMEM;
+        for (uint64_t off = 0; off < size;) {
+                size_t n = size - off < ZERO_CHUNK ? (size_t) (size - off) : ZERO_CHUNK;
+                ssize_t k = pwrite(fd, buf, n, (off_t) off);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k < 0)
+                        return -errno;
+                if (k == 0)
+                        return -EIO;
+                off += (uint64_t) k;
+        }
+        return fdatasync(fd) < 0 ? -errno : 0;
+}
+
+/* The marker page of an encrypted swap file (probe/crypt.h): the magic, then a line saying what the
+ * rest is, for a person who finds the file. */
+static int write_crypt_marker(int fd) {
+        char page[CRYPT_DATA_OFFSET] = {};
+        int n = snprintf(page, sizeof page,
+                         CRYPT_MARKER_MAGIC "\nnodeswap encrypted swap: dm-crypt plain %s-%s, %u-bit key made at "
+                         "every setup and never stored, %u-byte sectors from offset %u\n",
+                         CRYPT_CIPHER, CRYPT_CIPHER_MODE, CRYPT_KEY_BYTES * 8, CRYPT_SECTOR_SIZE, CRYPT_DATA_OFFSET);
+        if (n < 0 || (size_t) n >= sizeof page)
+                return -EINVAL;
+        ssize_t k = pwrite(fd, page, sizeof page, 0);
+        if (k < 0)
+                return -errno;
+        return (size_t) k == sizeof page ? 0 : -EIO;
+}
+
+/* Fill the new, empty file fd with a swap area of size bytes; encrypted: with the marker page and
+ * zeros for the mapping, whose swap header is written at every setup (execute/crypt.h). */
+static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_size, bool encrypt, char **ret_reason) {
         char a[FORMAT_BYTES_MAX];
         _cleanup_free_ char *problem = NULL;
         int r;
@@ -73,6 +112,17 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
                 return reason_set(ret_reason, r, "cannot allocate %s for %s: %s", fmt_bytes(a, size), shown, strerror(-r));
         }
 
+        /* Encrypted, the file is written through a loop device with direct I/O during reclaim:
+         * every block is written once now, so that no write then finds an unwritten (fallocated)
+         * extent whose conversion is a file system transaction in the middle of reclaim. */
+        if (encrypt) {
+                r = write_zeros(fd, size);
+                if (r < 0) {
+                        errno = -r;
+                        return reason_set(ret_reason, r, "cannot write %s over %s: %m", fmt_bytes(a, size), shown);
+                }
+        }
+
         r = swapfile_check_allocation(fd, shown, size, &problem);
         if (r < 0) {
                 errno = -r;
@@ -80,6 +130,18 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
         }
         if (r == 0)
                 return reason_set(ret_reason, -EIO, "%s after fallocate()", problem);
+
+        if (encrypt) {
+                r = write_crypt_marker(fd);
+                if (r < 0 || (r = crypt_marker_probe(fd)) <= 0) {
+                        r = r < 0 ? r : -EIO;
+                        errno = -r;
+                        return reason_set(ret_reason, r, "cannot write the marker of the encrypted swap file %s: %m", shown);
+                }
+                if (fsync(fd) < 0)
+                        return reason_set(ret_reason, -errno, "cannot fsync %s: %m", shown);
+                return 0;
+        }
 
         r = swap_header_write(fd, size, page_size, SWAP_LABEL);
         if (r < 0) {
@@ -102,7 +164,7 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
 
 /* Create a complete swap area under a new temporary name in dirfd. Nothing is left on failure. */
 static int make_area(int dirfd, const char *dir, const char *name, uint64_t size, uint64_t page_size,
-                     char **ret_tmp, char **ret_reason) {
+                     bool encrypt, char **ret_tmp, char **ret_reason) {
         _cleanup_free_ char *tmp = NULL, *shown = NULL;
         _cleanup_close_ int fd = -EBADF;
 
@@ -126,7 +188,7 @@ static int make_area(int dirfd, const char *dir, const char *name, uint64_t size
                 return -ENOMEM;
         }
 
-        int r = fill_area(fd, shown, size, page_size, ret_reason);
+        int r = fill_area(fd, shown, size, page_size, encrypt, ret_reason);
         if (r < 0) {
                 (void) unlinkat(dirfd, tmp, 0);
                 return r;
@@ -209,12 +271,12 @@ static int check_nothing_at(int dirfd, const char *path, char **ret_reason) {
 
 /* Make the file at dirfd/name (the host path "path") a new swap area; no swapon. */
 static int create_at(int dirfd, const char *path, const char *name, uint64_t size, uint64_t page_size,
-                     char **ret_reason) {
+                     bool encrypt, char **ret_reason) {
         _cleanup_free_ char *dir = path_dirname(path), *tmp = NULL;
         if (!dir)
                 return -ENOMEM;
 
-        int r = make_area(dirfd, dir, name, size, page_size, &tmp, ret_reason);
+        int r = make_area(dirfd, dir, name, size, page_size, encrypt, &tmp, ret_reason);
         if (r < 0)
                 return r;
         r = rename_noreplace(dirfd, tmp, name);
@@ -231,8 +293,8 @@ static int create_at(int dirfd, const char *path, const char *name, uint64_t siz
         return 0;
 }
 
-int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
-                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason) {
+static int create_impl(const char *root, const char *path, uint64_t size, uint64_t page_size, int priority,
+                       int discard_flags, unsigned allowed_storage, bool encrypt, char **ret_reason) {
         _cleanup_(fs_info_done) FsInfo fs = {};
         _cleanup_close_ int dirfd = -EBADF;
         _cleanup_free_ char *name = NULL;
@@ -241,6 +303,9 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
         r = check_args(path, size, page_size, priority, ret_reason);
         if (r < 0)
                 return r;
+        if (encrypt && (size < CRYPT_DATA_OFFSET + SWAP_MIN_PAGES * page_size || size % CRYPT_SECTOR_SIZE))
+                return reason_set(ret_reason, -EINVAL, "an encrypted swap file needs a whole number of %u-byte sectors "
+                                  "and 10 pages after its marker, %" PRIu64 " bytes is not that", CRYPT_SECTOR_SIZE, size);
 
         /* Everything that can refuse without writing comes first. */
         r = inspect_and_check(root, path, allowed_storage, &fs, ret_reason);
@@ -257,20 +322,34 @@ int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t 
         if (r < 0)
                 return r;
 
-        r = create_at(dirfd, path, name, size, page_size, ret_reason);
+        r = create_at(dirfd, path, name, size, page_size, encrypt, ret_reason);
         if (r < 0)
                 return r;
 
-        r = swap_on_flags(root, path, priority, discard_flags);
-        if (r == -EOPNOTSUPP)
+        _cleanup_free_ char *why = NULL;
+        r = encrypt ? crypt_swap_on(root, path, page_size, priority, discard_flags, &why)
+                    : swap_on_flags(root, path, priority, discard_flags);
+        if (r == -EOPNOTSUPP && !root_is_host(root))
                 return SWAPFILE_SWAPON_SKIPPED;
         if (r < 0) {
                 (void) unlinkat(dirfd, name, 0);
                 (void) fsync_directory(dirfd);
+                if (why)
+                        return reason_set(ret_reason, r, "%s; the new file was removed", why);
                 errno = -r;
                 return reason_set(ret_reason, r, "swapon %s failed: %m; the new file was removed", path);
         }
         return 0;
+}
+
+int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
+                          int priority, int discard_flags, unsigned allowed_storage, char **ret_reason) {
+        return create_impl(root, path, size, page_size, priority, discard_flags, allowed_storage, false, ret_reason);
+}
+
+int swapfile_create_encrypted(const char *root, const char *path, uint64_t size, uint64_t page_size, int priority,
+                              int discard_flags, unsigned allowed_storage, char **ret_reason) {
+        return create_impl(root, path, size, page_size, priority, discard_flags, allowed_storage, true, ret_reason);
 }
 
 int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_size) {
@@ -371,7 +450,7 @@ int file_open_for_removal(const char *root, const char *path, int *ret_dirfd, in
         return 0;
 }
 
-static int swapfile_remove_impl(const char *root, const char *path, bool need_label) {
+static int swapfile_remove_impl(const char *root, const char *path, bool need_label, bool overwrite) {
         _cleanup_close_ int dirfd = -EBADF, fd = -EBADF;
         _cleanup_free_ char *name = NULL;
         struct stat st;
@@ -383,15 +462,26 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
                 return r;
 
         SwapHeaderInfo info;
-        r = swap_header_probe(fd, &info);
+        int encrypted = crypt_marker_probe(fd);
+        if (encrypted < 0)
+                return encrypted;
+        r = encrypted ? 0 : swap_header_probe(fd, &info);
         if (r < 0)
                 return r;
-        if (r == 0)
+        if (r == 0 && !encrypted)
                 return -EMEDIUMTYPE;
-        if (need_label && !streq(info.label, SWAP_LABEL))
+        if (need_label && !encrypted && !streq(info.label, SWAP_LABEL))
                 return -EMEDIUMTYPE;
         close(fd);
         fd = -EBADF;
+
+        /* An encrypted file's mapping (left by a run killed after its setup) goes first, and its
+         * loop device with it: the file's blocks would stay with them otherwise. */
+        if (encrypted) {
+                r = crypt_swap_off(root, path, NULL);
+                if (r < 0 && r != -EOPNOTSUPP)
+                        return r;
+        }
 
         r = swapfile_is_active(root, path, NULL, NULL);
         if (r < 0)
@@ -405,6 +495,16 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
         name = strdup(strrchr(path, '/') + 1);
         if (!name)
                 return -ENOMEM;
+        if (overwrite && !encrypted) {
+                /* Pages swapped out in clear: their blocks are overwritten before the file system
+                 * may hand them to another file (an SSD may keep copies of its own: nodeswap.conf(5)). */
+                _cleanup_close_ int wfd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+                if (wfd < 0)
+                        return -errno;
+                r = write_zeros(wfd, (uint64_t) st.st_size);
+                if (r < 0)
+                        return r;
+        }
         uint64_t avail_before = fs_avail(dirfd);
         if (unlinkat(dirfd, name, 0) < 0)
                 return -errno;
@@ -414,10 +514,10 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
         return 1;
 }
 
-int swapfile_remove(const char *root, const char *path) {
-        return swapfile_remove_impl(root, path, false);
+int swapfile_remove(const char *root, const char *path, bool overwrite) {
+        return swapfile_remove_impl(root, path, false, overwrite);
 }
 
-int swapfile_remove_labelled(const char *root, const char *path) {
-        return swapfile_remove_impl(root, path, true);
+int swapfile_remove_labelled(const char *root, const char *path, bool overwrite) {
+        return swapfile_remove_impl(root, path, true, overwrite);
 }

@@ -47,6 +47,13 @@
  * -EINVAL bad arguments, other -errno from the system calls. */
 int swapfile_create(const char *root, const char *path, uint64_t size, uint64_t page_size,
                     int priority, int discard_flags, unsigned allowed_storage, char **ret_reason);
+/* As swapfile_create(), for an encrypted swap file ([File] Encrypt=yes; probe/crypt.h): in step 4
+ * every block is also written (zeros) after fallocate(), so that no write during reclaim meets an
+ * unwritten extent; in step 6 the marker page is written instead of a swap header; step 7 is
+ * crypt_swap_on() (execute/crypt.h), which writes the swap header on the mapping. size must be a
+ * whole number of CRYPT_SECTOR_SIZE sectors (-EINVAL). */
+int swapfile_create_encrypted(const char *root, const char *path, uint64_t size, uint64_t page_size, int priority,
+                              int discard_flags, unsigned allowed_storage, char **ret_reason);
 
 /* Rewrite the swap header of the file at path for page_size, in place, keeping its size and
  * label "nodeswap" (a new UUID), for a file made under a kernel with another page size. The file
@@ -63,12 +70,14 @@ int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_si
 int file_open_for_removal(const char *root, const char *path, int *ret_dirfd, int *ret_fd, struct stat *ret_st);
 
 /* Swap the file at path off if it is listed in /proc/swaps, then delete it (revert --purge, the
- * old file and the bridge of a resize). Only a regular file carrying a swap signature is deleted
- * (-EMEDIUMTYPE otherwise), never through a symlink (-ELOOP). Under a foreign root the swapoff is
- * skipped. Returns 1 removed, 0 there was nothing at path, -errno (-ENOMEM et al. from swapoff:
+ * old file and the bridge of a resize). Only a regular file carrying a swap signature or the
+ * marker of an encrypted swap file is deleted (-EMEDIUMTYPE otherwise), never through a symlink
+ * (-ELOOP); an encrypted file's mapping and loop device go first (crypt_swap_off()). With
+ * overwrite, a file that is not encrypted is overwritten with zeros (and synced) before the
+ * unlink: it held pages in clear. Under a foreign root the swapoff is skipped. Returns 1 removed, 0 there was nothing at path, -errno (-ENOMEM et al. from swapoff:
  * the file stays). */
-int swapfile_remove(const char *root, const char *path);
+int swapfile_remove(const char *root, const char *path, bool overwrite);
 /* As swapfile_remove(), and the swap header must also carry nodeswap's label (SWAP_LABEL):
  * -EMEDIUMTYPE otherwise. For a file only the state names as nodeswap's (an earlier Path=, a
  * bridge). */
-int swapfile_remove_labelled(const char *root, const char *path);
+int swapfile_remove_labelled(const char *root, const char *path, bool overwrite);

@@ -10,13 +10,13 @@
 #include <time.h>
 
 #include "probe/loop.h"
+#include "execute/loop.h"
 #include "execute/swapfile.h"
 #include "probe/zram.h"
 #include "shared/clock.h"
 #include "shared/path-util.h"
 #include "shared/reason.h"
 
-#define LOOP_GET_FREE_TRIES 8           /* another losetup may take the free device first */
 #define LOOP_GONE_WAIT_USEC (5 * USEC_PER_SEC)
 #define WRITEBACK_WINDOW_USEC (24ULL * 3600 * USEC_PER_SEC)
 
@@ -96,46 +96,6 @@ static int open_backing_file(const char *root, const char *path, uint64_t size, 
         return fd;
 }
 
-/* LOOP_CTL_GET_FREE, then LOOP_CONFIGURE on it; another process may configure the same free
- * device first (EBUSY): ask again. */
-static int loop_attach(int file_fd, const char *path, int *ret_fd, char **ret_dev, char **ret_reason) {
-        _cleanup_close_ int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC | O_NOCTTY);
-        if (ctl < 0)
-                return fail(ret_reason, -errno, "Failed to open /dev/loop-control: %m");
-
-        int r = -EBUSY;
-        for (int attempt = 0; attempt < LOOP_GET_FREE_TRIES && r == -EBUSY; attempt++) {
-                int n = ioctl(ctl, LOOP_CTL_GET_FREE);
-                if (n < 0)
-                        return fail(ret_reason, -errno, "Failed to get a free loop device: %m");
-                _cleanup_free_ char *dev = strdup_printf("/dev/loop%d", n);
-                if (!dev)
-                        return -ENOMEM;
-                _cleanup_close_ int fd = open(dev, O_RDWR | O_CLOEXEC | O_NOCTTY);
-                if (fd < 0)
-                        return fail(ret_reason, -errno, "Failed to open %s: %m", dev);
-                struct loop_config cfg = {
-                        .fd = (unsigned) file_fd,
-                        .info.lo_flags = LO_FLAGS_AUTOCLEAR | LO_FLAGS_DIRECT_IO,
-                };
-                snprintf((char *) cfg.info.lo_file_name, sizeof cfg.info.lo_file_name, "%s", path);
-                r = ioctl(fd, LOOP_CONFIGURE, &cfg) < 0 ? -errno : 0;
-                if (r == -EINVAL) {
-                        /* A file system without direct I/O for it: through the page cache then. */
-                        cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
-                        r = ioctl(fd, LOOP_CONFIGURE, &cfg) < 0 ? -errno : 0;
-                }
-                if (r == 0) {
-                        *ret_fd = fd;
-                        fd = -EBADF;
-                        *ret_dev = TAKE_PTR(dev);
-                        return 0;
-                }
-        }
-        errno = -r;
-        return fail(ret_reason, r, "Failed to attach a loop device to '%s': %m", path);
-}
-
 int zram_backing_prepare(const char *root, const char *writeback, bool is_file, uint64_t size, ZramBacking *ret,
                          char **ret_reason) {
         ZramBacking b = ZRAM_BACKING_NULL;
@@ -158,7 +118,7 @@ int zram_backing_prepare(const char *root, const char *writeback, bool is_file, 
                 *ret = b;
                 return -EOPNOTSUPP;
         }
-        int r = loop_attach(ffd, writeback, &b.fd, &b.dev, ret_reason);
+        int r = loop_attach(ffd, writeback, 0, false, &b.fd, &b.dev, ret_reason);
         if (r < 0) {
                 if (b.created) {
                         _cleanup_free_ char *p = path_join_root(root, writeback);

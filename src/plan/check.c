@@ -503,6 +503,75 @@ static int check_kubelet_unit_swappable(const Policy *p, const HostState *h, con
         return 0;
 }
 
+/* Pods get swap, and a swap area on a disk keeps their pages in clear: one that is on and stays
+ * on after the plan (not encrypted, not zram), the swap file the plan makes with Encrypt=no, or a
+ * zram device that writes pages back to a disk. Kubernetes' "Swap memory management" page: "It is
+ * deeply encouraged to encrypt the swap space". */
+static int check_unencrypted(const Policy *p, const HostState *h, const Plan *pl, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP)
+                return 0;
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                const char *why = NULL;
+                if (s->kind == SWAP_KIND_ZRAM) {
+                        const ZramDevice *z = host_find_zram(h, s->zram_id);
+                        if (!z || !z->wb.backing_dev)
+                                continue;
+                        why = "writes idle pages back to a disk";
+                } else if (!s->encrypted)
+                        why = "is on a disk";
+                else
+                        continue;
+                if (pl && (plan_find_action(pl, ACTION_SWAPOFF, s->path) >= 0 ||
+                           (s->unit && plan_find_action(pl, ACTION_STOP_UNIT, s->unit) >= 0)))
+                        continue;       /* the plan takes it off */
+                bool ours = p->file.path && streq(s->path, p->file.path);
+                int r = add(fs, VERDICT_SWAP_UNENCRYPTED,
+                            strdup_printf("pods get swap (LimitedSwap) and %s %s in clear: pages of their memory "
+                                          "(tokens, keys, passwords) stay readable there after the pod, a reboot "
+                                          "and the node are gone", s->path, why),
+                            strdup(ours ? "set [File] Encrypt=yes (the default) and run nodeswap apply: the file is "
+                                          "made anew, encrypted, through the bridge"
+                                        : "encrypt it with dm-crypt and a key made at boot, or swap it off"));
+                if (r < 0)
+                        return r;
+        }
+        for (size_t i = 0; pl && i < pl->n_actions; i++) {
+                const Action *a = &pl->actions[i];
+                if (a->kind != ACTION_FILE_CREATE || a->file_create.encrypt || !streq_ptr(a->target, p->file.path))
+                        continue;
+                return add(fs, VERDICT_SWAP_UNENCRYPTED,
+                           strdup_printf("pods get swap (LimitedSwap) and the swap file %s is made with "
+                                         "[File] Encrypt=no: pages of their memory stay readable on the disk",
+                                         a->target),
+                           strdup("set [File] Encrypt=yes (the default)"));
+        }
+        return 0;
+}
+
+/* Whether release ("6.1.0-57-amd64") is before major.minor; false when it cannot be read. */
+static bool kernel_before(const char *release, unsigned major, unsigned minor) {
+        unsigned a, b;
+        if (!release || sscanf(release, "%u.%u", &a, &b) != 2)
+                return false;
+        return a < major || (a == major && b < minor);
+}
+
+/* Pods get swap on a kernel whose tmpfs cannot be kept out of swap: the kubelet mounts a
+ * memory-backed emptyDir with noswap where the kernel has it (6.3 and later, Kubernetes' "Swap
+ * memory management"), so before that a Burstable pod's tmpfs pages (secrets written to
+ * /dev/shm-like volumes) can be swapped out too. */
+static int check_tmpfs_swap(const HostState *h, SwapBehavior b, Findings *fs) {
+        if (b != SWAP_BEHAVIOR_LIMITED_SWAP || !kernel_before(h->kernel_release, 6, 3))
+                return 0;
+        return add(fs, VERDICT_TMPFS_SWAP,
+                   strdup_printf("pods get swap (LimitedSwap) on Linux %s, whose tmpfs has no noswap: "
+                                 "memory-backed emptyDir volumes of Burstable pods can be swapped out",
+                                 h->kernel_release),
+                   strdup("run a kernel of 6.3 or later, keep secrets out of memory-backed emptyDir volumes of "
+                          "Burstable pods, or keep the swap encrypted ([File] Encrypt=yes)"));
+}
+
 /* failSwapOn true, from a flag or a file other than nodeswap's drop-in, on a node with swap. */
 static int check_fail_swap_on(const HostState *h, const KubeletEffective *e, Findings *fs) {
         _cleanup_free_ char *src = kubelet_fail_swap_on_source(e);
@@ -852,6 +921,8 @@ int check_rules(const Policy *p, const HostState *h, const Plan *pl, Findings *f
             (r = check_little_swap(p, h, pl, b, fs)) < 0 ||
             (r = check_swap_controller(p, h, pl, b, fs)) < 0 ||
             (r = check_kubelet_unit_swappable(p, h, pl, b, fs)) < 0 ||
+            (r = check_unencrypted(p, h, pl, b, fs)) < 0 ||
+            (r = check_tmpfs_swap(h, b, fs)) < 0 ||
             (r = check_priorities(p, h, fs)) < 0 ||
             (r = check_swappiness(p, h, b, fs)) < 0 ||
             (r = check_psi(p, h, fs)) < 0 ||

@@ -79,6 +79,10 @@ static char *label_kubelet_no_swap(const FeatureInput *in) {
         return in->kubelet_no_swap < 0 ? NULL : strdup(in->kubelet_no_swap ? "true" : "false");
 }
 
+static char *label_disk_swap_encrypted(const FeatureInput *in) {
+        return in->disk_swap_encrypted < 0 ? NULL : strdup(in->disk_swap_encrypted ? "true" : "false");
+}
+
 /* The labels, in the order the file lists them. A label that has no value on this node (no zram,
  * no backend set) is left out; its row's function returns NULL without failing. */
 static const struct {
@@ -92,6 +96,7 @@ static const struct {
         [FEATURE_LABEL_ZRAM_ALGORITHM] = { "zram-algorithm", label_zram_algorithm, true },
         [FEATURE_LABEL_POLICY_MATCH] = { "policy-match", label_policy_match, false },
         [FEATURE_LABEL_KUBELET_NO_SWAP] = { "kubelet-no-swap", label_kubelet_no_swap, true },
+        [FEATURE_LABEL_DISK_SWAP_ENCRYPTED] = { "disk-swap-encrypted", label_disk_swap_encrypted, true },
 };
 
 const char *feature_label_to_string(FeatureLabel l) {
@@ -105,7 +110,8 @@ char *feature_label_value(const FeatureInput *in, FeatureLabel l, bool *ret_oom)
                 (l == FEATURE_LABEL_SWAP_BEHAVIOR && in->swap_behavior_known) ||
                 (l == FEATURE_LABEL_BACKEND && in->backend_set) ||
                 (l == FEATURE_LABEL_ZRAM_ALGORITHM && in->zram_algorithm) ||
-                (l == FEATURE_LABEL_KUBELET_NO_SWAP && in->kubelet_no_swap >= 0);
+                (l == FEATURE_LABEL_KUBELET_NO_SWAP && in->kubelet_no_swap >= 0) ||
+                (l == FEATURE_LABEL_DISK_SWAP_ENCRYPTED && in->disk_swap_encrypted >= 0);
         char *v = feature_labels[l].value(in);
         if (!v) {
                 *ret_oom = needs_alloc;
@@ -203,6 +209,18 @@ static int kubelet_no_swap_after(const PlanContext *c) {
         return -1;
 }
 
+/* Whether the swap pages that reach a disk after the plan are encrypted: the swap file as [File]
+ * Encrypt= makes it, and a [Zram] Writeback= device, which writes pages back in clear. -1 when no
+ * swap of the policy's reaches a disk. */
+static int disk_swap_encrypted_after(const Policy *p) {
+        if (!p->backend_set)
+                return -1;
+        bool file = p->backends & BACKEND_FILE, writeback = (p->backends & BACKEND_ZRAM) && p->zram.writeback;
+        if (writeback)
+                return 0;
+        return file ? p->file.encrypt : -1;
+}
+
 int plan_features(PlanContext *c) {
         const Policy *p = c->p;
         const HostState *h = c->h;
@@ -245,6 +263,7 @@ int plan_features(PlanContext *c) {
                 /* Apply refuses a plan with errors and writes nothing; what it writes is true. */
                 .policy_match = plan_errors(plan) == 0,
                 .kubelet_no_swap = kubelet_no_swap_after(c),
+                .disk_swap_encrypted = disk_swap_encrypted_after(p),
         };
         if (p->backend_set && (p->backends & BACKEND_ZRAM)) {
                 int r = zram_algorithm_after(c, &in);

@@ -32,6 +32,11 @@ typedef enum FeatureLabel {
         FEATURE_LABEL_KUBELET_NO_SWAP,  /* true: the kubelet's unit is kept out of swap (MemorySwapMax=0,
                                          * by [Kubelet] NoSwapUnits= or the unit's own files); left out
                                          * when no kubelet unit is known */
+        FEATURE_LABEL_DISK_SWAP_ENCRYPTED, /* true: every swap page that reaches a disk is encrypted (the
+                                         * swap file with [File] Encrypt=yes); false: some reach it in
+                                         * clear (Encrypt=no, or zram writing back to a disk); left out
+                                         * without disk-backed swap. A scheduler rule keeps secret-holding
+                                         * pods off nodes labelled false. */
         _FEATURE_LABEL_MAX,
 } FeatureLabel;
 /* The label's name after NODESWAP_LABEL_PREFIX ("swap-behavior"). */
@@ -49,6 +54,7 @@ typedef struct FeatureInput {
         bool zram_algorithm_pending;    /* the plan makes the device and the kernel picks it */
         bool policy_match;
         int kubelet_no_swap;            /* 1, 0, or -1: no kubelet unit known (no label) */
+        int disk_swap_encrypted;        /* 1, 0, or -1: no disk-backed swap (no label) */
 } FeatureInput;
 void feature_input_done(FeatureInput *in);
 int feature_input_copy(const FeatureInput *in, FeatureInput *ret);

@@ -27,16 +27,21 @@ static uint64_t swapfile_largest_fit(uint64_t free) {
 static Action *plan_add_swap_file_remove(Plan *plan, const Policy *p, const char *target, const char *now,
                                          const char *want, const char *reason) {
         Action *a = plan_add(plan, ACTION_FILE_REMOVE, target, now, want, reason);
-        if (a)
+        if (a) {
                 a->file_remove.role = streq_ptr(target, p->file.path) ? ACTION_FILE_POLICY_SWAP_FILE
                                                                       : ACTION_FILE_RECORDED_SWAP_FILE;
+                /* Under Encrypt=yes no page stays behind in clear: execute overwrites a file
+                 * that is not encrypted before it unlinks it (an encrypted one needs nothing). */
+                a->file_remove.overwrite = p->file.encrypt;
+        }
         return a;
 }
 
 /* The policy's swap file, created (now == NULL) or replacing the active one (now = what it is). */
 static int plan_file_create(PlanContext *c, const char *now, const char *reason) {
         const Policy *p = c->p;
-        _cleanup_free_ char *want = strdup_printf("%s, priority %d", B(p->file.size), p->file.priority);
+        _cleanup_free_ char *want = strdup_printf("%s, priority %d%s", B(p->file.size), p->file.priority,
+                                                  p->file.encrypt ? ", encrypted" : "");
         if (!want)
                 return -ENOMEM;
         Action *a = plan_add(c->plan, ACTION_FILE_CREATE, p->file.path, now, want, reason);
@@ -44,6 +49,7 @@ static int plan_file_create(PlanContext *c, const char *now, const char *reason)
                 return -ENOMEM;
         a->file_create.size = p->file.size;
         a->file_create.priority = p->file.priority;
+        a->file_create.encrypt = p->file.encrypt;
         c->new_swap += swap_usable(p->file.size, c->h->page_size);
         return 0;
 }
@@ -81,7 +87,8 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         const HostState *h = c->h;
         const SwapFileState *f = &h->file;
         const char *path = p->file.path;
-        bool resize = f->size != p->file.size;
+        /* A new size or a change of [File] Encrypt= makes the file anew. */
+        bool resize = f->size != p->file.size || f->encrypted != p->file.encrypt;
         Action *a;
 
         _cleanup_free_ char *bridge = swapfile_bridge_path(path);
@@ -137,6 +144,7 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
                         return -ENOMEM;
                 a->file_create.size = bridge_size;
                 a->file_create.priority = p->file.priority;
+                a->file_create.encrypt = p->file.encrypt;
         }
         if (bridge_on)
                 c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
@@ -151,14 +159,19 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         if (!a)
                 return -ENOMEM;
         a->swapoff.used = on->used;
+        a->swapoff.encrypted = on->encrypted;
 
         if (resize) {
-                _cleanup_free_ char *was = strdup_printf("%s, off", B(f->size));
-                if (!was)
+                const char *why = f->size != p->file.size ? "size changed"
+                                  : p->file.encrypt       ? "[File] Encrypt=yes and the file is not encrypted"
+                                                          : "[File] Encrypt=no and the file is encrypted";
+                _cleanup_free_ char *was = strdup_printf("%s%s, off", B(f->size), f->encrypted ? ", encrypted" : "");
+                _cleanup_free_ char *gone = strdup_printf("%s: made anew below", why);
+                if (!was || !gone)
                         return -ENOMEM;
-                if (!plan_add_swap_file_remove(c->plan, c->p, path, was, "deleted", "size changed: made anew below"))
+                if (!plan_add_swap_file_remove(c->plan, c->p, path, was, "deleted", gone))
                         return -ENOMEM;
-                int r = plan_file_create(c, NULL, "size changed");
+                int r = plan_file_create(c, NULL, why);
                 if (r < 0)
                         return r;
         } else {
@@ -168,7 +181,8 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
                 a = plan_add(c->plan, ACTION_SWAPON, path, "off", want, "priority changed: swapped on again");
                 if (!a)
                         return -ENOMEM;
-                a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true };
+                a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true,
+                                             .encrypted = f->encrypted };
                 c->new_swap += swap_usable(f->size, h->page_size);
         }
 
@@ -184,6 +198,8 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         if (!a)
                 return -ENOMEM;
         a->swapoff.used = bridge_on ? bridge_on->used : 0;
+        /* The bridge made above is encrypted as the policy says; one found on, as it is. */
+        a->swapoff.encrypted = bridge_on ? bridge_on->encrypted : p->file.encrypt;
         if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "off", "deleted", "bridge no longer needed"))
                 return -ENOMEM;
         return 0;
@@ -263,6 +279,20 @@ static int plan_file_off(PlanContext *c) {
                                  strdup("remove it or choose another [File] Path=: nodeswap does not overwrite "
                                         "other data"),
                                  "%s: refusing to use it as swap", strempty(f->header_problem));
+        if (f->encrypted != p->file.encrypt || (f->encrypted && f->header_problem)) {
+                /* Encrypted or not as [File] Encrypt= says: made anew (the old one goes first). */
+                if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
+                        return plan_no_space(c, f->fs_free + f->allocated, "counting the old file's space");
+                _cleanup_free_ char *now = strdup_printf("%s%s, off", B(f->size), f->encrypted ? ", encrypted" : "");
+                const char *why = f->encrypted && f->header_problem ? f->header_problem
+                                  : p->file.encrypt ? "[File] Encrypt=yes and the file is not encrypted"
+                                                    : "[File] Encrypt=no and the file is encrypted";
+                if (!now)
+                        return -ENOMEM;
+                if (!plan_add_swap_file_remove(plan, p, path, now, NULL, why))
+                        return -ENOMEM;
+                return plan_file_create(c, NULL, why);
+        }
         if (f->size != p->file.size) {
                 /* The old file goes first: the new one needs room only once it is gone. */
                 if (f->fs_free + f->allocated < p->file.size + swapfile_margin(p->file.size))
@@ -307,10 +337,12 @@ static int plan_file_off(PlanContext *c) {
         _cleanup_free_ char *want = strdup_printf("on, priority %d", p->file.priority);
         if (!want)
                 return -ENOMEM;
-        Action *a = plan_add(plan, ACTION_SWAPON, path, "off", want, "the swap file exists but is not in use");
+        Action *a = plan_add(plan, ACTION_SWAPON, path, "off", want,
+                             f->encrypted ? "the encrypted swap file exists but is not in use: mapped with a new key"
+                                          : "the swap file exists but is not in use");
         if (!a)
                 return -ENOMEM;
-        a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true };
+        a->swapon = (ActionSwapon) { .priority = p->file.priority, .policy_file = true, .encrypted = f->encrypted };
         c->new_swap += swap_usable(f->size, h->page_size);
         return 0;
 }
@@ -347,7 +379,7 @@ int plan_file(PlanContext *c) {
         const SwapDevice *on = host_find_swap(h, path);
         if (on) {
                 size_t idx = (size_t) (on - h->swaps);
-                if (f->size == p->file.size && on->priority == p->file.priority) {
+                if (f->size == p->file.size && on->priority == p->file.priority && on->encrypted == p->file.encrypt) {
                         c->keep[idx] = KEEP_ON;
                         return 0;
                 }

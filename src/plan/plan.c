@@ -198,6 +198,7 @@ static int plan_swapoff(PlanContext *c) {
                 if (!a)
                         return -ENOMEM;
                 a->swapoff.used = s->used;
+                a->swapoff.encrypted = s->encrypted;
                 if (s->kind == SWAP_KIND_ZRAM && s->owner == SWAP_OWNER_NODESWAP) {
                         a = plan_add(c->plan, ACTION_ZRAM_REMOVE, s->path, "initialised", "removed",
                                      "a zram device nodeswap created and no longer uses");

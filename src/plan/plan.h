@@ -80,6 +80,7 @@ typedef struct ActionZramCreate {
 typedef struct ActionFileCreate {
         uint64_t size;          /* bytes */
         int priority;
+        bool encrypt;           /* an encrypted swap file ([File] Encrypt=), swapped on through its mapping */
 } ActionFileCreate;
 typedef struct ActionFileMkswap {
         uint64_t size;          /* the file's size the header covers */
@@ -87,15 +88,19 @@ typedef struct ActionFileMkswap {
 typedef struct ActionSwapon {
         int priority;
         bool policy_file;       /* the policy's swap file: swapped on with [File] Discard= */
+        bool encrypted;         /* an encrypted swap file: its mapping is made with a new key first */
 } ActionSwapon;
 typedef struct ActionSwapoff {
         uint64_t used;          /* bytes in use on the area */
+        bool encrypted;         /* an encrypted swap file (target is the file): its mapping goes too */
 } ActionSwapoff;
 typedef struct ActionZramRemove {
         int zram_id;
 } ActionZramRemove;
 typedef struct ActionFileRemove {
         ActionFileRole role;
+        bool overwrite;         /* a swap file that held pages in clear, removed under Encrypt=yes: its
+                                 * blocks are overwritten before the unlink */
 } ActionFileRemove;
 typedef struct ActionSysctl {
         PlanSysctl name;

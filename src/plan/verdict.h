@@ -70,6 +70,10 @@
         X(SWAPOFF_FORCED, "swapoff-forced", WARNING, "--force swaps off although the pages may not fit")      \
         X(SWAP_UNMANAGED, "swap-unmanaged", WARNING, "swap that is neither nodeswap's nor a [Conflicts] unit's stays on") \
         X(SWAP_PRIORITY_SHARED, "swap-priority-shared", WARNING, "two swap areas share one priority")        \
+        X(SWAP_UNENCRYPTED, "swap-unencrypted", WARNING,                                                     \
+          "pods get swap on a disk in clear: their swapped-out memory stays readable on the disk")            \
+        X(TMPFS_SWAP, "tmpfs-swap", WARNING,                                                                 \
+          "before Linux 6.3 tmpfs has no noswap: memory-backed emptyDir volumes of Burstable pods can reach swap") \
         X(SWAPPINESS_ZRAM_CHURN, "swappiness-zram-churn", WARNING,                                           \
           "a high swappiness with zram while pods may not swap churns pages")                                \
         X(PSI_OFF, "psi-off", WARNING, "pressure stall information is off on a node with zram")              \

@@ -61,6 +61,7 @@ typedef enum PolicyKey {
         POLICY_KEY_ZSWAP_ACCEPT_THRESHOLD_PERCENT,
         POLICY_KEY_ZSWAP_SHRINKER,
         POLICY_KEY_FILE_DISCARD,
+        POLICY_KEY_FILE_ENCRYPT,
         POLICY_KEY_SYSCTL_SWAPPINESS,
         POLICY_KEY_SYSCTL_PAGE_CLUSTER,
         POLICY_KEY_SYSCTL_MIN_FREE_KBYTES,
@@ -120,7 +121,11 @@ typedef struct Policy {
                 int priority;
                 unsigned storage;       /* StorageKind bits */
                 SwapDiscard discard;    /* Discard= */
+                bool encrypt;           /* Encrypt=: through dm-crypt with a key made at every setup */
         } file;
+/* The smallest encrypted swap file, in pages: its marker page (probe/crypt.h's CRYPT_DATA_OFFSET,
+ * at most a page) and the ten pages the kernel wants of a swap area. */
+#define POLICY_ENCRYPTED_FILE_MIN_PAGES 11
 
         /* [Zswap]: used only when backends has BACKEND_ZSWAP. -1: leave the kernel's value. */
         struct {

@@ -31,6 +31,7 @@
 #define DEFAULT_FILE_PATH "/var/lib/nodeswap/swapfile"
 #define DEFAULT_FILE_SIZE "ram"
 #define DEFAULT_FILE_PRIORITY "10"
+#define DEFAULT_FILE_ENCRYPT "yes"
 #define DEFAULT_STORAGE (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
 #define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
@@ -571,6 +572,7 @@ const KeyDef schema_keys[] = {
             .def = DEFAULT_FILE_PRIORITY),
         ROW("File", "Storage", FILE_STORAGE, parse_storage, AT(file.storage)),
         ROW("File", "Discard", FILE_DISCARD, parse_discard, AT(file.discard)),
+        ROW("File", "Encrypt", FILE_ENCRYPT, parse_bool, AT(file.encrypt), .def = DEFAULT_FILE_ENCRYPT),
 
         ROW("Zswap", "Compressor", ZSWAP_COMPRESSOR, parse_compressor, AT(zswap.compressors),
             .def = DEFAULT_ZSWAP_COMPRESSORS),

@@ -62,6 +62,20 @@ void policy_check_merged(ParseState *st) {
                                 check_priorities(st, a, b);
                 }
 
+        uint64_t min = POLICY_ENCRYPTED_FILE_MIN_PAGES * st->ctx->page_size;
+        if ((p->backends & BACKEND_FILE) && p->file.encrypt && p->file.size < min) {
+                const Origin *os = &p->origin[POLICY_KEY_FILE_SIZE], *oe = &p->origin[POLICY_KEY_FILE_ENCRYPT];
+                bool size_later = !oe->file || (os->file && origin_after(st, os, oe));
+                const Origin *o = size_later ? os : oe;
+                st->rank = origin_rank(st, o);
+                st->path = o->file;
+                (void) err_at(st, o->line, "File", size_later ? "Size" : "Encrypt",
+                              size_later ? p->file.size_expr : "yes",
+                              "an encrypted swap file needs its marker page and ten pages of swap: at least %s "
+                              "([File] Size=%s, Encrypt=yes); make it bigger or set Encrypt=no",
+                              format_bytes(b1, sizeof(b1), min), p->file.size_expr);
+        }
+
         if (p->zram.mem_limit > p->zram.size) {
                 const Origin *o = &p->origin[POLICY_KEY_ZRAM_MEM_LIMIT];
                 describe_origin(&p->origin[POLICY_KEY_ZRAM_SIZE], where, sizeof(where));

@@ -41,6 +41,11 @@ typedef struct SwapDevice {
         SwapOwner owner;
         char *unit;             /* the .swap unit name for this path (escaped), e.g. dev-zram0.swap */
         int zram_id;            /* -1 unless kind == SWAP_KIND_ZRAM */
+        /* An encrypted swap file of nodeswap's (probe/crypt.h): path is the file, mapping what
+         * /proc/swaps lists ("/dev/dm-3"), loop_dio whether its loop device does direct I/O. */
+        bool encrypted;
+        char *mapping;
+        bool loop_dio;
 } SwapDevice;
 
 typedef struct ZramDevice {
@@ -73,7 +78,8 @@ typedef struct SwapFileState {
         uint64_t allocated;     /* st_blocks * 512 */
         unsigned mode;          /* st_mode & 07777 */
         unsigned uid;
-        bool has_header;        /* one swap signature was found */
+        bool has_header;        /* one swap signature was found, or the marker of an encrypted file */
+        bool encrypted;         /* the marker of an encrypted swap file (probe/crypt.h) */
         uint64_t header_page_size; /* page size the header was made for (0 if none) */
         char *label;
         /* What swapfile_probe() found wrong with the file as a swap area, each a sentence that
@@ -134,6 +140,7 @@ typedef struct RecordedWritebackFile {
 
 typedef struct HostState {
         uint64_t page_size;
+        char *kernel_release;   /* /proc/sys/kernel/osrelease ("6.1.0-57-amd64"); NULL: unreadable */
         uint64_t mem_total, mem_available, swap_total, swap_free;   /* bytes */
 
         SwapDevice *swaps;

@@ -10,6 +10,7 @@
 #include "probe/state.h"
 #include "probe/swap.h"
 #include "probe/swapfile.h"
+#include "probe/crypt.h"
 #include "probe/zram.h"
 
 #include <blkid.h>
@@ -103,6 +104,20 @@ static int read_sysctl(const char *root, const char *path) {
         return v;
 }
 
+/* The running kernel's release (/proc/sys/kernel/osrelease) into *ret, NULL when it cannot be
+ * read; -ENOMEM only. */
+static int kernel_release_read(const char *root, char **ret) {
+        _cleanup_free_ char *p = path_join_root(root, "/proc/sys/kernel/osrelease");
+        if (!p)
+                return -ENOMEM;
+        int r = read_one_line(p, ret);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                *ret = NULL;    /* a fixture tree without it: unknown */
+        return 0;
+}
+
 /* --- /proc/swaps --- */
 
 static int probe_swaps(const char *root, HostState *h) {
@@ -131,6 +146,19 @@ static int probe_swaps(const char *root, HostState *h) {
                         .zram_id = zram_id_from_swap_path(src),
                 };
                 h->n_swaps++;
+                /* An encrypted swap file of nodeswap's is listed as its mapping ("/dev/dm-3"): it
+                 * is known by its file's path, as a plain one, and keeps the mapping beside. */
+                _cleanup_free_ char *file = NULL;
+                int k = crypt_swap_resolve(root, d->path, &file, NULL, &d->loop_dio);
+                if (k < 0) {
+                        r = k;
+                        break;
+                }
+                if (k > 0) {
+                        d->mapping = TAKE_PTR(d->path);
+                        d->path = TAKE_PTR(file);
+                        d->encrypted = true;
+                }
                 d->unit = swap_unit_name(d->path);
                 if (!d->unit && errno == ENOMEM) {
                         r = -ENOMEM;
@@ -138,7 +166,7 @@ static int probe_swaps(const char *root, HostState *h) {
                 }
                 if (d->zram_id >= 0)
                         d->kind = SWAP_KIND_ZRAM;
-                else if (type && streq(type, "partition"))
+                else if (type && streq(type, "partition") && !d->encrypted)
                         d->kind = SWAP_KIND_PARTITION;
                 else
                         d->kind = SWAP_KIND_FILE;
@@ -525,6 +553,9 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
         int r;
 
         h.page_size = page_size_read(root);
+        r = kernel_release_read(root, &h.kernel_release);
+        if (r < 0)
+                goto fail;
 
         r = probe_meminfo(root, &h);
         if (r < 0)
@@ -639,6 +670,7 @@ void host_state_done(HostState *h) {
         for (size_t i = 0; i < h->n_swaps; i++) {
                 free(h->swaps[i].path);
                 free(h->swaps[i].unit);
+                free(h->swaps[i].mapping);
         }
         free(h->swaps);
         for (size_t i = 0; i < h->n_zrams; i++)
@@ -657,6 +689,7 @@ void host_state_done(HostState *h) {
         free(h->dropin_path);
         free(h->dropin);
         free(h->kubelet_unit);
+        free(h->kernel_release);
         no_swap_units_free(h->no_swap_units, h->n_no_swap_units);
         zswap_state_done(&h->zswap);
         feature_file_state_done(&h->features);

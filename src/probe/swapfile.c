@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/swapfile.h"
 
+#include "probe/crypt.h"
+
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/fiemap.h>
@@ -224,6 +226,11 @@ int swapfile_read_header_nofollow(const char *full_path, const struct stat *st, 
         if (fd < 0 || fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_dev != st->st_dev ||
             fst.st_ino != st->st_ino)
                 return 0;
+        if (crypt_marker_probe(fd) > 0) {
+                /* An encrypted swap file of nodeswap's: labelled by its marker. */
+                *ret = (SwapHeaderInfo) { .label = SWAP_LABEL };
+                return 1;
+        }
         return swap_header_probe(fd, ret) > 0;
 }
 
@@ -249,7 +256,23 @@ static int probe_checks(const char *root, const char *path, uint64_t page_size, 
                 return f->path_problem ? 0 : -ENOMEM;
         }
 
-        int hr = swap_header_probe(fd, &info);
+        /* An encrypted swap file: its swap header is on the mapping, written at every setup for
+         * the kernel's page size, so only its marker is read here. */
+        int cr = crypt_marker_probe(fd);
+        if (cr < 0)
+                return cr;
+        if (cr > 0) {
+                f->encrypted = f->has_header = true;
+                f->header_page_size = page_size;
+                if (!(f->label = strdup(SWAP_LABEL)))
+                        return -ENOMEM;
+                if ((uint64_t) st.st_size < CRYPT_DATA_OFFSET + SWAP_MIN_PAGES * CRYPT_SECTOR_SIZE ||
+                    (st.st_size - CRYPT_DATA_OFFSET) % CRYPT_SECTOR_SIZE)
+                        f->header_problem = strdup_printf("%s: an encrypted swap file of %" PRIu64
+                                                          " bytes, not a whole number of %u-byte sectors after its marker",
+                                                          path, (uint64_t) st.st_size, CRYPT_SECTOR_SIZE);
+        }
+        int hr = cr > 0 ? 0 : swap_header_probe(fd, &info);
         if (hr < 0 && hr != -EUCLEAN)
                 return hr;
         if (hr > 0) {
@@ -258,7 +281,7 @@ static int probe_checks(const char *root, const char *path, uint64_t page_size, 
                 if (info.label[0] && !(f->label = strdup(info.label)))
                         return -ENOMEM;
         }
-        if (page_size_valid(page_size)) {
+        if (page_size_valid(page_size) && cr == 0) {
                 r = judge_header(hr, &info, path, (uint64_t) st.st_size, page_size, &f->header_problem);
                 if (r < 0)
                         return r;

@@ -252,7 +252,6 @@ int trial_node_describe(const char *root, const HostState *h, TrialNode *ret) {
         int r = -ENOMEM;
         bool kinds[_SWAP_KIND_MAX] = {};
         _cleanup_strv_free_ char **parts = NULL;
-        _cleanup_free_ char *os = NULL;
 
         n.swaps = calloc(h->n_swaps ?: 1, sizeof *n.swaps);
         if (!n.swaps)
@@ -281,10 +280,8 @@ int trial_node_describe(const char *root, const HostState *h, TrialNode *ret) {
         n.backend = parts ? strv_join(parts, "+") : strdup("none");
         if (!n.backend)
                 goto fail;
-        os = path_join_root(root, "/proc/sys/kernel/osrelease");
-        if (!os)
+        if (h->kernel_release && !(n.kernel = strdup(h->kernel_release)))
                 goto fail;
-        (void) read_one_line(os, &n.kernel);
         *ret = n;
         return 0;
 fail:

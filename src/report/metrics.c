@@ -190,6 +190,12 @@ static void render_swaps(Out *o, const HostState *h) {
                "The swap area's priority; higher is used first (negative: none was given).");
         for (size_t i = 0; i < h->n_swaps; i++)
                 sample_i64(o, "nodeswap_swap_priority", LABELS("path", h->swaps[i].path), h->swaps[i].priority);
+        family(o, "nodeswap_swap_encrypted", "gauge",
+               "1 when the swap area on a disk is encrypted (nodeswap's dm-crypt mapping with an ephemeral key, "
+               "shown by its file's path), 0 when its pages reach the disk in clear; absent for zram.");
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind != SWAP_KIND_ZRAM)
+                        sample_u64(o, "nodeswap_swap_encrypted", LABELS("path", h->swaps[i].path), h->swaps[i].encrypted);
 }
 
 static void render_zram(Out *o, const HostState *h) {

@@ -51,7 +51,8 @@ static char *describe_file_create(const Action *a) {
 
 static int json_file_create(const Action *a, json_object *j) {
         return json_add_u64(j, "size", a->file_create.size) < 0 ||
-               json_add_int(j, "priority", a->file_create.priority) < 0 ? -ENOMEM : 0;
+               json_add_int(j, "priority", a->file_create.priority) < 0 ||
+               json_add_bool(j, "encrypted", a->file_create.encrypt) < 0 ? -ENOMEM : 0;
 }
 
 static char *describe_file_mkswap(const Action *a) {
@@ -67,7 +68,8 @@ static char *describe_swapon(const Action *a) {
 }
 
 static int json_swapon(const Action *a, json_object *j) {
-        return json_add_int(j, "priority", a->swapon.priority);
+        return json_add_int(j, "priority", a->swapon.priority) < 0 ||
+               json_add_bool(j, "encrypted", a->swapon.encrypted) < 0 ? -ENOMEM : 0;
 }
 
 static char *describe_swapoff(const Action *a) {
@@ -75,7 +77,8 @@ static char *describe_swapoff(const Action *a) {
 }
 
 static int json_swapoff(const Action *a, json_object *j) {
-        return json_add_u64(j, "used", a->swapoff.used);
+        return json_add_u64(j, "used", a->swapoff.used) < 0 ||
+               json_add_bool(j, "encrypted", a->swapoff.encrypted) < 0 ? -ENOMEM : 0;
 }
 
 static char *describe_zram_remove(const Action *a) {

@@ -2,6 +2,8 @@
 /* nodeswap status as text and as JSON, both rendered from one StatusModel (report/status.h). */
 #include "report/status.h"
 
+#include "probe/crypt.h"
+
 #include <time.h>
 
 #include "plan/allowance.h"
@@ -190,6 +192,20 @@ static void print_zram_text(FILE *f, const ZramDevice *z) {
         }
 }
 
+/* A swap area on a disk: encrypted through nodeswap's mapping, with the parameters nodeswap makes
+ * it with (probe/crypt.h: read from nodeswap's own definition, so that status never asks the kernel
+ * for the table, which carries the key), or in clear. zram keeps its pages in RAM: nothing said. */
+static void print_encryption_text(FILE *f, const SwapDevice *s) {
+        if (s->kind == SWAP_KIND_ZRAM)
+                return;
+        if (s->encrypted)
+                fprintf(f, "      encrypted: dm-crypt %s-%s, %d-bit key, ephemeral (made at setup, never stored); "
+                        "mapping %s, loop device %s\n", CRYPT_CIPHER, CRYPT_CIPHER_MODE, CRYPT_KEY_BYTES * 8,
+                        strempty(s->mapping), s->loop_dio ? "with direct I/O" : "WITHOUT direct I/O");
+        else
+                fprintf(f, "      not encrypted: swapped-out pages stay readable on the disk\n");
+}
+
 static void print_swaps_text(FILE *f, const StatusModel *m) {
         const HostState *h = m->host;
         char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], d[FORMAT_BYTES_MAX];
@@ -214,6 +230,7 @@ static void print_swaps_text(FILE *f, const StatusModel *m) {
                         fprintf(f, "      on %s storage%s%s%s\n", kind ?: "unknown", dev ? " (" : "",
                                 dev ? fs->storage_device : "", dev ? ")" : "");
                 }
+                print_encryption_text(f, s);
         }
         fprintf(f, "  total %s, free %s; RAM %s, available %s", format_bytes(a, sizeof a, h->swap_total),
                 format_bytes(b, sizeof b, h->swap_free), format_bytes(c, sizeof c, h->mem_total),
@@ -694,6 +711,18 @@ static int swap_to_json(const StatusModel *m, const SwapDevice *s, json_object *
                 const SwapFileState *f = file_state_for(m, s);
                 if (json_add_string(o, "storage", f ? storage_kind_to_string(f->storage) : NULL) < 0 ||
                     json_add_string(o, "storage_device", f ? f->storage_device : NULL) < 0)
+                        return -ENOMEM;
+        }
+        if (s->kind != SWAP_KIND_ZRAM) {
+                _cleanup_json_ json_object *e = json_object_new_object();
+                if (!e ||
+                    json_add_bool(e, "encrypted", s->encrypted) < 0 ||
+                    json_add_string(e, "cipher", s->encrypted ? CRYPT_CIPHER "-" CRYPT_CIPHER_MODE : NULL) < 0 ||
+                    (s->encrypted ? json_add_int(e, "key_bits", CRYPT_KEY_BYTES * 8) : json_add_null(e, "key_bits")) < 0 ||
+                    json_add_bool(e, "ephemeral_key", s->encrypted) < 0 ||
+                    json_add_string(e, "mapping", s->mapping) < 0 ||
+                    (s->encrypted ? json_add_bool(e, "loop_direct_io", s->loop_dio) : json_add_null(e, "loop_direct_io")) < 0 ||
+                    json_add(o, "encryption", TAKE_PTR(e)) < 0)
                         return -ENOMEM;
         }
         *ret = TAKE_PTR(o);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "shared/sd-dl.h"
 
-#include <dlfcn.h>
+#include "shared/dl-util.h"
 #include <stdarg.h>
 
 #define SD_DL_DEFINE(name) typeof(name) *sym_##name = NULL
@@ -38,10 +38,7 @@ SD_DL_DEFINE(sd_bus_error_has_name);
 
 /* Every pointer with its name, resolved together: all or none. */
 #define SD_DL_ENTRY(name) { #name, (void **) &sym_##name }
-static const struct {
-        const char *name;
-        void **ptr;
-} symbols[] = {
+static const DlSymbol symbols[] = {
         SD_DL_ENTRY(sd_booted),
         SD_DL_ENTRY(sd_notify),
         SD_DL_ENTRY(sd_journal_send_with_location),
@@ -79,29 +76,7 @@ static char load_error[256];
 int sd_dl_load(void) {
         if (load_result <= 0)
                 return load_result;
-
-        /* RTLD_NODELETE: the pointers stay valid for the life of the process; never closed. */
-        void *dl = dlopen(SD_DL_LIBRARY, RTLD_NOW | RTLD_NODELETE);
-        if (!dl) {
-                const char *e = dlerror();
-                snprintf(load_error, sizeof load_error, "%s", e ?: SD_DL_LIBRARY ": cannot be loaded");
-                return (load_result = -ELIBACC);
-        }
-        for (size_t i = 0; i < ELEMENTSOF(symbols); i++) {
-                (void) dlerror();
-                void *p = dlsym(dl, symbols[i].name);
-                if (!p) {
-                        const char *e = dlerror();
-                        snprintf(load_error, sizeof load_error, "%s: %s", SD_DL_LIBRARY,
-                                 e ?: "a symbol is missing");
-                        for (size_t j = 0; j < ELEMENTSOF(symbols); j++)
-                                *symbols[j].ptr = NULL;
-                        dlclose(dl);
-                        return (load_result = -ELIBACC);
-                }
-                *symbols[i].ptr = p;
-        }
-        return (load_result = 0);
+        return (load_result = dl_load_symbols(SD_DL_LIBRARY, symbols, ELEMENTSOF(symbols), load_error, sizeof load_error));
 }
 
 const char *sd_dl_error(void) {

@@ -199,6 +199,7 @@ Size=min(ram / 2, 8G)
 Algorithm=zstd lz4
 Priority=100
 [File]
+Encrypt=no
 Path=/var/lib/nodeswap/swapfile
 Size=16G
 Priority=10
@@ -338,6 +339,7 @@ for size in $FILE_SIZES; do
 [Swap]
 Backend=file
 [File]
+Encrypt=no
 Path=$mnt/ns/swapfile
 Size=$size
 Priority=10
@@ -389,6 +391,7 @@ Size=2G
 Algorithm=lz4
 Priority=100
 [File]
+Encrypt=no
 Path=$mnt/np/swapfile
 Size=2G
 Priority=10
@@ -432,6 +435,7 @@ psf=$(policy switch-file <<EOF
 [Swap]
 Backend=file
 [File]
+Encrypt=no
 Path=$mnt/sw/swapfile
 Size=2G
 Priority=10

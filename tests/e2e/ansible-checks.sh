@@ -29,14 +29,16 @@ cat >"$WORK/inventory" <<INV
 [k3s_nodes]
 e2e ansible_host=127.0.0.1 ansible_port=$PORT ansible_user=root ansible_ssh_private_key_file=$KEY ansible_python_interpreter=/usr/bin/python3
 INV
-# vars NAME SIZE SWAPPINESS [SWAP_BEHAVIOR]: a variables file for one run
+# vars NAME SIZE SWAPPINESS [SWAP_BEHAVIOR]: a variables file for one run (a plain swap file, as
+# the checks below swap it on by hand and look for it by its path in /proc/swaps; scenario x tests
+# the encrypted one)
 vars() {
 	cat >"$WORK/$1.json" <<JSON
 {
   "nodeswap_deb": "$DEB",
   "nodeswap_policy": {
     "Swap": {"Backend": "file"},
-    "File": {"Path": "/var/lib/nodeswap/swapfile", "Size": "$2", "Priority": 10},
+    "File": {"Path": "/var/lib/nodeswap/swapfile", "Size": "$2", "Priority": 10, "Encrypt": "no"},
     "Sysctl": {"Swappiness": $3, "PageCluster": 0},
     "Kubelet": {"SwapBehavior": "${4:-LimitedSwap}"}
   }

@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,e,ansible,g,n (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,x,e,ansible,g,n (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_PART       a or b: one of the two halves meson runs as the tests e2e and e2e-b, side
 #                       by side in two VMs (b: the scenarios in PART_B below: trial's boot with
@@ -38,7 +38,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,e,ansible,g,n
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,x,e,ansible,g,n
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -84,7 +84,8 @@ done
 # after trial's boot: since trial's compile shrank (2026-12-02) part b took 1211 s of VM time to
 # part a's 2200 s, and g's two boots (285 s together, 294 s of the host's CPU, in that run) even
 # them out.
-PART_B=trial,ansible,g
+# Scenario x (the encrypted swap file, issue 37) and its reboot x2 go to part b too, the shorter half.
+PART_B=trial,ansible,g,x
 PART=${E2E_PART:-}
 if [[ -n $PART ]]; then
         [[ $PART == a || $PART == b ]] || { echo "unknown E2E_PART '$PART' (a or b)" >&2; exit 2; }
@@ -524,6 +525,9 @@ if [[ -n $first ]] || want g || want n; then
         # scenario trial: three policy applies, about 25 workload runs and a revert: 551 s at load 8
         # to 10, 867 s at load 9 to 11 (2026-12-02; tests/e2e/README.md)
         want trial && t1=$(( t1 + 900 ))
+        # scenario x: some 25 applies (the switch and a fault after each of its steps), each
+        # writing a 64 MiB file, and two marker fills
+        want x && t1=$(( t1 + 900 ))
         plan+=("1 $first $t1")
         # each reboot: about 70-100 s alone, up to 200 s at load 15 (2026-12-02), so 400
         tr=400
@@ -536,6 +540,12 @@ if [[ -n $first ]] || want g || want n; then
         if want g && [[ -n $NODESWAP ]]; then
                 read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,g-prepare $to"
                 plan+=("g2 g $tr" "g3 g $tr")
+        fi
+        # Scenario x (issue 37): prepared at the end of the last boot so far (the encrypted policy
+        # applied), checked after one reboot of its own.
+        if want x && [[ -n $NODESWAP ]]; then
+                read -r ph sc to <<<"${plan[-1]}"; plan[-1]="$ph $sc,x-prepare $to"
+                plan+=("x2 x $tr")
         fi
         # Scenario n (node labels, issue 26) without e: prepared at the end of the last boot so far,
         # checked after one reboot of its own.

@@ -36,7 +36,7 @@ ex=$SRC/conf/examples
 # and recompression, and the swap file's discard
 { cat "$ex/pi5-nvme-zram-writeback.conf"; echo '#--- dropin'
   printf '[Zram]\nWriteback=\nWritebackLimit=\nAlgorithm=zstd(level=-3,dict=/etc/zd) lz4(level=1)\nRecompressAlgorithm=zstd(level=19) deflate\n'
-  echo '#--- dropin'; printf '[Swap]\nBackend=zram file\n[File]\nDiscard=pages\nPriority=5\n[Zram]\nWritebackInterval=0\nWritebackIdleAfter=1h 30min\n'; } \
+  echo '#--- dropin'; printf '[Swap]\nBackend=zram file\n[File]\nDiscard=pages\nPriority=5\nEncrypt=no\n[Zram]\nWritebackInterval=0\nWritebackIdleAfter=1h 30min\n'; } \
 	>"$out/policy/905-writeback-dropins.conf"
 
 n=0

@@ -126,7 +126,7 @@ int main(int argc, char **argv) {
                 return 0;
         }
         if (streq(cmd, "remove") && argc == 4) {
-                r = swapfile_remove(argv[2], argv[3]);
+                r = swapfile_remove(argv[2], argv[3], false);
                 if (r < 0)
                         return failed(r, argv[3], NULL);
                 printf("%s\n", r > 0 ? "removed" : "nothing there");

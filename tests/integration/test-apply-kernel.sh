@@ -109,6 +109,7 @@ Size=128M
 Priority=100
 Algorithm=zstd lz4
 [File]
+Encrypt=no
 Path=$mnt/swap/swapfile
 Size=64M
 Priority=10
@@ -181,6 +182,7 @@ file_policy() {	# file_policy NAME PATH
 [Swap]
 Backend=file
 [File]
+Encrypt=no
 Path=$2
 Size=32M
 Priority=10
@@ -238,6 +240,7 @@ Size=64M
 Priority=100
 Algorithm=zstd(level=3) lz4(level=2)
 [File]
+Encrypt=no
 Path=$mnt/swap/discard
 Size=32M
 Priority=10

@@ -50,6 +50,13 @@ check "CPU per GiB out measured for each algorithm" [ "$(json "$tmp/bench.json" 
 check "RAM per GiB held between 0 and 1.1" [ "$(json "$tmp/bench.json" 'all(0 < a["all"]["ram_per_gib_held"] < 1.1 for a in d["zram"])')" = True ]
 check "the drive measured" [ "$(json "$tmp/bench.json" 'd["file"]["error"] is None and d["file"]["reads"] > 0 and d["file"]["write_bytes_per_second"] > 0')" = True ]
 check "random reads of the page size" [ "$(json "$tmp/bench.json" 'd["page_size"]')" = "$(getconf PAGESIZE)" ]
+# the encrypted swap file's path: measured where the kernel has dm-crypt (the e2e VM), else a
+# reason (this machine has no device-mapper); the cipher's speed where it has AF_ALG, else a reason
+check "the encrypted file measured, or why not ($(json "$tmp/bench.json" 'd["file_encrypted"]["error"]'))" \
+	[ "$(json "$tmp/bench.json" 'd["file_encrypted"]["cipher"] == "aes-xts-plain64" and d["file_encrypted"]["key_bits"] == 512 and (d["file_encrypted"]["error"] is not None or d["file_encrypted"]["write_bytes_per_second"] > 0)')" = True ]
+check "the cipher's speed, or why not ($(json "$tmp/bench.json" 'd["file_encrypted"]["cipher_error"]'))" \
+	[ "$(json "$tmp/bench.json" 'd["file_encrypted"]["cipher_error"] is not None or d["file_encrypted"]["cipher_encrypt_bytes_per_second"] > 0')" = True ]
+check "no loop device over a bench file left" [ -z "$(losetup -a 2>/dev/null | grep nodeswap-bench)" ]
 json "$tmp/bench.json" 'd["recommendation"]["policy"]' >"$tmp/recommended.conf"
 chmod 0644 "$tmp/recommended.conf"
 check "a recommendation with reasons" [ "$(json "$tmp/bench.json" 'len(d["recommendation"]["reasons"]) >= 2')" = True ]

@@ -60,6 +60,7 @@ Size=64M
 Algorithm=zstd lz4
 Priority=100
 [File]
+Encrypt=no
 Path=$mnt/swap/swapfile
 Size=64M
 Priority=10
@@ -74,10 +75,12 @@ Size=64M
 Algorithm=zstd lz4
 Priority=100
 [File]
+Encrypt=no
 Path=$mnt/swap/swapfile")
 f=$(policy file "[Swap]
 Backend=file
 [File]
+Encrypt=no
 Path=$mnt/swap/swapfile
 Size=64M
 Priority=10
@@ -202,6 +205,7 @@ Size=64M
 Algorithm=zstd lz4
 Priority=100
 [File]
+Encrypt=no
 Path=$tiny/swap/swapfile
 Size=1M
 Priority=10")

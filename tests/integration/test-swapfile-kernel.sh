@@ -113,7 +113,7 @@ apply_file() {
         local path=$1 size=$2 prio=$3; shift 3
         [ -n "${KEEP_STATE:-}" ] || rm -rf /var/lib/nodeswap /run/nodeswap-state
         # NodeFeatures=no: the steps compared below are the file's (the labels: test-cli-features.sh)
-        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n[Kubelet]\nNodeFeatures=no\n' \
+        printf '[Swap]\nBackend=file\n[File]\nEncrypt=no\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n[Kubelet]\nNodeFeatures=no\n' \
                 "$path" "$size" "$prio" >"$T/policy.conf"
         chmod 0644 "$T/policy.conf"
         "$NODESWAP" apply --json --config "$T/policy.conf" "$@" >"$T/apply.json" 2>"$T/apply.err"
@@ -126,7 +126,7 @@ apply_file() {
 judge() {
         local path=$1 size=$2 root=${3:-/} prio
         prio=$(prio_of "$path")
-        printf '[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
+        printf '[Swap]\nBackend=file\n[File]\nEncrypt=no\nPath=%s\nSize=%s\nPriority=%s\nStorage=virtual\n' \
                 "$path" "$size" "${prio:-10}" >"$T/judge.conf"
         chmod 0644 "$T/judge.conf"
         "$NODESWAP" plan --json --root "$root" --config "$T/judge.conf" >"$T/judge.json" 2>"$T/judge.err"

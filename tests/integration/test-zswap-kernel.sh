@@ -75,6 +75,7 @@ pz=$(policy zswap <<EOF
 [Swap]
 Backend=zswap file
 [File]
+Encrypt=no
 Path=$mnt/swapfile
 Size=32M
 [Zswap]

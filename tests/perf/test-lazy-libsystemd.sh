@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# nodeswap loads libsystemd with dlopen() only when it talks to systemd (src/shared/sd-dl.c):
+# nodeswap loads libsystemd with dlopen() only when it talks to systemd (src/shared/sd-dl.c), and
+# libcryptsetup only when it makes or removes an encrypted swap file's mapping (below):
 #  - the binary has no libsystemd in DT_NEEDED;
 #  - plan, status, check, allowance, --version and an apply on a copy of a fixture tree (--root:
 #    no systemd calls) never map it (LD_DEBUG=files shows every object the loader maps);
@@ -41,6 +42,24 @@ cp -a "$root" "$tmp/b"
 JOURNAL_STREAM=$(stat -c %d:%i "$tmp/journal") LD_DEBUG=files \
 	"$NODESWAP" apply --root "$tmp/b" --config "$tmp/zram.conf" >"$tmp/journal" 2>"$tmp/ld" || true
 if grep -q 'file=libsystemd\.so' "$tmp/ld"; then pass "logging to the journal maps libsystemd"; else fail "logging to the journal did not map libsystemd"; fi
+
+# libcryptsetup the same way (src/shared/crypt-dl.c): only the encrypted swap file's setup and
+# teardown on the host load it; a plan, status or an apply of an encrypted file under --root
+# (which makes the file, but no mapping) never map it
+maps_libcryptsetup() { LD_DEBUG=files "$@" >/dev/null 2>"$tmp/ld"; grep -q 'file=libcryptsetup\.so' "$tmp/ld"; }
+if readelf -d "$NODESWAP" | grep -q 'NEEDED.*libcryptsetup'; then fail "libcryptsetup in DT_NEEDED"; else pass "no libcryptsetup in DT_NEEDED"; fi
+printf '[Swap]\nBackend=file\n[File]\nSize=1M\nStorage=nvme ssd virtual rotational mmc\n' >"$tmp/crypt.conf"
+chmod 0644 "$tmp/crypt.conf"
+cp -a "$root" "$tmp/c"
+for cmd in plan status apply; do
+        if maps_libcryptsetup "$NODESWAP" $cmd --root "$tmp/c" --config "$tmp/crypt.conf"; then
+                fail "$cmd of an encrypted file under --root maps libcryptsetup"
+        else
+                pass "$cmd of an encrypted file under --root: no libcryptsetup"
+        fi
+done
+head -c 16 "$tmp/c/var/lib/nodeswap/swapfile" | grep -q NODESWAP-CRYPT-1 && pass "that apply made the encrypted file" ||
+        fail "that apply did not make the encrypted file"
 
 echo "$fails failed"
 [ "$fails" = 0 ]

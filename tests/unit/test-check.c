@@ -45,13 +45,16 @@ static void healthy_node(void) {
         policy.file.size = 16 * GiB;
         policy.file.priority = 10;
         policy.file.storage = STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL;
+        policy.file.encrypt = true;
 
         swaps[0] = (SwapDevice) { .path = (char *) "/dev/zram0", .kind = SWAP_KIND_ZRAM,
                                   .size = 8 * GiB, .priority = 100, .owner = SWAP_OWNER_NODESWAP,
                                   .zram_id = 0 };
+        /* encrypted, as apply makes it by default: /proc/swaps's dm-0 known as the file */
         swaps[1] = (SwapDevice) { .path = (char *) "/var/lib/nodeswap/swapfile", .kind = SWAP_KIND_FILE,
                                   .size = 16 * GiB, .priority = 10, .owner = SWAP_OWNER_NODESWAP,
-                                  .zram_id = -1 };
+                                  .zram_id = -1, .encrypted = true, .mapping = (char *) "/dev/dm-0",
+                                  .loop_dio = true };
         zrams[0] = (ZramDevice) { .id = 0, .disksize = 8 * GiB, .algorithm = (char *) "lz4",
                                   .swap_on = true, .ours = true };
         units[0] = (UnitState) { .name = (char *) "dev-zram0.swap", .exists = true, .masked = true,
@@ -89,7 +92,7 @@ static void healthy_node(void) {
                 .exists = true, .is_regular = true,
                 .size = 16 * GiB, .allocated = 16 * GiB,
                 .mode = 0600, .uid = 0,
-                .has_header = true, .header_page_size = 4096, .checked = true,
+                .has_header = true, .header_page_size = 4096, .checked = true, .encrypted = true,
                 .swap_on = true, .priority = 10,
                 .fstype = (char *) "ext4",
                 .storage = STORAGE_NVME, .storage_device = (char *) "nvme0n1",
@@ -143,6 +146,25 @@ static void no_swap_limited(void) { host.swap_total = 0; host.n_swaps = 0; }
 static void little_swap_noswap(void) { host.swap_total = 2 * GiB; policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP; }
 
 static void same_priority(void) { swaps[1].priority = 100; }
+
+/* issue 37: swap on a disk in clear while pods swap; tmpfs before 6.3 */
+static void file_plain(void) {
+        swaps[1].encrypted = false;
+        swaps[1].mapping = NULL;
+        host.file.encrypted = false;
+        policy.file.encrypt = false;
+}
+static void file_plain_noswap(void) {
+        file_plain();
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+}
+static void zram_writeback_disk(void) { zrams[0].wb.backing_dev = (char *) "/dev/loop3"; }
+static void kernel_6_1(void) { host.kernel_release = (char *) "6.1.0-57-amd64"; }
+static void kernel_6_3(void) { host.kernel_release = (char *) "6.3.0"; }
+static void kernel_6_1_noswap(void) {
+        kernel_6_1();
+        policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
+}
 
 static void churn(void) {
         policy.swappiness = 200;
@@ -304,6 +326,13 @@ static const Case rule_cases[] = {
         { "NoSwap with little swap",            little_swap_noswap,             NULL, 0 },
 
         { "two areas at one priority",          same_priority,                  "swap-priority-shared", SEVERITY_WARNING },
+
+        { "plain file, LimitedSwap",            file_plain,                     "swap-unencrypted", SEVERITY_WARNING },
+        { "plain file, NoSwap",                 file_plain_noswap,              NULL, 0 },
+        { "zram writing back to a disk",        zram_writeback_disk,            "swap-unencrypted", SEVERITY_WARNING },
+        { "Linux 6.1, LimitedSwap",             kernel_6_1,                     "tmpfs-swap", SEVERITY_WARNING },
+        { "Linux 6.3, LimitedSwap",             kernel_6_3,                     NULL, 0 },
+        { "Linux 6.1, NoSwap",                  kernel_6_1_noswap,              NULL, 0 },
 
         { "swappiness 200, zram, NoSwap",       churn,                          "swappiness-zram-churn", SEVERITY_WARNING },
         { "host swappiness 180, zram, NoSwap",  churn_host_value,               "swappiness-zram-churn", SEVERITY_WARNING },

@@ -47,7 +47,7 @@ check "checker takes another namespace, a profile, a bare name, a directive" \
 
 zramfile=$(install -m 0644 "$fx/status/zram-file-limitedswap.conf" "$tmp/zramfile.conf" && echo "$tmp/zramfile.conf")
 zram=$(policy zram $'[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\n[Kubelet]\nSwapBehavior=LimitedSwap')
-file=$(policy file $'[Swap]\nBackend=file\n[File]\nSize=36K\n[Kubelet]\nSwapBehavior=NoSwap')
+file=$(policy file $'[Swap]\nBackend=file\n[File]\nSize=36K\nEncrypt=no\n[Kubelet]\nSwapBehavior=NoSwap')
 off=$(sed 's/^\[Kubelet\]$/[Kubelet]\nNodeFeatures=no/' "$zramfile" >"$tmp/off.conf" && chmod 0644 "$tmp/off.conf" && echo "$tmp/off.conf")
 kubelet=$(policy kubelet $'[Kubelet]\nSwapBehavior=LimitedSwap')
 sysctl=$(policy sysctl $'[Sysctl]\nSwappiness=100')
@@ -56,15 +56,16 @@ sysctl=$(policy sysctl $'[Sysctl]\nSwappiness=100')
 r=$(root nofile matching)
 rm "$r/$F"
 run 0 plan --root "$r" --config "$zramfile"
-has "^ 1\. writing /$F: labels none -> swap-behavior=LimitedSwap backend=zram-file swap-gib=8 zram-algorithm=lz4 policy-match=true kubelet-no-swap=true\$"
+has "^ 1\. writing /$F: labels none -> swap-behavior=LimitedSwap backend=zram-file swap-gib=8 zram-algorithm=lz4 policy-match=true kubelet-no-swap=true disk-swap-encrypted=false\$"
 run 0 plan --json --root "$r" --config "$zramfile"
 check "plan --json: one features-write with the labels" \
 	[ "$(json "$out" '[(a["kind"], a["prefix"], a["labels"]) for a in d["actions"]]')" = \
-	  "[('features-write', 'feature.node.kubernetes.io/nodeswap-', {'swap-behavior': 'LimitedSwap', 'backend': 'zram-file', 'swap-gib': '8', 'zram-algorithm': 'lz4', 'policy-match': 'true', 'kubelet-no-swap': 'true'})]" ]
+	  "[('features-write', 'feature.node.kubernetes.io/nodeswap-', {'swap-behavior': 'LimitedSwap', 'backend': 'zram-file', 'swap-gib': '8', 'zram-algorithm': 'lz4', 'policy-match': 'true', 'kubelet-no-swap': 'true', 'disk-swap-encrypted': 'false'})]" ]
 run 0 apply --root "$r" --config "$zramfile"
 has "^writing /$F: .* \.\.\. done\$"
 check "apply: NFD's rules hold and the labels are the node's ($(labels "$r/$F" | tr '\n' ' '))" \
 	[ "$(labels "$r/$F")" = "$P-backend=zram-file
+$P-disk-swap-encrypted=false
 $P-kubelet-no-swap=true
 $P-policy-match=true
 $P-swap-behavior=LimitedSwap
@@ -85,7 +86,16 @@ check "zram alone: backend zram, the kept device's algorithm (lz4: no zstd offer
 run 0 plan --json --root "$r" --config "$file"
 check "file alone under NoSwap: backend file, no zram algorithm, its 36 KiB count as 1 GiB (0 is none)" \
 	[ "$(json "$out" '[a["labels"] for a in d["actions"] if a["kind"] == "features-write"]')" = \
-	  "[{'swap-behavior': 'NoSwap', 'backend': 'file', 'swap-gib': '1', 'policy-match': 'true', 'kubelet-no-swap': 'false'}]" ]
+	  "[{'swap-behavior': 'NoSwap', 'backend': 'file', 'swap-gib': '1', 'policy-match': 'true', 'kubelet-no-swap': 'false', 'disk-swap-encrypted': 'false'}]" ]
+# the file encrypted (the default): disk-swap-encrypted=true; zram writing back to a file: false
+encfile=$(policy encfile $'[Swap]\nBackend=file\n[File]\nSize=64K\n[Kubelet]\nSwapBehavior=NoSwap')
+run 0 plan --json --root "$r" --config "$encfile"
+check "an encrypted swap file: disk-swap-encrypted=true" \
+	[ "$(json "$out" '[a["labels"].get("disk-swap-encrypted") for a in d["actions"] if a["kind"] == "features-write"]')" = "['true']" ]
+wbzram=$(policy wbzram $'[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=lz4\nPriority=100\nWriteback=/var/lib/nodeswap/wb\n[Kubelet]\nSwapBehavior=LimitedSwap')
+run 1 plan --json --root "$r" --config "$wbzram"     # the fixture's zram has no backing_dev: an error, labels planned all the same
+check "zram writing back to a file: disk-swap-encrypted=false" \
+	[ "$(json "$out" '[a["labels"].get("disk-swap-encrypted") for a in d["actions"] if a["kind"] == "features-write"]')" = "['false']" ]
 # a policy of no swap: 0 GiB
 r0=$(root none rpi-untouched)
 none=$(policy none $'[Swap]\nBackend=none\n[Kubelet]\nSwapBehavior=NoSwap')

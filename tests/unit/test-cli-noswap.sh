@@ -63,6 +63,7 @@ Algorithm=zstd lz4
 Priority=100
 [File]
 Size=40K
+Encrypt=no
 Priority=10
 [Sysctl]
 Swappiness=60

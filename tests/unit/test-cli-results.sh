@@ -60,7 +60,7 @@ cp -a "$FIXTURE/rpi-untouched" "$tmp/ok-json"
 notified ok apply --root "$tmp/ok" --config "$f"
 check "success: apply exits 0" [ "$(cat "$tmp/ok.rc")" = 0 ]
 check "success: a line per action, the file's done ($(grep 'swap file' "$tmp/ok.out"))" \
-	grep -q '^creating swap file /var/lib/nodeswap/swapfile: 1.0 MiB, priority 10 \.\.\. done: swapon skipped under --root$' "$tmp/ok.out"
+	grep -q '^creating swap file /var/lib/nodeswap/swapfile: 1.0 MiB, priority 10, encrypted \.\.\. done: swapon skipped under --root$' "$tmp/ok.out"
 check "success: the masks are not done, and say why" \
 	[ "$(grep -c '^masking .* \.\.\. not-done: skipped under --root$' "$tmp/ok.out")" -gt 0 ]
 check "success: STATUS counts what was done ($(cat "$tmp/ok.notify"))" \

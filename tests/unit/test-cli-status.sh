@@ -60,14 +60,60 @@ run 1 check --root "$fx/vps-cgroupv1" --config "$limited" && {
 # check: the stock Pi under a zram + file LimitedSwap policy has warnings only (exit 0)
 run 0 check --json --root "$fx/rpi-untouched" --config "$zramfile" && {
         has '"errors": *0'
-        has '"warnings": *2'
+        has '"warnings": *3'
         has '"id": *"conflict-unit-unmasked"'
+        has '"id": *"swap-unencrypted"'    # the file the plan makes with Encrypt=no
         lacks '"id": *"limitedswap-little-swap"'   # judged with the swap the plan leaves (8 GiB zram + file)
         has '"id": *"psi-off"'
         lacks 'cgroup-v1-limitedswap'
 }
 # check: a swap header made for 4 KiB pages on a 16 KiB kernel
 run 1 check --json --root "$fx/stale-file" --config "$zramfile" && has '"id": *"swapfile-pagesize"'
+
+# status: a swap file on a disk says whether it is encrypted; zram says nothing of it
+run 0 status --root "$fx/matching" --config "$zramfile" && {
+        has '^      not encrypted: swapped-out pages stay readable on the disk$'
+        [ "$(grep -Ec '^      (not )?encrypted:' "$out")" = 1 ] || { echo "FAIL: one encryption line (the file's), not zram's"; failed=1; }
+}
+run 0 status --json --root "$fx/matching" --config "$zramfile" && has '"encrypted": *false'
+# an encrypted file (probe/crypt.h): /proc/swaps lists its mapping dm-0, whose name, slave loop0 and
+# loop0's backing file are in sysfs as the kernel shows them; the file starts with the marker
+enc=$tmp/encrypted
+cp -a "$fx/matching" "$enc"
+f=/var/lib/nodeswap/swapfile
+dd if=/dev/zero of="$enc$f" bs=1K count=64 status=none
+printf 'NODESWAP-CRYPT-1\n' | dd of="$enc$f" conv=notrunc status=none
+chmod 0600 "$enc$f"
+sed -i "\|^$f |d" "$enc/proc/swaps"
+printf '%-40s%s\t%s\t\t%s\t\t%s\n' /dev/dm-0 partition 56 0 10 >>"$enc/proc/swaps"
+mkdir -p "$enc/sys/block/dm-0/dm" "$enc/sys/block/dm-0/slaves/loop0" "$enc/sys/block/loop0/loop"
+echo nodeswap-var-lib-nodeswap-swapfile >"$enc/sys/block/dm-0/dm/name"
+echo "$f" >"$enc/sys/block/loop0/loop/backing_file"
+echo 1 >"$enc/sys/block/loop0/loop/dio"
+run 0 status --root "$enc" --config "$zramfile" && {
+        has "^  $f +file "
+        has '^      encrypted: dm-crypt aes-xts-plain64, 512-bit key, ephemeral \(made at setup, never stored\); mapping /dev/dm-0, loop device with direct I/O$'
+        lacks 'dm-0 +partition'
+}
+run 0 status --json --root "$enc" --config "$zramfile" && {
+        has '"encrypted": *true'
+        has '"cipher": *"aes-xts-plain64"'
+        has '"key_bits": *512'
+        has '"ephemeral_key": *true'
+        has '"mapping": *"/dev/dm-0"'
+}
+run 0 metrics --root "$enc" --config "$zramfile" && {
+        has '^nodeswap_swap_encrypted\{path="/var/lib/nodeswap/swapfile"\} 1$'
+        lacks '^nodeswap_swap_encrypted\{path="/dev/zram1"\}'
+}
+# the same node under its own policy (the file encrypted, 64K): nothing in clear
+encconf=$tmp/encrypted.conf
+sed -e 's/^Size=40K$/Size=64K/' -e 's/^Encrypt=no$/Encrypt=yes/' "$zramfile" >"$encconf"
+chmod 0644 "$encconf"
+run 0 check --json --root "$enc" --config "$encconf" && lacks '"id": *"swap-unencrypted"'
+printf '6.1.0-57-amd64\n' >"$enc/proc/sys/kernel/osrelease" 2>/dev/null || { mkdir -p "$enc/proc/sys/kernel"; printf '6.1.0-57-amd64\n' >"$enc/proc/sys/kernel/osrelease"; }
+run 0 check --json --root "$enc" --config "$encconf" && has '"id": *"tmpfs-swap"'
+run 0 check --root "$enc" --config "$encconf" && has 'pods get swap \(LimitedSwap\) on Linux 6.1.0-57-amd64, whose tmpfs has no noswap'
 
 # status: the node nodeswap made
 run 0 status --json --root "$fx/matching" --config "$zramfile" && {

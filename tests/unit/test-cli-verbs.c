@@ -145,7 +145,9 @@ static void test_check_untouched_pi(void **state) {
         assert_false(has_finding(o, "limitedswap-little-swap", "warning"));
         assert_true(has_finding(o, "psi-off", "warning"));
         assert_false(has_finding(o, "cgroup-v1-limitedswap", "error"));
-        assert_int_equal(get_u64(o, "warnings"), 2);
+        /* the policy's file is made with Encrypt=no while pods get swap */
+        assert_true(has_finding(o, "swap-unencrypted", "warning"));
+        assert_int_equal(get_u64(o, "warnings"), 3);
         json_object_put(o);
 }
 
@@ -161,8 +163,10 @@ static void test_check_matching_node(void **state) {
         CliContext c = { .root = FIXTURES "/matching", .config = POLICY_ZRAM_FILE, .json = true };
         int ex;
         json_object *o = run_json(verb_check, &c, &ex);
-        assert_int_equal(json_object_array_length(get(o, "findings")), loose);
+        /* and its file is plain (the policy says Encrypt=no) while pods get swap */
+        assert_int_equal(json_object_array_length(get(o, "findings")), loose + 1);
         assert_int_equal(has_finding(o, "swapfile-permissions-active", "warning"), loose);
+        assert_true(has_finding(o, "swap-unencrypted", "warning"));
         assert_false(has_finding(o, "swapfile-holes", "warning"));
         assert_int_equal(ex, EXIT_OK);
         json_object_put(o);

@@ -28,7 +28,7 @@ tree() {
 	done
 	chmod 0600 "$root/var/lib/nodeswap/swapfile"
 	install -d -m 0755 "$root/etc/nodeswap"
-	printf '[Swap]\nBackend=zram file\n[Zram]\nSize=16M\nAlgorithm=lz4\nPriority=100\nWriteback=%s\n[File]\nSize=40K\nPriority=10\n' \
+	printf '[Swap]\nBackend=zram file\n[Zram]\nSize=16M\nAlgorithm=lz4\nPriority=100\nWriteback=%s\n[File]\nSize=40K\nPriority=10\nEncrypt=no\n' \
 		"$2" >"$root/etc/nodeswap/nodeswap.conf"
 	chmod 0644 "$root/etc/nodeswap/nodeswap.conf"
 	echo "$root"

@@ -269,7 +269,7 @@ static void test_operator_setting(void **state) {
 
 #define MATCHING_POLICY                                                                                  \
         "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                 \
-        "[File]\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                       \
+        "[File]\nSize=40K\nPriority=10\nEncrypt=no\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                       \
         "[Kubelet]\nSwapBehavior=LimitedSwap\n"
 
 /* The matching node: nodeswap's control drop-in and record, nothing to do; after a reboot the
@@ -325,7 +325,7 @@ static void test_restore(void **state) {
 
         fixture_copy(&c, "matching");
         load(&c, "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"
-                 "[File]\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"
+                 "[File]\nSize=40K\nPriority=10\nEncrypt=no\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"
                  "[Kubelet]\nSwapBehavior=NoSwap\n");
         run(&c, NULL);
         a = find(&c.plan, ACTION_UNIT_SWAP_MAX, "k3s-agent.service");

@@ -12,6 +12,7 @@
 #include "plan/check.h"
 #include "plan/placement.h"
 #include "plan/plan.h"
+#include "probe/crypt.h"
 #include "probe/meminfo.h"
 #include "probe/swap.h"
 #include "probe/probe.h"
@@ -246,7 +247,7 @@ static void test_inactive_kubelet_not_restarted(void **state) {
 
 #define MATCHING_POLICY                                                                                                \
         "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                               \
-        "[File]\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                                     \
+        "[File]\nSize=40K\nPriority=10\nEncrypt=no\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                          \
         "[Kubelet]\nSwapBehavior=LimitedSwap\n"
 
 /* A node that already matches: an empty plan, nothing to restart. */
@@ -267,7 +268,7 @@ static void test_matching_is_empty(void **state) {
 static void test_matching_zram_resize(void **state) {
         Case c = {};
         load(&c, "matching",
-             "[Swap]\nBackend=zram file\n[Zram]\nSize=12G\n[File]\nSize=40K\n"
+             "[Swap]\nBackend=zram file\n[Zram]\nSize=12G\n[File]\nSize=40K\nEncrypt=no\n"
              "[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
         int create = find(&c.plan, ACTION_ZRAM_CREATE, NULL);
@@ -590,7 +591,7 @@ static void test_writeback_file_plan(void **state) {
         done(&k);
         Case f = {};
         writeback_fixture(&f, "writeback_file=/var/lib/nodeswap/wb\n");
-        load(&f, NULL, "[Swap]\nBackend=file\n[File]\nSize=40K\nPriority=10\n[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        load(&f, NULL, "[Swap]\nBackend=file\n[File]\nSize=40K\nPriority=10\nEncrypt=no\n[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
         run(&f, NULL);
         assert_int_equal(find(&f.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
         done(&f);
@@ -650,7 +651,7 @@ static void test_stale_file(void **state) {
         assert_int_equal(ftruncate(fd, 64 * KiB), 0);
         assert_int_equal(swap_header_write(fd, 64 * KiB, 4096, "nodeswap"), 0);
         close(fd);
-        load(&c, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=64K\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
+        load(&c, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=64K\nEncrypt=no\n[Kubelet]\nSwapBehavior=LimitedSwap\n");
         run(&c, NULL);
         assert_int_equal(plan_errors(&c.plan), 0);
         assert_int_equal(find(&c.plan, ACTION_CLEAR_REVERTED, NULL), 0);
@@ -671,7 +672,7 @@ static void test_stale_file(void **state) {
         fixture_copy(&sz, "stale-file");
         snprintf(path, sizeof path, "%s/var/lib/nodeswap/swapfile", sz.root);
         assert_int_equal(chmod(path, 0600), 0);
-        load(&sz, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=40K\n");
+        load(&sz, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=40K\nEncrypt=no\n");
         run(&sz, NULL);
         int rm = find(&sz.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/swapfile");
         int mk = find(&sz.plan, ACTION_FILE_CREATE, "/var/lib/nodeswap/swapfile");
@@ -684,7 +685,7 @@ static void test_stale_file(void **state) {
         fixture_copy(&bad, "stale-file");
         snprintf(path, sizeof path, "%s/var/lib/nodeswap/swapfile", bad.root);
         assert_int_equal(chmod(path, 0644), 0);
-        load(&bad, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=32K\n");
+        load(&bad, "stale-file", "[Swap]\nBackend=file\n[File]\nSize=32K\nEncrypt=no\n");
         run(&bad, NULL);
         assert_true(has_finding(&bad.plan, VERDICT_SWAPFILE_PERMISSIONS, "mode 0644"));
         done(&bad);
@@ -826,7 +827,7 @@ static void test_plan_is_pure(void **state) {
 #define NEW_FILE "/var/lib/nodeswap/swapfile-new"
 #define MOVED_POLICY                                                                                                   \
         "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                               \
-        "[File]\nPath=" NEW_FILE "\nSize=40K\nPriority=10\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                  \
+        "[File]\nPath=" NEW_FILE "\nSize=40K\nPriority=10\nEncrypt=no\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                  \
         "[Kubelet]\nSwapBehavior=LimitedSwap\n"
 
 typedef enum OldFile {
@@ -1045,7 +1046,7 @@ static void load_resize(Case *c, const char *as, Stopped at, int size_k, int pri
         char policy[512];
         snprintf(policy, sizeof policy,
                  "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"
-                 "[File]\nSize=%dK\nPriority=%d\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"
+                 "[File]\nSize=%dK\nPriority=%d\nEncrypt=no\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"
                  "[Kubelet]\nSwapBehavior=LimitedSwap\n", size_k, prio);
         load(c, NULL, policy);
 }
@@ -1151,6 +1152,138 @@ static int teardown(void **state) {
         return system(cmd) == 0 ? 0 : -1;
 }
 
+/* --- [File] Encrypt= (probe/crypt.h) --- */
+
+#define CRYPT_POLICY(encrypt)                                                                                          \
+        "[Swap]\nBackend=zram file\n[Zram]\nSize=8G\nAlgorithm=zstd lz4\nPriority=100\n"                               \
+        "[File]\nSize=64K\nPriority=10\nEncrypt=" encrypt "\n[Sysctl]\nSwappiness=60\nPageCluster=0\n"                \
+        "[Kubelet]\nSwapBehavior=LimitedSwap\n"
+
+/* The matching node with its swap file at 64 KiB: plain (a swap header, on as itself in
+ * /proc/swaps), or encrypted (the marker page; /proc/swaps lists its mapping dm-0, whose name,
+ * slave loop0 and loop0's backing file and direct I/O are in sysfs as the kernel shows them). */
+static void load_crypt_node(Case *c, const char *as, bool encrypted, const char *policy_text) {
+        snprintf(c->root, sizeof c->root, "%s/%s", tmpdir, as);
+        /* every block written, as nodeswap makes its files (no hole for the allocation check) */
+        sh("rm -rf '%s' && cp -a '%s/matching' '%s' && dd if=/dev/zero of='%s" OLD_FILE "' bs=1K count=64 status=none && "
+           "chmod 0600 '%s" OLD_FILE "'",
+           c->root, FIXTURE_DIR, c->root, c->root, c->root);
+        char path[PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s" OLD_FILE, c->root);
+        int fd = open(path, O_RDWR | O_CLOEXEC);
+        assert_true(fd >= 0);
+        if (encrypted) {
+                char page[CRYPT_DATA_OFFSET] = CRYPT_MARKER_MAGIC "\n";
+                assert_int_equal(pwrite(fd, page, sizeof page, 0), (ssize_t) sizeof page);
+                sh("sed -i '\\|^" OLD_FILE " |d' '%s/proc/swaps' && "
+                   "printf '%%-40s%%s\\t%%s\\t\\t%%s\\t\\t%%s\\n' /dev/dm-0 partition 56 0 10 >> '%s/proc/swaps' && "
+                   "mkdir -p '%s/sys/block/dm-0/dm' '%s/sys/block/dm-0/slaves/loop0' '%s/sys/block/loop0/loop' && "
+                   "echo nodeswap-var-lib-nodeswap-swapfile > '%s/sys/block/dm-0/dm/name' && "
+                   "echo " OLD_FILE " > '%s/sys/block/loop0/loop/backing_file' && echo 1 > '%s/sys/block/loop0/loop/dio'",
+                   c->root, c->root, c->root, c->root, c->root, c->root, c->root, c->root);
+        } else {
+                assert_int_equal(swap_header_write(fd, 64 * KiB, 4096, "nodeswap"), 0);
+                sh("sed -i 's|^\\(" OLD_FILE " *file\\s*\\)36\\(\\s\\)|\\160\\2|' '%s/proc/swaps'", c->root);
+        }
+        close(fd);
+        load(c, NULL, policy_text);
+}
+
+/* Encrypt=yes on a node with a plain file: made anew through the bridge, the old file overwritten
+ * before it goes, the bridge and the new file encrypted. */
+static void test_encrypt_switch_on(void **state) {
+        Case c = {};
+        load_crypt_node(&c, "crypt-on", false, CRYPT_POLICY("yes"));
+        assert_false(c.host.file.encrypted);
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_steps(&c.plan,
+                     "file-create " BRIDGE "\n"
+                     "swapoff " OLD_FILE "\n"
+                     "file-remove " OLD_FILE "\n"
+                     "file-create " OLD_FILE "\n"
+                     "swapoff " BRIDGE "\n"
+                     "file-remove " BRIDGE "\n");
+        assert_true(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, BRIDGE)].file_create.encrypt);
+        assert_true(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, OLD_FILE)].file_create.encrypt);
+        assert_false(c.plan.actions[find(&c.plan, ACTION_SWAPOFF, OLD_FILE)].swapoff.encrypted);
+        assert_true(c.plan.actions[find(&c.plan, ACTION_SWAPOFF, BRIDGE)].swapoff.encrypted);
+        const Action *rm = &c.plan.actions[find(&c.plan, ACTION_FILE_REMOVE, OLD_FILE)];
+        assert_true(rm->file_remove.overwrite);
+        assert_string_equal(rm->reason, "[File] Encrypt=yes and the file is not encrypted: made anew below");
+        assert_int_equal(c.plan.actions[find(&c.plan, ACTION_FILE_CREATE, OLD_FILE)].file_create.size, 64 * KiB);
+        done(&c);
+}
+
+/* An encrypted node: /proc/swaps's dm-0 is known as the policy's file; nothing to do under the
+ * default; Encrypt=no makes it plain again through the bridge; revert swaps the mapping off. */
+static void test_encrypt_node(void **state) {
+        Case c = {};
+        load_crypt_node(&c, "crypt-node", true, CRYPT_POLICY("yes"));
+        assert_true(c.host.file.encrypted);
+        const SwapDevice *d = host_find_swap(&c.host, OLD_FILE);
+        assert_non_null(d);
+        assert_true(d->encrypted);
+        assert_true(d->loop_dio);
+        assert_string_equal(d->mapping, "/dev/dm-0");
+        assert_int_equal(d->owner, SWAP_OWNER_NODESWAP);
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_steps(&c.plan, "");
+        done(&c);
+
+        Case n = {};
+        load_crypt_node(&n, "crypt-off", true, CRYPT_POLICY("no"));
+        run(&n, NULL);
+        assert_int_equal(plan_errors(&n.plan), 0);
+        assert_steps(&n.plan,
+                     "file-create " BRIDGE "\n"
+                     "swapoff " OLD_FILE "\n"
+                     "file-remove " OLD_FILE "\n"
+                     "file-create " OLD_FILE "\n"
+                     "swapoff " BRIDGE "\n"
+                     "file-remove " BRIDGE "\n");
+        assert_true(n.plan.actions[find(&n.plan, ACTION_SWAPOFF, OLD_FILE)].swapoff.encrypted);
+        assert_false(n.plan.actions[find(&n.plan, ACTION_FILE_CREATE, OLD_FILE)].file_create.encrypt);
+        assert_false(n.plan.actions[find(&n.plan, ACTION_FILE_REMOVE, OLD_FILE)].file_remove.overwrite);
+        done(&n);
+
+        Case r = {};
+        load_crypt_node(&r, "crypt-revert", true, CRYPT_POLICY("yes"));
+        run(&r, &(PlanOptions) { .revert = true });
+        int i = find(&r.plan, ACTION_SWAPOFF, OLD_FILE);
+        assert_true(i >= 0);
+        assert_true(r.plan.actions[i].swapoff.encrypted);
+        done(&r);
+}
+
+/* Off after a reboot: swapped on through a new mapping; a marker file of the wrong size is made anew. */
+static void test_encrypt_off(void **state) {
+        Case c = {};
+        load_crypt_node(&c, "crypt-boot", true, CRYPT_POLICY("yes"));
+        sh("sed -i '\\|^/dev/dm-0 |d' '%s/proc/swaps' && rm -rf '%s/sys/block/dm-0' '%s/sys/block/loop0'",
+           c.root, c.root, c.root);
+        done(&c);
+        c = (Case) {};
+        snprintf(c.root, sizeof c.root, "%s/crypt-boot", tmpdir);
+        load(&c, NULL, CRYPT_POLICY("yes"));
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        assert_steps(&c.plan, "swapon " OLD_FILE "\n");
+        const Action *a = &c.plan.actions[find(&c.plan, ACTION_SWAPON, OLD_FILE)];
+        assert_true(a->swapon.encrypted);
+        assert_non_null(strstr(a->reason, "mapped with a new key"));
+        done(&c);
+
+        Case w = {};
+        snprintf(w.root, sizeof w.root, "%s/crypt-boot", tmpdir);
+        sh("dd if=/dev/zero of='%s" OLD_FILE "' bs=1K seek=64 count=2 status=none", w.root);
+        load(&w, NULL, CRYPT_POLICY("yes"));
+        run(&w, NULL);
+        assert_steps(&w.plan, "file-remove " OLD_FILE "\nfile-create " OLD_FILE "\n");
+        done(&w);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_rpi_to_file),
@@ -1183,6 +1316,9 @@ int main(void) {
                 cmocka_unit_test(test_recorded_policy_file_kept_without_file_backend),
                 cmocka_unit_test(test_revert_purge_recorded_files),
                 cmocka_unit_test(test_file_resize_steps),
+                cmocka_unit_test(test_encrypt_switch_on),
+                cmocka_unit_test(test_encrypt_node),
+                cmocka_unit_test(test_encrypt_off),
                 cmocka_unit_test(test_file_resize_rerun),
                 cmocka_unit_test(test_file_resize_no_room),
         };

@@ -191,6 +191,7 @@ static void assert_defaults(const Policy *p) {
         assert_true(p->zram.writeback_interval == 86400);
         assert_true(p->zram.writeback_limit == 0);
         assert_int_equal(p->file.discard, SWAP_DISCARD_OFF);
+        assert_true(p->file.encrypt);                           /* encrypted unless Encrypt=no */
         assert_string_equal(p->file.path, "/var/lib/nodeswap/swapfile");
         assert_true(p->file.size == ctx.ram);                   /* as much swap as RAM */
         assert_string_equal(p->file.size_expr, "ram");
@@ -415,6 +416,9 @@ static const ValidCase valid[] = {
         { "File", "Discard", "pages" },
         { "File", "Discard", "off" },
         { "File", "Discard", "" },
+        { "File", "Encrypt", "yes" },
+        { "File", "Encrypt", "no" },
+        { "File", "Encrypt", "" },
         { "File", "Path", "/swapfile" },
         { "File", "Path", "/tmpfs-is-not-tmp/swapfile" },
         { "File", "Path", "/var/lib/nodeswap/swap.img" },
@@ -529,6 +533,8 @@ static const InvalidCase invalid[] = {
         { "Zram", "WritebackLimit", "0", "invalid size: the size is zero or negative" },
         { "File", "Discard", "yes", "must be once, pages or off (swapon's discard policies)" },
         { "File", "Discard", "Once", "must be once, pages or off (swapon's discard policies)" },
+        { "File", "Encrypt", "maybe", "must be yes or no" },
+        { "File", "Encrypt", "1", "must be yes or no" },
 
         { "File", "Path", "var/lib/swapfile", "must be an absolute path" },
         { "File", "Path", "/var/lib/../swapfile", "must not contain a '..' component" },

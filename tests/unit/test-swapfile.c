@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "execute/swapfile.h"
+#include "probe/crypt.h"
 #include "plan/placement.h"
 #include "plan/plan.h"
 #include "probe/blockdev.h"
@@ -251,13 +252,17 @@ static int entries_in(const char *rel) {
 
 #define SZ (16 * MiB)
 
+/* [File] Encrypt= of the policies load_policy() writes: no for the plain files most tests make. */
+static bool policy_encrypt;
+
 /* Load a policy that wants a swap file of size bytes at path, on virtual storage. */
 static int load_policy(const char *path, uint64_t size, Policy *ret) {
         PolicyContext ctx;
         PolicyErrors errors = {};
         assert_int_equal(probe_context(tmpdir, &ctx), 0);
         _cleanup_free_ char *text = strdup_printf("[Swap]\nBackend=file\n[File]\nPath=%s\nSize=%" PRIu64 "K\n"
-                                                  "Storage=virtual\n", path, size / KiB);
+                                                  "Storage=virtual\nEncrypt=%s\n", path, size / KiB,
+                                                  policy_encrypt ? "yes" : "no");
         assert_non_null(text);
         int r = policy_load_text("policy.conf", text, strlen(text), &ctx, ret, &errors);
         policy_errors_clear(&errors);
@@ -522,14 +527,14 @@ static void test_remove(void **state) {
         make_swap_file("/s/swapfile", SZ, 4096, 0600, false);
         symlink_at("swapfile", "/s/link");
 
-        assert_int_equal(swapfile_remove(tmpdir, "/s/plain"), -EMEDIUMTYPE);
+        assert_int_equal(swapfile_remove(tmpdir, "/s/plain", false), -EMEDIUMTYPE);
         assert_true(exists("/s/plain"));
-        assert_int_equal(swapfile_remove(tmpdir, "/s/link"), -ELOOP);
+        assert_int_equal(swapfile_remove(tmpdir, "/s/link", false), -ELOOP);
         assert_true(exists("/s/swapfile"));
-        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile"), 1);
+        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile", false), 1);
         assert_false(exists("/s/swapfile"));
-        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile"), 0);
-        assert_int_equal(swapfile_remove(tmpdir, "/nothing/swapfile"), 0);
+        assert_int_equal(swapfile_remove(tmpdir, "/s/swapfile", false), 0);
+        assert_int_equal(swapfile_remove(tmpdir, "/nothing/swapfile", false), 0);
 }
 
 /* The steps of a bridged resize as plan() lays them out, run under a foreign root (no swapon):
@@ -563,13 +568,89 @@ static void test_resize_steps(void **state) {
         assert_int_equal(swapfile_create(tmpdir, bridge, SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason), -EEXIST);
         free(reason);
         reason = NULL;
-        assert_int_equal(swapfile_remove(tmpdir, "/swapfile"), 1);
+        assert_int_equal(swapfile_remove(tmpdir, "/swapfile", false), 1);
         assert_int_equal(swapfile_create(tmpdir, "/swapfile", 2 * SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
                          SWAPFILE_SWAPON_SKIPPED);
         assert_null(reason);
-        assert_int_equal(swapfile_remove_labelled(tmpdir, bridge), 1);
+        assert_int_equal(swapfile_remove_labelled(tmpdir, bridge, false), 1);
         assert_reused("/swapfile", 2 * SZ, 4096);
         assert_int_equal(entries_in("/"), 3);   /* proc, sys, swapfile: no bridge or temporary left */
+}
+
+/* [File] Encrypt=yes: the marker page and every block written, no swap signature on the file; plan
+ * reuses it as it is (only the swapon through its mapping, which needs the host's kernel) and
+ * makes it anew under Encrypt=no; the removal takes it, and overwrites a plain file when asked. */
+static void test_encrypted(void **state) {
+        skip_unless_root();
+        virtual_root();
+        char *reason = NULL;
+        const char *path = "/var/lib/nodeswap/swapfile";
+
+        assert_int_equal(swapfile_create_encrypted(tmpdir, path, SZ + 1024, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
+                         -EINVAL);
+        assert_non_null(strstr(reason, "4096-byte sectors"));
+        free(reason);
+        reason = NULL;
+        assert_int_equal(swapfile_create_encrypted(tmpdir, path, SZ, 4096, 10, 0, STORAGE_VIRTUAL, &reason),
+                         SWAPFILE_SWAPON_SKIPPED);
+        assert_null(reason);
+        _cleanup_free_ char *p = host(path);
+        struct stat st;
+        assert_int_equal(lstat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0600);
+        assert_int_equal(st.st_size, SZ);
+        assert_true((uint64_t) st.st_blocks * 512 >= SZ);
+        int fd = open(p, O_RDONLY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        char head[CRYPT_DATA_OFFSET];
+        assert_int_equal(pread(fd, head, sizeof head, 0), sizeof head);
+        assert_memory_equal(head, CRYPT_MARKER_MAGIC, CRYPT_MARKER_SIZE);
+        assert_non_null(strstr(head, "aes-xts-plain64, 512-bit key"));
+        SwapHeaderInfo info;
+        assert_int_equal(swap_header_probe(fd, &info), 0);         /* nothing swapon(2) would take */
+        /* written, not only allocated: the first block after the marker reads as zeros */
+        assert_int_equal(pread(fd, head, sizeof head, CRYPT_DATA_OFFSET), sizeof head);
+        for (size_t i = 0; i < sizeof head; i++)
+                assert_int_equal(head[i], 0);
+        close(fd);
+
+        policy_encrypt = true;
+        assert_reused(path, SZ, 4096);
+        policy_encrypt = false;
+        _cleanup_free_ char *why = judged(path, SZ, 4096);
+        assert_string_equal(why, "file-remove: [File] Encrypt=no and the file is encrypted");
+
+        assert_int_equal(swapfile_remove_labelled(tmpdir, path, true), 1);
+        assert_false(exists(path));
+
+        /* the mappings' names: the path escaped as for a unit, '#' for "\x" (dmsetup reads "\x2d"
+         * as a mangled '-') */
+        _cleanup_free_ char *n1 = NULL, *n2 = NULL, *n3 = NULL;
+        assert_int_equal(crypt_swap_name("/var/lib/nodeswap/swapfile", &n1), 0);
+        assert_string_equal(n1, "nodeswap-var-lib-nodeswap-swapfile");
+        assert_int_equal(crypt_swap_name("/var/lib/nodeswap/.#swapfile.bridge", &n2), 0);
+        assert_string_equal(n2, "nodeswap-var-lib-nodeswap-.#23swapfile.bridge");
+        assert_int_equal(crypt_swap_name("/srv/crypt-swap file", &n3), 0);
+        assert_string_equal(n3, "nodeswap-srv-crypt#2dswap#20file");
+
+        /* a plain file removed with overwrite: its blocks are zeros before the unlink (seen
+         * through a second link to the same inode) */
+        assert_int_equal(swapfile_create(tmpdir, path, SZ, 4096, 10, 0, STORAGE_VIRTUAL, NULL), SWAPFILE_SWAPON_SKIPPED);
+        _cleanup_free_ char *keep = host("/var/lib/nodeswap/keep");
+        assert_int_equal(link(p, keep), 0);
+        assert_int_equal(swapfile_remove(tmpdir, path, true), 1);
+        fd = open(keep, O_RDONLY | O_CLOEXEC);
+        assert_true(fd >= 0);
+        assert_int_equal(swap_header_probe(fd, &info), 0);         /* the header went too */
+        char buf[65536];
+        for (off_t off = 0; off < (off_t) SZ; off += (off_t) sizeof buf) {
+                assert_int_equal(pread(fd, buf, sizeof buf, off), sizeof buf);
+                for (size_t i = 0; i < sizeof buf; i++)
+                        if (buf[i])
+                                fail_msg("byte %jd is not zero", (intmax_t) (off + (off_t) i));
+        }
+        close(fd);
+        assert_int_equal(unlink(keep), 0);
 }
 
 int main(void) {
@@ -582,6 +663,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(test_rewrite_header, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_remove, setup_tmpdir, teardown_tmpdir),
                 cmocka_unit_test_setup_teardown(test_resize_steps, setup_tmpdir, teardown_tmpdir),
+                cmocka_unit_test_setup_teardown(test_encrypted, setup_tmpdir, teardown_tmpdir),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

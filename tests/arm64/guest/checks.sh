@@ -153,6 +153,9 @@ Path=$SWAPFILE
 Size=64M
 Priority=10
 Storage=nvme ssd virtual rotational mmc
+# the header made for 4 KiB pages is rewritten in place (a plain file); the encrypted file is
+# checked below
+Encrypt=no
 
 [Sysctl]
 Swappiness=80
@@ -251,6 +254,54 @@ fi
 ns revert-new revert
 expect "revert of the created file exits 0" "$rc" 0
 expect "no swap left after that revert" "$(awk 'NR > 1' /proc/swaps)" ""
+
+# --- the encrypted swap file ([File] Encrypt=yes, the default) with 16 KiB pages ----------------
+# The swap header is written on the dm-crypt mapping for 16 KiB pages (its data starts after the
+# file's 4 KiB marker page); pages swapped out through it come back intact.
+CRYPTFILE=/var/lib/nodeswap/crypt-swapfile
+printf '%s\n' "[Swap]" "Backend=file" "" "[File]" "Path=$CRYPTFILE" "Size=64M" "Priority=10" \
+        "Storage=nvme ssd virtual rotational mmc" >"$POLICY"
+ns apply-crypt apply --json
+expect "apply of the encrypted file exits 0" "$rc" 0
+dm=
+for d in /sys/block/dm-*; do
+        [[ $(cat "$d/dm/name" 2>/dev/null) == nodeswap-var-lib-nodeswap-crypt#2dswapfile ]] && dm=/dev/${d##*/}
+done
+info "the mapping" "${dm:-none}: $(dmsetup table 2>&1 | sed 's/ [0-9a-f]\{32,\} / KEY /' | tr '\n' ' ')"
+if [[ -n $dm ]]; then
+        expect "the mapping in /proc/swaps at priority 10" "$(swaps_prio "$dm")" 10
+        # the area is the file less its marker page; /proc/swaps shows all its pages but the header page
+        expect "its size: the file less the marker, in 16 KiB pages but the header (KiB)" "$(swaps_size "$dm")" \
+                "$(shown_kib $(( FILE_SIZE - 4096 )))"
+        expect "the header on the mapping: SWAPSPACE2 at 16384 - 10" "$(magic_at $PAGE "$dm")" SWAPSPACE2
+        # (the file's bytes at 16384 - 10 are the mapping's header page, encrypted: no magic there)
+        expect "the file starts with the marker, no swap signature on it" \
+                "$(head -c 16 "$CRYPTFILE") $(blkid -o value -s TYPE "$CRYPTFILE" 2>/dev/null)/$([[ $(magic_at $PAGE "$CRYPTFILE") == SWAPSPACE2 || $(magic_at 4096 "$CRYPTFILE") == SWAPSPACE2 ]] && echo magic)" \
+                "NODESWAP-CRYPT-1 /"
+        loop=$(losetup -n -O NAME -j "$CRYPTFILE" | head -n 1)
+        expect "its loop device does direct I/O" "$(cat "/sys/block/${loop#/dev/}/loop/dio" 2>/dev/null)" 1
+        # 24 MiB of random data in tmpfs, written from a cgroup held at 8 MiB by memory.high (its
+        # pages are charged there and swapped out; memory.max OOM-killed the writer in one run),
+        # pushed out with memory.reclaim, read back against its checksum
+        cg=/sys/fs/cgroup/nodeswap-arm64-crypt
+        mkdir -p "$cg" && echo 8M >"$cg/memory.high"
+        want=$( ( echo "$BASHPID" >"$cg/cgroup.procs" && head -c 24M /dev/urandom | tee /dev/shm/nodeswap-crypt | sha256sum ) 2>&1)
+        echo 64M >"$cg/memory.reclaim" 2>/dev/null
+        info "swapped through the mapping" "cgroup memory.swap.current $(cat "$cg/memory.swap.current" 2>/dev/null); /proc/swaps: $(awk 'NR > 1 { print $1, $4 }' /proc/swaps | tr '\n' ' ')"
+        used=$(awk -v d="$dm" 'NR > 1 && $1 == d { print $4 }' /proc/swaps)
+        if (( ${used:-0} >= 8192 )); then pass "pages went out through the mapping" "${used} KiB"; else fail "pages went out through the mapping" "${used:-0} KiB"; fi
+        got=$( ( echo "$BASHPID" >"$cg/cgroup.procs" && sha256sum </dev/shm/nodeswap-crypt ) 2>&1)
+        expect "they came back intact" "$got" "$want"
+        rm -f /dev/shm/nodeswap-crypt
+        rmdir "$cg" 2>/dev/null
+else
+        fail "the mapping nodeswap-var-lib-nodeswap-crypt#2dswapfile exists" "$(dmsetup ls 2>&1); $(out apply-crypt)"
+fi
+ns revert-crypt revert --purge
+expect "revert --purge of the encrypted file exits 0" "$rc" 0
+expect "no swap left" "$(awk 'NR > 1' /proc/swaps)" ""
+expect "no mapping and no loop device left" \
+        "$(cat /sys/block/dm-*/dm/name 2>/dev/null | grep -c '^nodeswap-') $(losetup -n -j "$CRYPTFILE" 2>/dev/null | wc -l)" "0 0"
 info "checks" "$(elapsed) s from the start of the checks"
 
 for f in "$RUN"/out/*; do

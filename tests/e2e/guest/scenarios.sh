@@ -3,12 +3,12 @@
 # The e2e scenarios, run inside the VM by nodeswap-e2e.service once the node is up.
 #
 # The kernel command line says what to run:
-#   e2e.phase=1|2|3|g2|g3|n2|ansible  which boot of the image this is (2 and 3 for scenario e, g2
-#                          and g3 for scenario g, n2 for scenario n without e (with e, n is
+#   e2e.phase=1|2|3|g2|g3|n2|x2|ansible  which boot of the image this is (2 and 3 for scenario e, g2
+#                          and g3 for scenario g, x2 for scenario x, n2 for scenario n without e (with e, n is
 #                          checked in boot 2); ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,trial,e,ansible,g,n, and g-prepare and
-#                          n-prepare (the boot before g2, or before 2 or n2, prepares it at its end)
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,trial,x,e,ansible,g,n, and g-prepare,
+#                          x-prepare and n-prepare (the boot before g2, x2, or before 2 or n2, prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
@@ -222,6 +222,8 @@ Backend=file
 Path=$SWAPFILE
 Size=256M
 Priority=10
+# a plain file: these scenarios find it by its path in /proc/swaps; scenario x tests encryption
+Encrypt=no
 
 [Sysctl]
 Swappiness=100
@@ -259,6 +261,7 @@ Backend=file
 Path=$RPI_FILE
 Size=256M
 Priority=10
+Encrypt=no
 
 [Kubelet]
 SwapBehavior=LimitedSwap
@@ -1172,6 +1175,296 @@ scenario_g_boot3() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# x: the encrypted swap file ([File] Encrypt=, issue 37). Boot 1 (scenario x): a marker pushed into
+# swap is found on the disk's blocks of a plain file and not in those of an encrypted one; the
+# switch from the plain file to the encrypted one keeps the pages (through the bridge) and leaves
+# no marker in the old file's blocks; the mapping's cipher, key size, sector size and loop device;
+# the key in no file or log; a fault after each step of the switch leaves swap on and a rerun
+# converges. x-prepare leaves the encrypted policy applied; boot x2: nodeswap.service made the
+# mapping at boot with a new key, swap past 90 % under a memory hog without a hung task, revert.
+X_NAME=nodeswap-var-lib-nodeswap-swapfile
+X_CG=/sys/fs/cgroup/nodeswap-e2e-x
+X_DIR=$RUN/x
+x_policy() {  # x_policy yes|no: the swap file alone, encrypted or not
+        mkdir -p /etc/nodeswap
+        # no [Kubelet] section: no kubelet restart at each of the scenario's many applies
+        printf '%s\n' "[Swap]" "Backend=file" "" "[File]" "Path=$SWAPFILE" "Size=64M" "Priority=10" "Encrypt=$1" >"$POLICY"
+        chmod 0644 "$POLICY"
+}
+x_dm() { local d; for d in /sys/block/dm-*; do [[ $(cat "$d/dm/name" 2>/dev/null) == "$X_NAME" ]] && echo "/dev/${d##*/}"; done; }
+x_mappings() { local n=0 d; for d in /sys/block/dm-*; do [[ $(cat "$d/dm/name" 2>/dev/null) == nodeswap-* ]] && n=$((n + 1)); done; echo "$n"; }
+x_loops() { losetup -n -O NAME -j "$SWAPFILE" 2>/dev/null | wc -l; }
+x_disk() { findmnt -n -o SOURCE --target "$SWAPFILE"; }
+# x_extents FILE: "START LENGTH" in 4 KiB blocks of the file system's device, one line an extent
+x_extents() {
+        filefrag -v -b4096 "$1" 2>/dev/null | awk -F: '$1 ~ /^ *[0-9]+$/ { split($3, p, /\.\./); gsub(/ /, "", p[1]); gsub(/ /, "", $4); print p[1], $4 }'
+}
+# x_found MARK EXTENTS-FILE: in how many newline-separated runs of those extents on the device MARK is, read
+# with O_DIRECT from the block device (not through the file system, which would read an unwritten
+# extent as zeros)
+x_found() {
+        local disk start len n=0 k
+        disk=$(x_disk)
+        while read -r start len; do
+                [[ -n $start && -n $len ]] || continue
+                k=$(dd if="$disk" bs=4096 skip="$start" count="$len" iflag=direct status=none | grep -a -c -F "$1")
+                n=$(( n + ${k:-0} ))
+        done <"$2"
+        echo "$n"
+}
+x_zswap_off() {
+        if [[ -w /sys/module/zswap/parameters/enabled ]]; then
+                [[ -e $X_DIR/zswap-was ]] || cat /sys/module/zswap/parameters/enabled >"$X_DIR/zswap-was"
+                echo N >/sys/module/zswap/parameters/enabled
+        fi
+}
+x_zswap_restore() {
+        [[ -e $X_DIR/zswap-was ]] && cat "$X_DIR/zswap-was" >/sys/module/zswap/parameters/enabled 2>/dev/null
+        rm -f "$X_DIR/zswap-was"
+}
+# x_marker_start TAG MIB: a process in a cgroup of 24 MiB that fills MIB MiB with a random 32-byte
+# marker (whole markers in every 4 KiB page), pushed out to swap with memory.reclaim; on SIGUSR1
+# it counts the markers in its memory (all back from swap, intact) into $X_DIR/TAG.result
+x_marker_start() {
+        local tag=$1 mib=$2
+        X_MARK="NSX-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')-END"
+        mkdir -p "$X_CG"
+        echo 24M >"$X_CG/memory.max"
+        echo max >"$X_CG/memory.swap.max" 2>/dev/null
+        rm -f "$X_DIR/$tag.ready" "$X_DIR/$tag.result"
+        ( echo "$BASHPID" >"$X_CG/cgroup.procs" && exec python3 -c '
+import signal, sys
+mark, mib, ready, result = sys.argv[1].encode(), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+n = mib * 1048576 // len(mark)
+buf = bytearray(len(mark) * n)
+for i in range(0, len(buf), 1048576):
+    buf[i:i + 1048576] = mark * (1048576 // len(mark))
+go = []
+signal.signal(signal.SIGUSR1, lambda s, f: go.append(1))
+open(ready, "w").write("ready")
+while not go:
+    signal.pause()
+open(result, "w").write("ok" if buf.count(mark) == n else "corrupt %d of %d" % (buf.count(mark), n))
+' "$X_MARK" "$mib" "$X_DIR/$tag.ready" "$X_DIR/$tag.result" ) </dev/null >"$X_DIR/$tag.out" 2>&1 &
+        X_PID=$!
+        wait_for 120 test -e "$X_DIR/$tag.ready" || { fail "$tag: the marker process is ready" "$(tail -c 300 "$X_DIR/$tag.out")"; return 1; }
+        echo "$(( mib * 2 ))M" >"$X_CG/memory.reclaim" 2>/dev/null
+        sync
+        local sw; sw=$(cat "$X_CG/memory.swap.current" 2>/dev/null)
+        check "$tag: the marker's pages were pushed to swap (memory.swap.current >= $((mib / 2)) MiB)" \
+                "${sw:-?} bytes; $(swaps_summary)" test "${sw:-0}" -ge $(( mib / 2 * 1048576 ))
+}
+x_marker_end() {  # x_marker_end TAG: the process reads its memory back, then the cgroup goes
+        kill -USR1 "$X_PID" 2>/dev/null
+        wait "$X_PID" 2>/dev/null
+        expect "$1: every marker came back from swap intact" "$(cat "$X_DIR/$1.result" 2>/dev/null)" ok "$(tail -c 300 "$X_DIR/$1.out")"
+        rmdir "$X_CG" 2>/dev/null
+}
+x_converged() {  # x_converged WHEN WANT_ENCRYPTED(yes|no)
+        ns plan --json
+        expect "$1: a rerun has nothing left to do" "$(json 'len(j["actions"])')" 0 "$(json '[a["kind"] + " " + a["target"] for a in j["actions"]]')"
+        if [[ $2 == yes ]]; then
+                expect "$1: the encrypted file on through its mapping at priority 10" "$(swap_prio "$(x_dm)")" 10 "$(swaps_summary)"
+        else
+                expect "$1: the plain file on at priority 10" "$(swap_prio "$SWAPFILE")" 10 "$(swaps_summary)"
+        fi
+        expect "$1: mappings of nodeswap's" "$(x_mappings)" "$([[ $2 == yes ]] && echo 1 || echo 0)"
+        expect "$1: loop devices over the file" "$(x_loops)" "$([[ $2 == yes ]] && echo 1 || echo 0)"
+        check "$1: no bridge left" "$(ls -a /var/lib/nodeswap)" test ! -e /var/lib/nodeswap/.#swapfile.bridge
+}
+x_check_mapping() {  # what the mapping is made of, the key never shown
+        local dm loop table keylen
+        dm=$(x_dm)
+        check "the mapping $X_NAME exists and is swap" "$dm; $(swaps_summary)" test -n "$(swap_prio "$dm")"
+        check "the file itself is not swapped on" "$(swaps_summary)" test -z "$(swap_prio "$SWAPFILE")"
+        table=$(dmsetup table "$X_NAME" 2>&1 | sed 's/ [0-9a-f]\{32,\} / KEY /')
+        check "plain dm-crypt, aes-xts-plain64, data after the marker page (offset 8), 4096-byte sectors" "$table" \
+                eval '[[ $table == *" crypt aes-xts-plain64 "*" 8 "*"sector_size:4096"* ]]'
+        keylen=$(dmsetup table --showkeys "$X_NAME" 2>/dev/null | awk '{ print length($5) }')
+        expect "a 512-bit key (AES-256 in XTS)" "$(( ${keylen:-0} * 4 ))" 512
+        loop=$(losetup -n -O NAME -j "$SWAPFILE" 2>/dev/null | head -n 1)
+        expect "the loop device under it does direct I/O" "$(cat "/sys/block/${loop#/dev/}/loop/dio" 2>/dev/null)" 1 "$loop"
+        expect "it goes with the mapping (autoclear)" "$(cat "/sys/block/${loop#/dev/}/loop/autoclear" 2>/dev/null)" 1
+        expect "its logical block size is the disk's" "$(cat "/sys/block/${loop#/dev/}/queue/logical_block_size" 2>/dev/null)" \
+                "$(cat "/sys/block/$(basename "$(x_disk)")/queue/logical_block_size" 2>/dev/null)"
+        check "the file is written, no unwritten (fallocated) extent" "$(filefrag -v "$SWAPFILE" 2>&1 | grep -c unwritten) unwritten" \
+                eval '! filefrag -v "$SWAPFILE" 2>/dev/null | grep -q unwritten'
+        expect "the file starts with nodeswap's marker" "$(head -c 16 "$SWAPFILE")" NODESWAP-CRYPT-1
+        expect "the swap header is on the mapping" "$(blkid -o value -s TYPE "$dm")/$(blkid -o value -s LABEL "$dm")" swap/nodeswap
+        # the key: in the kernel only (the check greps for it and prints nothing of it)
+        local key hits
+        key=$(dmsetup table --showkeys "$X_NAME" 2>/dev/null | awk '{ print $5 }')
+        hits=$( { grep -rlF "$key" /var/lib/nodeswap /run/nodeswap-state /etc/nodeswap 2>/dev/null; journalctl -b -o cat 2>/dev/null | grep -cF "$key"; } | tr '\n' ' ')
+        expect "the key is in no file of nodeswap's and not in the journal" "$hits" "0 "
+        key=
+}
+scenario_x() {
+        mkdir -p "$X_DIR"
+        ns revert --json
+        ns_expect_rc "start from a reverted node" 0
+        x_zswap_off
+
+        # 1. a plain file: the marker is on the disk (the check below can fail)
+        x_policy no
+        ns apply --json
+        ns_expect_rc "apply Encrypt=no" 0
+        expect "the plain file is on at priority 10" "$(swap_prio "$SWAPFILE")" 10 "$(swaps_summary)"
+        x_marker_start plain 48 || return
+        x_extents "$SWAPFILE" >"$X_DIR/old-extents"
+        local found; found=$(x_found "$X_MARK" "$X_DIR/old-extents")
+        check "Encrypt=no: the marker is in the file's blocks on the disk" "in $found runs of the blocks read; extents $(tr '\n' ' ' <"$X_DIR/old-extents")" \
+                test "${found:-0}" -gt 0
+
+        # 2. the switch to the encrypted file, the marker's pages still in swap
+        x_policy yes
+        ns plan --json
+        info "the switch's plan" "$(json '[a["kind"] + " " + a["target"] for a in j["actions"]]')"
+        local order
+        order=$(json '" ".join(a["kind"] for a in j["actions"] if "swapfile" in a["target"])')
+        expect "make before break: the bridge, the old file off and overwritten, the new one, the bridge away" "$order" \
+                "file-create swapoff file-remove file-create swapoff file-remove"
+        ns apply --json
+        ns_expect_rc "apply Encrypt=yes (the switch)" 0
+        found=$(x_found "$X_MARK" "$X_DIR/old-extents")
+        expect "after the switch the old file's blocks hold no marker" "$found" 0
+        x_extents "$SWAPFILE" >"$X_DIR/new-extents"
+        expect "nor does the new file" "$(x_found "$X_MARK" "$X_DIR/new-extents")" 0
+        x_marker_end plain
+        x_check_mapping
+
+        # 3. the encrypted file: the marker's pages reach it, and it is not on the disk
+        x_marker_start crypt 48 || return
+        expect "the marker's pages went to the mapping" "$(awk -v d="$(x_dm)" 'NR > 1 && $1 == d { print ($4 > 16384) }' /proc/swaps)" 1 "$(swaps_summary)"
+        x_extents "$SWAPFILE" >"$X_DIR/new-extents"
+        expect "Encrypt=yes: the marker is not in the file's blocks on the disk" "$(x_found "$X_MARK" "$X_DIR/new-extents")" 0
+        x_marker_end crypt
+
+        # 4. a fault after each step of the switch (plain -> encrypted): swap stays on, a rerun converges
+        if nodeswap --version 2>/dev/null | grep -q +fault-injection; then
+                x_policy no
+                ns apply --json
+                x_policy yes
+                ns plan --json
+                local steps n
+                steps=$(json 'len(j["actions"])')
+                for (( n = 1; n < ${steps:-0}; n++ )); do
+                        x_policy no
+                        ns apply --json
+                        [[ $NS_RC == 0 ]] || fail "fault $n: back to the plain file" "rc=$NS_RC"
+                        x_policy yes
+                        NODESWAP_FAULT_KILL_AFTER=$n timeout 300 nodeswap apply >"$X_DIR/fault-$n.out" 2>&1
+                        local rc=$?
+                        check "fault after step $n of $steps: swap stays on" "rc=$rc; $(swaps_summary)" test "$(swap_count)" -gt 0
+                        ns apply --json
+                        ns_expect_rc "fault after step $n: the rerun" 0
+                        x_converged "fault after step $n" yes
+                done
+        else
+                line SKIP "faults: this nodeswap is built without -Dfault-injection=true"
+        fi
+        x_converged "after the switch" yes
+        x_zswap_restore
+        no_failed_units "scenario x"
+}
+scenario_x_prepare() {
+        x_policy yes
+        ns apply --json
+        ns_expect_rc "prepare: the encrypted policy stays applied for the next boot" 0
+        # the first KiB of the encrypted swap header: made with this boot's key
+        dd if="$SWAPFILE" bs=1024 skip=4 count=1 iflag=direct status=none | od -An -tx1 | tr -d ' \n' >"$STATE/x-key1-block"
+        echo applied >"$STATE/x-phase"
+}
+x_hog() {  # swap on the mapping past 90 % under a memory hog held at 24 MiB, the hung-task detector on
+        local hung_was size
+        hung_was=$(cat /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null)
+        if [[ -z $hung_was ]]; then fail "pressure: the kernel has the hung-task detector" "no /proc/sys/kernel/hung_task_timeout_secs"; return; fi
+        echo 10 >/proc/sys/kernel/hung_task_timeout_secs
+        size=$(awk -v d="$(x_dm)" 'NR > 1 && $1 == d { print $3 }' /proc/swaps)
+        # memory.high, not memory.max: above it the kernel reclaims and throttles the allocating
+        # task until reclaim keeps up, where memory.max OOM-kills it when reclaim falls behind for a
+        # moment (one run of 24 MiB memory.max did, 15 s in): the test is about the swap path
+        # holding, not about the OOM killer
+        mkdir -p "$X_CG"
+        echo max >"$X_CG/memory.max"
+        echo 24M >"$X_CG/memory.high"
+        rm -f "$X_DIR/hog.result"
+        # incompressible MiB after MiB until the mapping is 91 % full (checked after every MiB, so
+        # it never fills up and the cgroup is not OOM-killed), then all of it read back twice
+        # (swap-in under pressure, pushing the rest out again) against its checksums
+        local t0=$SECONDS
+        ( echo "$BASHPID" >"$X_CG/cgroup.procs" && exec timeout 900 python3 -c '
+import hashlib, os, sys
+dev, size, result = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def used():
+    for l in open("/proc/swaps").read().splitlines()[1:]:
+        f = l.split()
+        if f[0] == dev:
+            return int(f[3])
+    return 0
+chunks, sums, peak = [], [], 0
+while used() < size * 0.91 and len(chunks) < 2048:
+    c = bytearray(os.urandom(1 << 20))
+    chunks.append(c)
+    sums.append(hashlib.sha1(c).digest())
+    peak = max(peak, used())
+bad = 0
+for _ in range(2):
+    for c, s in zip(chunks, sums):
+        bad += hashlib.sha1(c).digest() != s
+        peak = max(peak, used())
+open(result, "w").write("%s %d %d %d" % ("ok" if bad == 0 else "corrupt", len(chunks), peak, bad))
+' "$(x_dm)" "${size:-0}" "$X_DIR/hog.result" ) </dev/null >"$X_DIR/hog.out" 2>&1
+        local res peak
+        res=$(cat "$X_DIR/hog.result" 2>/dev/null)
+        peak=$(awk '{ print $3 }' <<<"$res")
+        info "pressure: the hog" "${res:-no result}; $(( SECONDS - t0 )) s; memory.events $(tr '\n' ' ' <"$X_CG/memory.events"); $(tail -c 200 "$X_DIR/hog.out")"
+        check "pressure: swap on the mapping past 90 % under the hog" "peak ${peak:-?} of ${size:-?} KiB" \
+                test $(( ${peak:-0} * 100 )) -gt $(( ${size:-1} * 90 ))
+        expect "pressure: the hog's memory came back intact, twice" "${res%% *}" ok
+        rmdir "$X_CG" 2>/dev/null
+        expect "pressure: no hung task (kernel log)" "$(dmesg 2>/dev/null | grep -c 'blocked for more than')" 0
+        echo "$hung_was" >/proc/sys/kernel/hung_task_timeout_secs
+}
+scenario_x_boot2() {
+        if [[ $(cat "$STATE/x-phase" 2>/dev/null) != applied ]]; then
+                line SKIP "not applied before the reboot"
+                return
+        fi
+        mkdir -p "$X_DIR"
+        expect "nodeswap.service succeeded" "$(prop nodeswap.service Result)" success
+        x_check_mapping
+        x_converged "at boot" yes
+        local now; now=$(dd if="$SWAPFILE" bs=1024 skip=4 count=1 iflag=direct status=none | od -An -tx1 | tr -d ' \n')
+        check "a new key at boot: the encrypted swap header's first KiB differs from the last boot's" \
+                "$(head -c 32 "$STATE/x-key1-block" 2>/dev/null)... -> ${now:0:32}..." \
+                test -s "$STATE/x-key1-block" -a "$now" != "$(cat "$STATE/x-key1-block" 2>/dev/null)"
+        ns status --json
+        expect "status: the file encrypted, its cipher and key size (never the key)" \
+                "$(json '[[s["encryption"]["encrypted"], s["encryption"]["cipher"], s["encryption"]["key_bits"], s["encryption"]["ephemeral_key"]] for s in j["swaps"] if s["path"] == "'"$SWAPFILE"'"]')" \
+                '[[true, "aes-xts-plain64", 512, true]]'
+        # nodeswap bench: the plain and the encrypted file side by side, and the cipher's own speed
+        # through AF_ALG, which Debian's kernel offers (the figures are TCG's: relative only)
+        ns bench --json
+        expect "bench: exits 0" "$NS_RC" 0
+        info "bench: plain file" "$(json '{k: j["file"].get(k) for k in ("write_bytes_per_second", "node_cpu_seconds_per_gib_out", "read_page_p50_seconds", "read_page_p99_seconds")}')"
+        info "bench: encrypted file" "$(json '{k: j["file_encrypted"].get(k) for k in ("error", "write_bytes_per_second", "node_cpu_seconds_per_gib_out", "read_page_p50_seconds", "read_page_p99_seconds", "cipher_error", "cipher_encrypt_bytes_per_second", "cipher_decrypt_bytes_per_second")}')"
+        expect "bench: the encrypted file measured" \
+                "$(json 'j["file_encrypted"]["error"] is None and j["file_encrypted"]["write_bytes_per_second"] > 0 and j["file_encrypted"]["reads"] > 0')" true
+        expect "bench: the cipher measured through AF_ALG" \
+                "$(json 'j["file_encrypted"]["cipher_error"] is None and j["file_encrypted"]["cipher_encrypt_bytes_per_second"] > 0')" true
+        expect "bench: no mapping, loop device or file of its own left" \
+                "$(dmsetup ls 2>/dev/null | grep -c nodeswap-bench) $(losetup -a 2>/dev/null | grep -c nodeswap-bench)" "0 0"
+        x_zswap_off
+        x_hog
+        x_zswap_restore
+        ns revert --json
+        ns_expect_rc "revert" 0
+        expect "after revert: no mapping of nodeswap's" "$(x_mappings)" 0 "$(dmsetup ls 2>&1 | tr '\n' ' ')"
+        expect "after revert: no loop device over the file" "$(x_loops)" 0
+        check "after revert: the file is not swap" "$(swaps_summary)" test -z "$(swap_prio "$SWAPFILE")"
+        no_failed_units "after revert"
+}
+# ---------------------------------------------------------------------------------------------
 # charge: who pays for compressed swap. One process (tests/bench/memhog.c in its compressible
 # mode, built by the harness) fills CH_HOG_MIB MiB of compressible memory in a cgroup of its own whose memory.max is CH_MAX_MIB,
 # four times: without a limit (the baseline: what filling the memory costs without any swap),
@@ -1730,7 +2023,7 @@ tr_policy() {   # tr_policy zram|file: the policy under trial
         if [[ $1 == zram ]]; then
                 printf '%s\n' "[Swap]" "Backend=zram" "" "[Zram]" "Algorithm=zstd" "Size=ram" "Priority=100" >"$POLICY"
         else
-                printf '%s\n' "[Swap]" "Backend=file" "" "[File]" "Path=$SWAPFILE" "Size=${TR_FILE_MIB}M" "Priority=10" >"$POLICY"
+                printf '%s\n' "[Swap]" "Backend=file" "" "[File]" "Path=$SWAPFILE" "Size=${TR_FILE_MIB}M" "Priority=10" "Encrypt=no" >"$POLICY"
         fi
         printf '%s\n' "" "[Sysctl]" "Swappiness=100" "PageCluster=0" "" "[Kubelet]" "SwapBehavior=LimitedSwap" >>"$POLICY"
         chmod 0644 "$POLICY"
@@ -2020,7 +2313,7 @@ scenario_n_prepare() {
         ns apply --json
         ns_expect_rc "apply the file policy" 0
         expect "file policy: NFD's rules hold, the labels" "$(nfd_labels)" \
-                "$N_P-backend=file $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
+                "$N_P-backend=file $N_P-disk-swap-encrypted=false $N_P-kubelet-no-swap=true $N_P-policy-match=true $N_P-swap-behavior=LimitedSwap $N_P-swap-gib=1"
         expect "the file is 0644 root's, nothing hidden left beside it" \
                 "$(stat -c '%a %U' "$NFD_FILE") $(ls -A "${NFD_FILE%/*}" | tr '\n' ' ')" "644 root nodeswap "
         n_no_write "a second apply plans no write"
@@ -2071,7 +2364,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k v m w charge p thrash trial; do
+        for s in smoke h a b c d f k v m w charge p thrash trial x; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
@@ -2098,6 +2391,7 @@ case $phase in
 3) CUR=e; scenario_e_boot3 ;;
 g2) CUR=g; scenario_g_boot2 ;;
 g3) CUR=g; scenario_g_boot3 ;;
+x2) CUR=x; scenario_x_boot2 ;;
 n2)
         CUR=n; scenario_n_boot2
         ns revert --json
@@ -2122,6 +2416,10 @@ fi
 if want g-prepare; then
         CUR=g
         scenario_g_prepare
+fi
+if want x-prepare; then
+        CUR=x
+        scenario_x_prepare
 fi
 if want n-prepare; then
         CUR=n
