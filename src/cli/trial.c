@@ -208,162 +208,224 @@ static void sleep_usec(uint64_t usec) {
         (void) nanosleep(&ts, NULL);
 }
 
-/* Run point once as run number index; the run goes into t->rec. 0, or -errno when the unit could
- * not be started or watched (said why). */
-static int run_once(Trial *t, const TrialPoint *p, TrialRun *ret) {
-        unsigned index = (unsigned) t->rec.n_runs + 1;
-        _cleanup_free_ char *service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
-        _cleanup_free_ char *slice = strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
-        _cleanup_free_ char *desc = NULL, *log = NULL, *err = NULL, *path = NULL, *cg = NULL;
+/* A run's unit while it runs: its names, its log, the node before it and what the polling saw. */
+typedef struct RunUnit {
+        unsigned index;
+        char *service, *slice, *path, *cg_dir, *log;
+        TrialNodeSample before;
+        uint64_t t0, t1;                /* monotonic: started, ended (or stopped watching) */
+        TrialUnitState st;
+        uint64_t zram_max, oom_seen;    /* the highest zram mem_used seen; since t0, the first oom_kill */
+} RunUnit;
+
+static void run_unit_done(RunUnit *u) {
+        free(u->service);
+        free(u->slice);
+        free(u->path);
+        free(u->cg_dir);
+        free(u->log);
+        trial_unit_state_done(&u->st);
+}
+
+/* Stop u's units (errors said as warnings) and free it. */
+static void run_unit_stop(Trial *t, RunUnit *u) {
+        if (u->service) {
+                int r = trial_unit_cleanup(t->bus, u->service, u->slice);
+                if (r < 0)
+                        log_warning_errno(r, "Failed to stop %s and %s: %m", u->service, u->slice);
+        }
+        run_unit_done(u);
+}
+
+/* Start p's run number index in its unit. 0, or -errno (said why; nothing left running). */
+static int run_start(Trial *t, const TrialPoint *p, unsigned index, RunUnit *u) {
+        _cleanup_free_ char *desc = NULL, *err = NULL, *service = NULL, *cg = NULL;
         char a[FORMAT_BYTES_MAX];
         int r;
 
-        if (!service || !slice)
+        *u = (RunUnit) { .index = index, .zram_max = TRIAL_MISSING, .oom_seen = TRIAL_MISSING };
+        service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
+        u->slice = strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
+        if (!service || !u->slice)
                 return log_oom();
         desc = strdup_printf("nodeswap trial %s run %u (limit %s%s)", t->rec.id, index,
                              p->limit == TRIAL_MISSING ? "none" : format_bytes(a, sizeof a, p->limit),
                              p->swap ? ", swap" : ", no swap");
-        cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", slice);
+        cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", u->slice);
         if (!desc || !cg)
                 return log_oom();
-        _cleanup_free_ char *cg_dir = path_join_root(t->c->root, cg);
-        if (!cg_dir)
+        u->cg_dir = path_join_root(t->c->root, cg);
+        if (!u->cg_dir)
                 return log_oom();
-        r = trial_log_create(t->c->root, t->rec.id, index, &log);
+        r = trial_log_create(t->c->root, t->rec.id, index, &u->log);
         if (r < 0)
                 return log_error_errno(r, "Failed to create the log of run %u below '%s': %m", index, TRIAL_DIR);
-
-        TrialNodeSample before, after;
-        r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &before);
+        r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &u->before);
         if (r < 0)
                 return log_oom();
+        u->zram_max = u->before.zram_mem_used;
 
         TrialUnitSpec spec = {
                 .service = service,
-                .slice = slice,
+                .slice = u->slice,
                 .description = desc,
                 .argv = t->rec.command,
                 .cwd = t->rec.cwd,
-                .log = log,
+                .log = u->log,
                 .memory_max = p->limit,
                 .swap_max = p->swap ? p->swap_max : 0,
                 .cpus = t->o.cpus,
                 .timeout_usec = t->o.timeout_usec,
         };
-        uint64_t t0 = now_monotonic_usec();
+        u->t0 = now_monotonic_usec();
         r = trial_unit_start(t->bus, &spec, &err);
         if (r < 0)
                 return log_error_errno(r, "Failed to start %s: %s", service, err ?: strerror(-r));
-        r = systemd_unit_object_path(t->bus, service, &path);
-        if (r < 0) {
-                (void) trial_unit_cleanup(t->bus, service, slice);
-                return log_error_errno(r, "Failed to find %s: %m", service);
-        }
-
-        TrialUnitState st = {};
-        uint64_t zram_max = before.zram_mem_used, oom_seen = TRIAL_MISSING;
-        for (;;) {
-                sleep_usec(POLL_USEC);
-                trial_unit_state_done(&st);
-                r = trial_unit_read(t->bus, path, &st);
-                if (r < 0)
-                        break;
-                uint64_t now = now_monotonic_usec();
-                if (t->n_zram_ids > 0) {
-                        TrialNodeSample s;
-                        if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
-                            s.zram_mem_used != TRIAL_MISSING && (zram_max == TRIAL_MISSING || s.zram_mem_used > zram_max))
-                                zram_max = s.zram_mem_used;
-                }
-                if (oom_seen == TRIAL_MISSING) {
-                        TrialCgroupSample cs;
-                        if (trial_cgroup_read(cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
-                                oom_seen = now - t0;
-                }
-                if (streq_ptr(st.active_state, "failed") || (trial_unit_ended(&st) && st.start_usec > 0))
-                        break;
-                if (st.start_usec == 0 && now - t0 > START_TIMEOUT_USEC) {
-                        r = -ETIMEDOUT;
-                        break;
-                }
-                if (interrupted) {
-                        r = -EINTR;
-                        break;
-                }
-        }
-        uint64_t t1 = now_monotonic_usec();
-        if (r < 0) {
-                trial_unit_state_done(&st);
-                (void) trial_unit_cleanup(t->bus, service, slice);
-                return log_error_errno(r, "Failed to watch %s: %m", service);
-        }
-
-        TrialCgroupSample cs = {};
-        int rc = trial_cgroup_read(cg_dir, &cs);
-        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
-        r = trial_unit_cleanup(t->bus, service, slice);
+        u->service = TAKE_PTR(service);         /* from here on, run_unit_stop() stops it */
+        r = systemd_unit_object_path(t->bus, u->service, &u->path);
         if (r < 0)
-                log_warning_errno(r, "Failed to stop %s and %s: %m", service, slice);
+                return log_error_errno(r, "Failed to find %s: %m", u->service);
+        return 0;
+}
+
+/* One poll of u: its state, zram's memory, the first oom_kill. 1 when the run ended, 0 while it
+ * runs, -errno (-ETIMEDOUT: the command did not start in START_TIMEOUT_USEC; -EINTR: a signal). */
+static int run_poll(Trial *t, RunUnit *u) {
+        trial_unit_state_done(&u->st);
+        int r = trial_unit_read(t->bus, u->path, &u->st);
+        if (r < 0)
+                return r;
+        uint64_t now = now_monotonic_usec();
+        if (t->n_zram_ids > 0) {
+                TrialNodeSample s;
+                if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
+                    s.zram_mem_used != TRIAL_MISSING && (u->zram_max == TRIAL_MISSING || s.zram_mem_used > u->zram_max))
+                        u->zram_max = s.zram_mem_used;
+        }
+        if (u->oom_seen == TRIAL_MISSING) {
+                TrialCgroupSample cs;
+                if (trial_cgroup_read(u->cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
+                        u->oom_seen = now - u->t0;
+        }
+        if (streq_ptr(u->st.active_state, "failed") || (trial_unit_ended(&u->st) && u->st.start_usec > 0))
+                return 1;
+        if (u->st.start_usec == 0 && now - u->t0 > START_TIMEOUT_USEC)
+                return -ETIMEDOUT;
+        if (interrupted)
+                return -EINTR;
+        return 0;
+}
+
+/* Poll u every POLL_USEC until its run ended. 0, or -errno (said why). */
+static int run_watch(Trial *t, RunUnit *u) {
+        int r;
+        do {
+                sleep_usec(POLL_USEC);
+                r = run_poll(t, u);
+        } while (r == 0);
+        u->t1 = now_monotonic_usec();
+        if (r < 0)
+                return log_error_errno(r, "Failed to watch %s: %m", u->service);
+        return 0;
+}
+
+/* The result of u's ended run from systemd's state and the cgroup's oom_kill. */
+static void run_judge(const RunUnit *u, const TrialCgroupSample *cs, TrialRun *run) {
+        const TrialUnitState *st = &u->st;
+        run->exit_status = st->exec_main_code == 1 ? st->exec_main_status : -1;
+        run->wall_usec = st->start_usec > 0 && st->exit_usec >= st->start_usec ? st->exit_usec - st->start_usec
+                                                                                : u->t1 - u->t0;
+        run->oom_at_usec = TRIAL_MISSING;
+        if ((cs->oom_kill != TRIAL_MISSING && cs->oom_kill > 0) || streq_ptr(st->result, "oom-kill")) {
+                run->result = TRIAL_RESULT_OOM;
+                run->oom_at_usec = u->oom_seen != TRIAL_MISSING && u->oom_seen < run->wall_usec ? u->oom_seen
+                                                                                                : run->wall_usec;
+        } else if (streq_ptr(st->result, "timeout"))
+                run->result = TRIAL_RESULT_TIMEOUT;
+        else if (st->exec_main_code == 1 && st->exec_main_status == 0 && streq_ptr(st->result, "success"))
+                run->result = TRIAL_RESULT_OK;
+        else
+                run->result = TRIAL_RESULT_FAILED;
+}
+
+/* The node's figures of a run between before and after: swap traffic (the cgroup's when the
+ * kernel counts it, else the node's), the disk's traffic, zram's RAM. */
+static void run_node_figures(const Trial *t, const RunUnit *u, const TrialCgroupSample *cs,
+                             const TrialNodeSample *after, TrialRun *run) {
+        const TrialNodeSample *before = &u->before;
+        uint64_t ps = t->rec.node.page_size ?: 4096;
+        if (cs->pswpout != TRIAL_MISSING && cs->pswpin != TRIAL_MISSING) {
+                run->swapped_out = cs->pswpout * ps;
+                run->swapped_in = cs->pswpin * ps;
+                run->swap_source = TRIAL_SWAP_SOURCE_CGROUP;
+        } else if (before->pswpout != TRIAL_MISSING && after->pswpout != TRIAL_MISSING) {
+                run->swapped_out = times(delta(before->pswpout, after->pswpout), ps);
+                run->swapped_in = times(delta(before->pswpin, after->pswpin), ps);
+                run->swap_source = TRIAL_SWAP_SOURCE_VMSTAT;
+        } else {
+                run->swapped_out = run->swapped_in = TRIAL_MISSING;
+                run->swap_source = TRIAL_SWAP_SOURCE_NONE;
+        }
+        run->disk_written = times(delta(before->disk_written_sectors, after->disk_written_sectors), 512);
+        run->disk_read = times(delta(before->disk_read_sectors, after->disk_read_sectors), 512);
+        run->zram_ram = delta(before->zram_mem_used, after->zram_mem_used);
+        run->zram_ram_peak = delta(before->zram_mem_used,
+                                   u->zram_max == TRIAL_MISSING || after->zram_mem_used == TRIAL_MISSING ||
+                                                   after->zram_mem_used > u->zram_max
+                                           ? after->zram_mem_used
+                                           : u->zram_max);
+}
+
+/* Measure u's ended run of p from its slice's cgroup and the node, then stop its units. 0, or
+ * -ENOMEM. */
+static int run_measure(Trial *t, const TrialPoint *p, RunUnit *u, TrialRun *ret) {
+        TrialCgroupSample cs = {};
+        TrialNodeSample after;
+        int rc = trial_cgroup_read(u->cg_dir, &cs);
+        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
         if (rc < 0) {
-                log_warning_errno(rc, "Failed to read the cgroup '%s' of run %u: %m", cg_dir, index);
+                log_warning_errno(rc, "Failed to read the cgroup '%s' of run %u: %m", u->cg_dir, u->index);
                 cs = (TrialCgroupSample) { TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING,
                                            TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING };
         }
 
         TrialRun run = {
-                .index = index,
+                .index = u->index,
                 .limit = p->limit,
                 .swap = p->swap,
                 .swap_max = p->swap ? p->swap_max : 0,
-                .exit_status = st.exec_main_code == 1 ? st.exec_main_status : -1,
                 .oom_kills = cs.oom_kill,
-                .oom_at_usec = TRIAL_MISSING,
                 .cpu_user_usec = cs.user_usec,
                 .cpu_system_usec = cs.system_usec,
                 .memory_peak = cs.memory_peak,
                 .swap_peak = cs.swap_peak,
                 .stall_full_usec = cs.full_total_usec,
-                .log = TAKE_PTR(log),
+                .log = TAKE_PTR(u->log),
         };
-        run.wall_usec = st.start_usec > 0 && st.exit_usec >= st.start_usec ? st.exit_usec - st.start_usec : t1 - t0;
-        if ((cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0) || streq_ptr(st.result, "oom-kill")) {
-                run.result = TRIAL_RESULT_OOM;
-                run.oom_at_usec = oom_seen != TRIAL_MISSING && oom_seen < run.wall_usec ? oom_seen : run.wall_usec;
-        } else if (streq_ptr(st.result, "timeout"))
-                run.result = TRIAL_RESULT_TIMEOUT;
-        else if (st.exec_main_code == 1 && st.exec_main_status == 0 && streq_ptr(st.result, "success"))
-                run.result = TRIAL_RESULT_OK;
-        else
-                run.result = TRIAL_RESULT_FAILED;
-        uint64_t ps = t->rec.node.page_size ?: 4096;
-        if (cs.pswpout != TRIAL_MISSING && cs.pswpin != TRIAL_MISSING) {
-                run.swapped_out = cs.pswpout * ps;
-                run.swapped_in = cs.pswpin * ps;
-                run.swap_source = TRIAL_SWAP_SOURCE_CGROUP;
-        } else if (before.pswpout != TRIAL_MISSING && after.pswpout != TRIAL_MISSING) {
-                run.swapped_out = times(delta(before.pswpout, after.pswpout), ps);
-                run.swapped_in = times(delta(before.pswpin, after.pswpin), ps);
-                run.swap_source = TRIAL_SWAP_SOURCE_VMSTAT;
-        } else {
-                run.swapped_out = run.swapped_in = TRIAL_MISSING;
-                run.swap_source = TRIAL_SWAP_SOURCE_NONE;
-        }
-        run.disk_written = times(delta(before.disk_written_sectors, after.disk_written_sectors), 512);
-        run.disk_read = times(delta(before.disk_read_sectors, after.disk_read_sectors), 512);
+        run_judge(u, &cs, &run);
+        run_node_figures(t, u, &cs, &after, &run);
         run.disk = t->disk ? strdup(t->disk) : NULL;
-        run.zram_ram = delta(before.zram_mem_used, after.zram_mem_used);
-        run.zram_ram_peak = delta(before.zram_mem_used,
-                                  zram_max == TRIAL_MISSING || after.zram_mem_used == TRIAL_MISSING ||
-                                                  after.zram_mem_used > zram_max
-                                          ? after.zram_mem_used
-                                          : zram_max);
-        trial_unit_state_done(&st);
+        run_unit_stop(t, u);
         if (t->disk && !run.disk) {
                 trial_run_done(&run);
                 return log_oom();
         }
         *ret = run;
         return 0;
+}
+
+/* Run point once as run number index; the run goes into *ret. 0, or -errno when the unit could not
+ * be started or watched (said why; its units stopped). */
+static int run_once(Trial *t, const TrialPoint *p, TrialRun *ret) {
+        RunUnit u;
+        int r = run_start(t, p, (unsigned) t->rec.n_runs + 1, &u);
+        if (r >= 0)
+                r = run_watch(t, &u);
+        if (r < 0) {
+                run_unit_stop(t, &u);
+                return r;
+        }
+        return run_measure(t, p, &u, ret);
 }
 
 static int add_run(Trial *t, TrialRun *run) {
@@ -569,6 +631,170 @@ finish:
         return ret;
 }
 
+/* The host can run a trial: booted with systemd, cgroup v2, and this host (not --root). EXIT_OK,
+ * or EXIT_FAIL said why. */
+static int check_host(const CliContext *c, const HostState *h) {
+        if (!h->systemd_booted) {
+                log_error("nodeswap trial runs the command in a transient systemd unit, and this host was not booted "
+                          "with systemd (no /run/systemd/system below '%s'): nothing was run.", c->root);
+                return EXIT_FAIL;
+        }
+        if (h->cgroup != CGROUP_V2) {
+                log_error("nodeswap trial needs cgroup v2 (MemorySwapMax= and the kubelet's LimitedSwap); this node "
+                          "runs cgroup %s: nothing was run.", cgroup_mode_to_string(h->cgroup));
+                return EXIT_FAIL;
+        }
+        if (!root_is_host(c->root)) {
+                log_error("nodeswap trial runs commands on this host only; --root '%s' is for --compare.", c->root);
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
+/* The record's command: argv with its first word resolved from $PATH against the current
+ * directory, which is recorded too. EXIT_OK, EXIT_USAGE (no such command) or EXIT_FAIL. */
+static int record_command(Trial *t) {
+        const CliContext *c = t->c;
+        _cleanup_free_ char *exe = NULL;
+        t->rec.cwd = getcwd(NULL, 0);
+        if (!t->rec.cwd) {
+                log_error_errno(errno, "Failed to get the current directory: %m");
+                return EXIT_FAIL;
+        }
+        int r = trial_find_executable(c->command[0], getenv("PATH"), t->rec.cwd, &exe);
+        if (r < 0) {
+                log_error_errno(r, "Failed to find the command '%s'%s: %m", c->command[0],
+                                strchr(c->command[0], '/') ? "" : " in $PATH");
+                return EXIT_USAGE;
+        }
+        t->rec.command = strv_copy(c->command);
+        if (!t->rec.command) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        free(t->rec.command[0]);
+        t->rec.command[0] = TAKE_PTR(exe);
+        return EXIT_OK;
+}
+
+/* The record's settings (id, seed, options) and what the runs sample: the disk below the current
+ * directory, the zram devices in use as swap. EXIT_OK or EXIT_FAIL. */
+static int record_settings(Trial *t, const HostState *h) {
+        t->rec.started_usec = now_realtime_usec();
+        if (trial_id(t->rec.started_usec, &t->rec.id) < 0) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        t->rec.seed = t->o.has_seed ? t->o.seed : (t->rec.started_usec ^ (now_monotonic_usec() << 20));
+        t->rec.find_floor = t->c->trial_find_floor;
+        t->rec.runs_per_point = t->o.runs;
+        t->rec.cpus = t->o.cpus;
+        t->rec.timeout_usec = t->o.timeout_usec;
+        t->rec.drive_tbw = t->o.drive_tbw;
+        t->rec.search_lower = t->rec.search_upper = TRIAL_MISSING;
+        t->rec.search_floor_no_swap = t->rec.search_floor_swap = TRIAL_MISSING;
+
+        if (trial_disk_for(t->c->root, &t->rec.node, t->rec.cwd, &t->disk) < 0) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id >= 0) {
+                        int *n = realloc(t->zram_ids, (t->n_zram_ids + 1) * sizeof *n);
+                        if (!n) {
+                                log_oom();
+                                return EXIT_FAIL;
+                        }
+                        t->zram_ids = n;
+                        t->zram_ids[t->n_zram_ids++] = h->swaps[i].zram_id;
+                }
+        return EXIT_OK;
+}
+
+/* The bus to systemd and the trial's directory. ID is the second the trial started; a second
+ * trial in that second gets ID_2, ID_3 ... (no '-': a dash in a slice's name makes a parent
+ * slice). EXIT_OK or EXIT_FAIL. */
+static int open_trial(Trial *t) {
+        _cleanup_free_ char *why = NULL;
+        int r = systemd_open(t->c->root, &t->bus);
+        if (r < 0) {
+                log_error_errno(r, "Failed to connect to systemd: %m");
+                return EXIT_FAIL;
+        }
+        for (unsigned k = 2; (r = trial_dir_prepare(t->c->root, t->rec.id, &why)) == -EEXIST && k < 100; k++) {
+                char *id = NULL;
+                if (trial_id(t->rec.started_usec, &id) < 0) {
+                        log_oom();
+                        return EXIT_FAIL;
+                }
+                free(t->rec.id);
+                t->rec.id = strdup_printf("%s_%u", id, k);
+                free(id);
+                if (!t->rec.id) {
+                        log_oom();
+                        return EXIT_FAIL;
+                }
+        }
+        if (r < 0) {
+                log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
+/* The runs, with SIGINT, SIGTERM and SIGHUP ending the current run (its unit stopped) instead of
+ * the process; the handlers are put back after. 0 or -errno (said why). */
+static int run_trial(Trial *t) {
+        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+        sigemptyset(&sa.sa_mask);
+        (void) sigaction(SIGINT, &sa, &old_int);
+        (void) sigaction(SIGTERM, &sa, &old_term);
+        (void) sigaction(SIGHUP, &sa, &old_hup);
+
+        if (t->rec.find_floor && t->c->verbosity >= 0)
+                trial_print_intro(t->c->json ? stderr : stdout, &t->rec, 0);
+        int r = t->rec.find_floor ? run_find_floor(t) : run_limits(t);
+
+        (void) sigaction(SIGINT, &old_int, NULL);
+        (void) sigaction(SIGTERM, &old_term, NULL);
+        (void) sigaction(SIGHUP, &old_hup, NULL);
+        return r;
+}
+
+/* What ran is recorded, also when a run could not start or a signal ended the trial (r < 0): the
+ * verdict, the saved record, the report. EXIT_OK when the runs ended and the record was saved. */
+static int finish_trial(Trial *t, int r) {
+        _cleanup_free_ char *content = NULL, *saved = NULL;
+        _cleanup_json_ json_object *doc = NULL;
+        TrialVerdict v;
+        if (trial_verdict(&t->rec, &v) < 0)
+                return (void) log_oom(), EXIT_FAIL;
+        trial_verdict_done(&t->rec.verdict);
+        t->rec.verdict = v;
+        if (trial_record_to_json(&t->rec, &doc) < 0)
+                return (void) log_oom(), EXIT_FAIL;
+        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+        content = text ? strdup_printf("%s\n", text) : NULL;
+        int w = content ? trial_record_write(t->c->root, t->rec.id, content, &saved) : -ENOMEM;
+        if (w < 0)
+                log_error_errno(w, "Failed to save the trial in '%s/%s.json': %m", TRIAL_DIR, t->rec.id);
+        if (print_record(t->c, &t->rec) < 0)
+                return EXIT_FAIL;
+        if (!t->c->json && saved && t->c->verbosity >= 0)
+                printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
+                       TRIAL_DIR, t->rec.id);
+        return r < 0 || w < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+static void trial_done(Trial *t) {
+        if (t->bus)
+                sym_sd_bus_flush_close_unref(t->bus);
+        free(t->o.limits);
+        free(t->disk);
+        free(t->zram_ids);
+        trial_record_done(&t->rec);
+}
+
 int verb_trial(const CliContext *c) {
         int ret = check_usage(c);
         if (ret != EXIT_OK)
@@ -580,158 +806,25 @@ int verb_trial(const CliContext *c) {
         HostState h = {};
         Findings fs = {};
         Trial t = { .c = c };
-        _cleanup_free_ char *exe = NULL, *why = NULL, *content = NULL, *saved = NULL;
-        _cleanup_json_ json_object *doc = NULL;
-        int r;
         ret = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
-        if (ret != EXIT_OK)
-                goto finish;
-        ret = parse_numbers(c, &h, &t.o);
-        if (ret != EXIT_OK)
-                goto finish;
-
-        ret = EXIT_FAIL;
-        /* What a run needs, in the order an operator fixes it. */
-        if (!h.systemd_booted) {
-                log_error("nodeswap trial runs the command in a transient systemd unit, and this host was not booted "
-                          "with systemd (no /run/systemd/system below '%s'): nothing was run.", c->root);
-                goto finish;
-        }
-        if (h.cgroup != CGROUP_V2) {
-                log_error("nodeswap trial needs cgroup v2 (MemorySwapMax= and the kubelet's LimitedSwap); this node "
-                          "runs cgroup %s: nothing was run.", cgroup_mode_to_string(h.cgroup));
-                goto finish;
-        }
-        if (!root_is_host(c->root)) {
-                log_error("nodeswap trial runs commands on this host only; --root '%s' is for --compare.", c->root);
-                goto finish;
-        }
-
-        r = trial_node_describe(c->root, &h, &t.rec.node);
-        if (r < 0) {
+        if (ret == EXIT_OK)
+                ret = parse_numbers(c, &h, &t.o);
+        if (ret == EXIT_OK)
+                ret = check_host(c, &h);
+        if (ret == EXIT_OK && trial_node_describe(c->root, &h, &t.rec.node) < 0) {
                 log_oom();
-                goto finish;
+                ret = EXIT_FAIL;
         }
-        t.rec.cwd = getcwd(NULL, 0);
-        if (!t.rec.cwd) {
-                log_error_errno(errno, "Failed to get the current directory: %m");
-                goto finish;
-        }
-        r = trial_find_executable(c->command[0], getenv("PATH"), t.rec.cwd, &exe);
-        if (r < 0) {
-                log_error_errno(r, "Failed to find the command '%s'%s: %m", c->command[0],
-                                strchr(c->command[0], '/') ? "" : " in $PATH");
-                ret = EXIT_USAGE;
-                goto finish;
-        }
-        t.rec.command = strv_copy(c->command);
-        if (!t.rec.command) {
-                log_oom();
-                goto finish;
-        }
-        free(t.rec.command[0]);
-        t.rec.command[0] = TAKE_PTR(exe);
+        if (ret == EXIT_OK)
+                ret = record_command(&t);
+        if (ret == EXIT_OK)
+                ret = record_settings(&t, &h);
+        if (ret == EXIT_OK)
+                ret = open_trial(&t);
+        if (ret == EXIT_OK)
+                ret = finish_trial(&t, run_trial(&t));
 
-        t.rec.started_usec = now_realtime_usec();
-        if (trial_id(t.rec.started_usec, &t.rec.id) < 0) {
-                log_oom();
-                goto finish;
-        }
-        t.rec.seed = t.o.has_seed ? t.o.seed : (t.rec.started_usec ^ (now_monotonic_usec() << 20));
-        t.rec.find_floor = c->trial_find_floor;
-        t.rec.runs_per_point = t.o.runs;
-        t.rec.cpus = t.o.cpus;
-        t.rec.timeout_usec = t.o.timeout_usec;
-        t.rec.drive_tbw = t.o.drive_tbw;
-        t.rec.search_lower = t.rec.search_upper = TRIAL_MISSING;
-        t.rec.search_floor_no_swap = t.rec.search_floor_swap = TRIAL_MISSING;
-
-        r = trial_disk_for(c->root, &t.rec.node, t.rec.cwd, &t.disk);
-        if (r < 0) {
-                log_oom();
-                goto finish;
-        }
-        for (size_t i = 0; i < h.n_swaps; i++)
-                if (h.swaps[i].kind == SWAP_KIND_ZRAM && h.swaps[i].zram_id >= 0) {
-                        int *n = realloc(t.zram_ids, (t.n_zram_ids + 1) * sizeof *n);
-                        if (!n) {
-                                log_oom();
-                                goto finish;
-                        }
-                        t.zram_ids = n;
-                        t.zram_ids[t.n_zram_ids++] = h.swaps[i].zram_id;
-                }
-
-        r = systemd_open(c->root, &t.bus);
-        if (r < 0) {
-                log_error_errno(r, "Failed to connect to systemd: %m");
-                goto finish;
-        }
-        /* ID is the second the trial started; a second trial in that second gets ID_2, ID_3 ...
-         * (no '-': a dash in a slice's name makes a parent slice) */
-        for (unsigned k = 2; (r = trial_dir_prepare(c->root, t.rec.id, &why)) == -EEXIST && k < 100; k++) {
-                char *id = NULL;
-                if (trial_id(t.rec.started_usec, &id) < 0) {
-                        log_oom();
-                        goto finish;
-                }
-                free(t.rec.id);
-                t.rec.id = strdup_printf("%s_%u", id, k);
-                free(id);
-                if (!t.rec.id) {
-                        log_oom();
-                        goto finish;
-                }
-        }
-        if (r < 0) {
-                log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
-                goto finish;
-        }
-
-        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
-        sigemptyset(&sa.sa_mask);
-        (void) sigaction(SIGINT, &sa, &old_int);
-        (void) sigaction(SIGTERM, &sa, &old_term);
-        (void) sigaction(SIGHUP, &sa, &old_hup);
-
-        if (t.rec.find_floor && c->verbosity >= 0)
-                trial_print_intro(c->json ? stderr : stdout, &t.rec, 0);
-        r = t.rec.find_floor ? run_find_floor(&t) : run_limits(&t);
-
-        (void) sigaction(SIGINT, &old_int, NULL);
-        (void) sigaction(SIGTERM, &old_term, NULL);
-        (void) sigaction(SIGHUP, &old_hup, NULL);
-
-        /* What ran is recorded, also when a run could not start or a signal ended the trial. */
-        TrialVerdict v;
-        if (trial_verdict(&t.rec, &v) < 0) {
-                log_oom();
-                goto finish;
-        }
-        trial_verdict_done(&t.rec.verdict);
-        t.rec.verdict = v;
-        if (trial_record_to_json(&t.rec, &doc) < 0) {
-                log_oom();
-                goto finish;
-        }
-        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-        content = text ? strdup_printf("%s\n", text) : NULL;
-        int w = content ? trial_record_write(c->root, t.rec.id, content, &saved) : -ENOMEM;
-        if (w < 0)
-                log_error_errno(w, "Failed to save the trial in '%s/%s.json': %m", TRIAL_DIR, t.rec.id);
-        if (print_record(c, &t.rec) < 0)
-                goto finish;
-        if (!c->json && saved && c->verbosity >= 0)
-                printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
-                       TRIAL_DIR, t.rec.id);
-        ret = r < 0 || w < 0 ? EXIT_FAIL : EXIT_OK;
-finish:
-        if (t.bus)
-                sym_sd_bus_flush_close_unref(t.bus);
-        free(t.o.limits);
-        free(t.disk);
-        free(t.zram_ids);
-        trial_record_done(&t.rec);
+        trial_done(&t);
         findings_done(&fs);
         host_state_done(&h);
         policy_done(&p);
