@@ -17,7 +17,7 @@ _nodeswap() {
 		[metrics]='--pods --output'
 		[bench]='--dir'
 		[writeback]='--force'
-		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare'
+		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare --density --request --limit --replicas-max --hold --around'
 	)
 
 	case $prev in

@@ -20,8 +20,12 @@
 
 #include "cli/cli.h"
 #include "execute/trial.h"
+#include "plan/allowance.h"
+#include "plan/density.h"
+#include "plan/kubelet.h"
 #include "plan/trial.h"
 #include "policy/size.h"
+#include "probe/pods.h"
 #include "probe/systemd.h"
 #include "report/json.h"
 #include "report/log.h"
@@ -97,10 +101,14 @@ static int parse_timeout(const char *s, uint64_t *ret) {
         return 0;
 }
 
+static bool density_options(const CliContext *c) {
+        return c->request || c->limit || c->trial_replicas_max || c->trial_hold || c->trial_around;
+}
+
 static int check_usage(const CliContext *c) {
         if (c->trial_compare) {
                 if (c->trial_limits || c->trial_find_floor || c->trial_cpus || c->trial_runs || c->trial_timeout ||
-                    c->trial_seed || c->trial_drive_tbw) {
+                    c->trial_seed || c->trial_drive_tbw || c->trial_density || density_options(c)) {
                         log_error("nodeswap trial --compare takes only --json, --root and -- COMMAND.");
                         return EXIT_USAGE;
                 }
@@ -110,12 +118,28 @@ static int check_usage(const CliContext *c) {
                 log_error("nodeswap trial needs a command after '--': nodeswap trial --limits 256M,512M -- make -j2");
                 return EXIT_USAGE;
         }
+        if (c->trial_density) {
+                if (c->trial_limits || c->trial_find_floor || c->trial_seed) {
+                        log_error("nodeswap trial --density takes --request and --limit, not --limits, --find-floor or --seed.");
+                        return EXIT_USAGE;
+                }
+                if (!c->request || !c->limit) {
+                        log_error("nodeswap trial --density needs --request R and --limit L, the replica's memory "
+                                  "request and limit as a pod's (e.g. --request 32Mi --limit 64Mi).");
+                        return EXIT_USAGE;
+                }
+                return EXIT_OK;
+        }
+        if (density_options(c)) {
+                log_error("--request, --limit, --replicas-max, --hold and --around go with nodeswap trial --density.");
+                return EXIT_USAGE;
+        }
         if (c->trial_limits && c->trial_find_floor && !strchr(c->trial_limits, ',')) {
                 log_error("--find-floor takes --limits LO,HI (the bounds of the search), not '%s'.", c->trial_limits);
                 return EXIT_USAGE;
         }
         if (!c->trial_limits && !c->trial_find_floor) {
-                log_error("nodeswap trial needs --limits L1,L2,... or --find-floor.");
+                log_error("nodeswap trial needs --limits L1,L2,..., --find-floor or --density.");
                 return EXIT_USAGE;
         }
         return EXIT_OK;
@@ -129,7 +153,52 @@ typedef struct Options {
         bool has_seed;
         uint64_t seed;
         double drive_tbw;
+        /* --density */
+        uint64_t request, limit, hold_usec;
+        unsigned replicas_max, around;
 } Options;
+
+/* --density's numbers: --request and --limit as Kubernetes quantities, --replicas-max, --hold,
+ * --around. EXIT_OK or EXIT_USAGE (said why). */
+static int parse_density(const CliContext *c, Options *o) {
+        uint64_t v;
+        o->replicas_max = DENSITY_REPLICAS_MAX_DEFAULT;
+        o->hold_usec = DENSITY_HOLD_DEFAULT_USEC;
+        if (quantity_parse(c->request, &o->request) < 0) {
+                log_error("Invalid --request '%s': a Kubernetes quantity such as 32Mi or 1Gi.", c->request);
+                return EXIT_USAGE;
+        }
+        if (quantity_parse(c->limit, &o->limit) < 0 || o->limit < MiB) {
+                log_error("Invalid --limit '%s': a Kubernetes quantity of at least 1Mi, such as 64Mi.", c->limit);
+                return EXIT_USAGE;
+        }
+        if (o->request > o->limit) {
+                log_error("--request %s is above --limit %s: the API server rejects such a container.", c->request, c->limit);
+                return EXIT_USAGE;
+        }
+        if (c->trial_replicas_max) {
+                if (safe_atou64(c->trial_replicas_max, &v) < 0 || v == 0 || v > DENSITY_REPLICAS_MAX_LIMIT) {
+                        log_error("Invalid --replicas-max '%s': a whole number from 1 to %u.", c->trial_replicas_max,
+                                  DENSITY_REPLICAS_MAX_LIMIT);
+                        return EXIT_USAGE;
+                }
+                o->replicas_max = (unsigned) v;
+        }
+        if (c->trial_around) {
+                if (safe_atou64(c->trial_around, &v) < 0 || v == 0 || v > DENSITY_REPLICAS_MAX_LIMIT) {
+                        log_error("Invalid --around '%s': a whole number of replicas from 1.", c->trial_around);
+                        return EXIT_USAGE;
+                }
+                o->around = (unsigned) v;
+        }
+        if (c->trial_hold && parse_timeout(c->trial_hold, &o->hold_usec) < 0) {
+                log_error("Invalid --hold '%s': seconds, or a number with s, m or h (10, 30s, 2m).", c->trial_hold);
+                return EXIT_USAGE;
+        }
+        if (!c->trial_timeout)
+                o->timeout_usec = DENSITY_SETTLE_TIMEOUT_DEFAULT_USEC;
+        return EXIT_OK;
+}
 
 static int parse_numbers(const CliContext *c, const HostState *h, Options *o) {
         uint64_t v;
@@ -169,6 +238,8 @@ static int parse_numbers(const CliContext *c, const HostState *h, Options *o) {
                         return EXIT_USAGE;
                 }
         }
+        if (c->trial_density)
+                return parse_density(c, o);
         if (c->trial_limits) {
                 if (parse_sizes(c->trial_limits, h->mem_total, h->page_size ?: 4096, &o->limits, &o->n_limits) < 0)
                         return EXIT_USAGE;
@@ -191,6 +262,7 @@ typedef struct Trial {
         int *zram_ids;
         size_t n_zram_ids;
         size_t n_planned;       /* runs planned, for the progress lines (find-floor: those so far) */
+        unsigned n_replicas;    /* --density: the replicas started so far (their units' numbers) */
 } Trial;
 
 static uint64_t delta(uint64_t before, uint64_t after) {
@@ -275,7 +347,8 @@ static int run_start(Trial *t, const TrialPoint *p, unsigned index, RunUnit *u) 
                 .memory_max = p->limit,
                 .swap_max = p->swap ? p->swap_max : 0,
                 .cpus = t->o.cpus,
-                .timeout_usec = t->o.timeout_usec,
+                /* a density replica runs until the trial stops it: --timeout is its settle time */
+                .timeout_usec = t->rec.density ? 0 : t->o.timeout_usec,
         };
         u->t0 = now_monotonic_usec();
         r = trial_unit_start(t->bus, &spec, &err);
@@ -547,6 +620,364 @@ static int run_limits(Trial *t) {
         return 0;
 }
 
+/* --- --density ---------------------------------------------------------------------------------- */
+
+#define DENSITY_POLL_USEC (250 * USEC_PER_MSEC)
+
+/* One replica of a density point: its unit and how its footprint moved. */
+typedef struct Replica {
+        RunUnit u;
+        bool ended;
+        uint64_t ref, ref_usec;         /* the footprint when it last moved, and when (monotonic) */
+        uint64_t settle_usec;           /* since its start; TRIAL_MISSING: not settled */
+} Replica;
+
+/* A density point as it runs: its replicas and the node's figures. */
+typedef struct Point {
+        Replica *r;
+        unsigned n, started;
+        TrialNodeSample before;
+        uint64_t zram_max;
+} Point;
+
+static void point_stop(Trial *t, Point *pt) {
+        for (unsigned i = 0; i < pt->started; i++)
+                run_unit_stop(t, &pt->r[i].u);
+        free(pt->r);
+        pt->r = NULL;
+}
+
+static int point_start(Trial *t, const TrialPoint *p, Point *pt) {
+        int r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &pt->before);
+        if (r < 0)
+                return log_oom();
+        pt->zram_max = pt->before.zram_mem_used;
+        for (; pt->started < pt->n; pt->started++) {
+                Replica *x = &pt->r[pt->started];
+                r = run_start(t, p, ++t->n_replicas, &x->u);
+                if (r < 0) {
+                        pt->started++;  /* point_stop() frees it, and stops its unit if it started */
+                        return r;
+                }
+                x->ref_usec = x->u.t0;
+                x->settle_usec = TRIAL_MISSING;
+        }
+        return 0;
+}
+
+/* An ended replica is a failure unless it exited 0 without an OOM kill. */
+static bool replica_failed(const Replica *x) {
+        const TrialUnitState *st = &x->u.st;
+        return x->u.oom_seen != TRIAL_MISSING || !(st->exec_main_code == 1 && st->exec_main_status == 0) ||
+               streq_ptr(st->result, "oom-kill");
+}
+
+/* One poll of every replica: ended, settled (an exit 0 settles it). 1 when every replica settled
+ * or ended, 0 while some are settling, 2 when one failed; -errno (said why). */
+static int point_poll(Trial *t, Point *pt) {
+        bool settling = false, failed = false;
+        uint64_t now = now_monotonic_usec();
+        for (unsigned i = 0; i < pt->n; i++) {
+                Replica *x = &pt->r[i];
+                if (x->ended) {
+                        failed = failed || replica_failed(x);
+                        continue;
+                }
+                int r = run_poll(t, &x->u);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to watch %s: %m", x->u.service);
+                if (x->u.zram_max != TRIAL_MISSING && (pt->zram_max == TRIAL_MISSING || x->u.zram_max > pt->zram_max))
+                        pt->zram_max = x->u.zram_max;
+                if (r > 0) {
+                        x->ended = true;
+                        x->u.t1 = now;
+                        if (x->settle_usec == TRIAL_MISSING)
+                                x->settle_usec = now - x->u.t0;
+                        failed = failed || replica_failed(x);
+                        continue;
+                }
+                if (x->u.oom_seen != TRIAL_MISSING)
+                        failed = true;
+                if (x->settle_usec != TRIAL_MISSING)
+                        continue;
+                uint64_t m, sw;
+                if (trial_cgroup_footprint(x->u.cg_dir, &m, &sw) < 0) {
+                        settling = true;
+                        continue;
+                }
+                uint64_t fp = m + (sw == TRIAL_MISSING ? 0 : sw);
+                uint64_t moved = fp > x->ref ? fp - x->ref : x->ref - fp;
+                uint64_t band = (uint64_t) ((double) fp * DENSITY_SETTLE_BAND);
+                if (moved > band || moved > DENSITY_SETTLE_SLACK) {
+                        x->ref = fp;
+                        x->ref_usec = now;
+                        settling = true;
+                } else if (now - x->ref_usec >= DENSITY_SETTLE_USEC)
+                        x->settle_usec = x->ref_usec - x->u.t0;
+                else
+                        settling = true;
+        }
+        return failed ? 2 : settling ? 0 : 1;
+}
+
+/* The point's figures, read while its replicas still run (after the hold), into d. */
+static void point_figures(Trial *t, Point *pt, TrialDensityPoint *d) {
+        uint64_t settle_sum = 0;
+        unsigned settled = 0;
+        d->memory = d->swapped = d->replicas_stall_full_usec = 0;
+        d->settle_max_usec = TRIAL_MISSING;
+        for (unsigned i = 0; i < pt->started; i++) {
+                Replica *x = &pt->r[i];
+                TrialCgroupSample cs;
+                uint64_t m, sw;
+                bool read = trial_cgroup_read(x->u.cg_dir, &cs) >= 0;
+                bool oom = (read && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0) || x->u.oom_seen != TRIAL_MISSING ||
+                           (x->ended && streq_ptr(x->u.st.result, "oom-kill"));
+                if (oom)
+                        d->oom++;
+                else if (x->ended && replica_failed(x))
+                        d->failed++;
+                else if (x->settle_usec == TRIAL_MISSING)
+                        d->unsettled++;
+                if (x->settle_usec != TRIAL_MISSING) {
+                        settle_sum += x->settle_usec;
+                        settled++;
+                        if (d->settle_max_usec == TRIAL_MISSING || x->settle_usec > d->settle_max_usec)
+                                d->settle_max_usec = x->settle_usec;
+                }
+                if (!read || cs.full_total_usec == TRIAL_MISSING || d->replicas_stall_full_usec == TRIAL_MISSING)
+                        d->replicas_stall_full_usec = TRIAL_MISSING;
+                else
+                        d->replicas_stall_full_usec += cs.full_total_usec;
+                if (x->ended)
+                        continue;       /* it holds no memory any more */
+                if (trial_cgroup_footprint(x->u.cg_dir, &m, &sw) < 0)
+                        m = sw = TRIAL_MISSING;
+                d->memory = m == TRIAL_MISSING || d->memory == TRIAL_MISSING ? TRIAL_MISSING : d->memory + m;
+                d->swapped = sw == TRIAL_MISSING || d->swapped == TRIAL_MISSING ? TRIAL_MISSING : d->swapped + sw;
+        }
+        d->settle_mean_usec = settled ? settle_sum / settled : TRIAL_MISSING;
+        TrialNodeSample after;
+        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
+        uint64_t ps = t->rec.node.page_size ?: 4096;
+        d->swapped_out = times(delta(pt->before.pswpout, after.pswpout), ps);
+        d->swapped_in = times(delta(pt->before.pswpin, after.pswpin), ps);
+        d->disk_written = times(delta(pt->before.disk_written_sectors, after.disk_written_sectors), 512);
+        uint64_t zmax = pt->zram_max;
+        if (after.zram_mem_used != TRIAL_MISSING && (zmax == TRIAL_MISSING || after.zram_mem_used > zmax))
+                zmax = after.zram_mem_used;
+        d->zram_ram_peak = delta(pt->before.zram_mem_used, zmax);
+}
+
+/* Hold the settled replicas for --hold, watching for ends; the node's full stall over it. 0, 2
+ * when a replica failed during it, -errno. */
+static int point_hold(Trial *t, Point *pt, TrialDensityPoint *d) {
+        uint64_t s0 = trial_node_stall_full(t->c->root), h0 = now_monotonic_usec();
+        int r = 0;
+        while (now_monotonic_usec() - h0 < t->o.hold_usec) {
+                sleep_usec(DENSITY_POLL_USEC);
+                r = point_poll(t, pt);
+                if (r < 0 || r == 2)
+                        break;
+                r = 0;
+        }
+        d->hold_usec = now_monotonic_usec() - h0;
+        d->stall_full_usec = delta(s0, trial_node_stall_full(t->c->root));
+        return r;
+}
+
+/* Run n replicas of p once: start, settle, hold, judge, stop. The point goes into the record;
+ * *ret_held whether it held. -errno when it could not be run (every replica stopped). */
+static int density_point(Trial *t, const TrialPoint *p, unsigned n, unsigned repeat, bool *ret_held) {
+        TrialDensity *D = t->rec.density;
+        Point pt = { .n = n, .r = calloc(n, sizeof(Replica)) };
+        TrialDensityPoint d = { .replicas = n, .swap = p->swap, .repeat = repeat, .stall_full_usec = TRIAL_MISSING };
+        if (!pt.r)
+                return log_oom();
+        uint64_t w0 = now_monotonic_usec();
+        int r = point_start(t, p, &pt);
+        uint64_t deadline = now_monotonic_usec() + t->o.timeout_usec;
+        while (r >= 0) {
+                sleep_usec(DENSITY_POLL_USEC);
+                r = point_poll(t, &pt);
+                if (r != 0 || now_monotonic_usec() > deadline)
+                        break;
+        }
+        if (r == 1)
+                r = point_hold(t, &pt, &d);
+        if (r >= 0)
+                point_figures(t, &pt, &d);
+        point_stop(t, &pt);
+        d.wall_usec = now_monotonic_usec() - w0;
+        if (r < 0)
+                return r;
+
+        DensityOutcome o = { .replicas = n, .oom = d.oom, .failed = d.failed, .unsettled = d.unsettled,
+                             .settle_max_usec = d.settle_max_usec == TRIAL_MISSING ? 0 : d.settle_max_usec,
+                             .hold_usec = d.hold_usec, .stall_full_usec = d.stall_full_usec };
+        DensityGaveOut g = density_judge(&o, D->lone_settle_usec);
+        if (D->n_points == 0 && g == DENSITY_HELD) {
+                /* the lone replica: the reference for the others' settle time, and the footprint
+                 * the prediction starts from */
+                D->lone_settle_usec = d.settle_max_usec;
+                D->lone_footprint = d.memory == TRIAL_MISSING ? TRIAL_MISSING
+                                    : d.memory + (d.swapped == TRIAL_MISSING ? 0 : d.swapped);
+        }
+        d.gave_out = strdup(density_gave_out_to_string(g));
+        TrialDensityPoint *np = d.gave_out ? realloc(D->points, (D->n_points + 1) * sizeof *np) : NULL;
+        if (!np) {
+                free(d.gave_out);
+                return log_oom();
+        }
+        D->points = np;
+        D->points[D->n_points++] = d;
+        if (t->c->verbosity >= 0)
+                trial_print_density_point(stderr, &d);
+        *ret_held = g == DENSITY_HELD;
+        return 0;
+}
+
+/* --runs repeats of a point, stopping at the first that does not hold. */
+static int density_repeat(Trial *t, const TrialPoint *p, unsigned n, bool *ret_held) {
+        bool held = true;
+        for (unsigned k = 1; k <= t->o.runs && held; k++) {
+                int r = density_point(t, p, n, k, &held);
+                if (r < 0)
+                        return r;
+        }
+        *ret_held = held;
+        return 0;
+}
+
+/* One series: the search from start. *ret the largest count that held (0: none). */
+static int density_series(Trial *t, const TrialPoint *p, unsigned start, unsigned *ret, bool *ret_at_least) {
+        DensitySearch s;
+        unsigned n;
+        int r = 0;
+        density_search_init(&s, start, t->o.replicas_max, t->o.around);
+        while (r >= 0 && density_search_next(&s, &n) > 0) {
+                bool held;
+                r = density_repeat(t, p, n, &held);
+                if (r >= 0)
+                        r = density_search_feed(&s, held);
+        }
+        *ret = s.held;
+        *ret_at_least = s.at_least;
+        return r;
+}
+
+/* --density's set-up, before anything runs: the replica's allowance from the totals the kubelet
+ * computes it from, the refusals (no swap, no allowance, no room for one, a kubelet that started
+ * before the last swap change), the scheduler's view. EXIT_OK, or EXIT_FAIL said why. */
+static int density_setup(Trial *t, const HostState *h) {
+        const TrialNode *n = &t->rec.node;
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+        TrialDensity *D = t->rec.density = calloc(1, sizeof(TrialDensity));
+        if (!D)
+                return log_oom(), EXIT_FAIL;
+        *D = (TrialDensity) { .request = t->o.request, .limit = t->o.limit, .replicas_max = t->o.replicas_max,
+                              .around = t->o.around, .hold_usec = t->o.hold_usec,
+                              .settle_timeout_usec = t->o.timeout_usec, .mem_available = h->mem_available,
+                              .kubelet_mem_total = n->mem_total, .kubelet_swap_total = n->swap_total,
+                              .lone_settle_usec = 0, .lone_footprint = TRIAL_MISSING, .ceiling_zram = NAN };
+        if (n->swap_total == 0) {
+                log_error("nodeswap trial --density compares replicas with and without swap, and this node has "
+                          "none (SwapTotal 0): nothing was run.");
+                return EXIT_FAIL;
+        }
+        if (kubelet_capacity_stale(h) > 0) {
+                log_error("The kubelet (%s) started before nodeswap's last swap change, so it gives pods swap in "
+                          "proportion to the SwapTotal it read then, not to today's %s: restart it, then rerun the "
+                          "trial. Nothing was run.", h->kubelet_unit ?: "its unit", format_bytes(a, sizeof a, n->swap_total));
+                return EXIT_FAIL;
+        }
+        const char *why = NULL;
+        if (density_allowance(n->mem_total, n->swap_total, n->page_size, D->request, D->limit, &D->swap_max, &why) < 0)
+                return log_oom(), EXIT_FAIL;
+        if (D->swap_max == 0) {
+                log_error("A replica with --request %s --limit %s gets no swap on this node (%s): there is nothing "
+                          "to compare. Nothing was run.", t->c->request, t->c->limit, why);
+                return EXIT_FAIL;
+        }
+        if (D->swap_max > n->swap_free) {
+                log_error("One replica's allowance, %s, is more than the node's free swap (SwapFree %s): no room for "
+                          "one replica with swap. Nothing was run.", format_bytes(a, sizeof a, D->swap_max),
+                          format_bytes(b, sizeof b, n->swap_free));
+                return EXIT_FAIL;
+        }
+
+        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
+         * requests of the pods on the node as far as their cgroups tell */
+        Density dens;
+        if (allowance_density(h, NULL, 0, &dens) >= 0) {
+                D->ceiling = dens.ceiling;
+                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
+        }
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
+                D->eviction_hard = 0;
+        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
+        if (!D->eviction_source)
+                return log_oom(), EXIT_FAIL;
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
+                const char *last = NULL;
+                size_t last_len = 0;
+                for (size_t i = 0; i < n_pods; i++) {
+                        ContainerNeed need;
+                        const char *slash = strrchr(pods[i].name, '/');
+                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
+                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
+                                D->pods_on_node++;
+                        last = pods[i].name;
+                        last_len = len;
+                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
+                                D->requests_on_node += need.request;
+                        else
+                                D->requests_unknown++;
+                }
+                pod_swaps_free(pods, n_pods);
+        }
+        DensityScheduler s = { .capacity = n->mem_total, .eviction_hard = D->eviction_hard,
+                               .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node };
+        if (D->request > 0 && density_scheduler(&s, D->request) >= 0)
+                D->admitted = s.admitted;
+        D->allocatable = s.allocatable;
+        if (D->request == 0)
+                D->allocatable = n->mem_total > D->eviction_hard ? n->mem_total - D->eviction_hard : 0;
+        return EXIT_OK;
+}
+
+static int run_density(Trial *t) {
+        TrialDensity *D = t->rec.density;
+        TrialPoint none = { .limit = D->limit }, with = { .limit = D->limit, .swap = true, .swap_max = D->swap_max };
+        bool held;
+        if (t->c->verbosity >= 0)
+                trial_print_density_intro(t->c->json ? stderr : stdout, &t->rec);
+        fflush(stdout);
+        int r = density_repeat(t, &none, 1, &held);
+        if (r < 0 || !held)
+                return r;
+        uint64_t ps = t->rec.node.page_size;
+        uint64_t fp = D->lone_footprint == TRIAL_MISSING ? D->limit : D->lone_footprint;
+        D->predicted_no_swap = density_predict(D->mem_available, t->rec.node.swap_free, fp, 0, ps, false,
+                                               t->o.replicas_max);
+        D->predicted_swap = density_predict(D->mem_available, t->rec.node.swap_free, fp, D->swap_max, ps, true,
+                                            t->o.replicas_max);
+        r = density_series(t, &none, D->predicted_no_swap, &D->density_no_swap, &D->at_least_no_swap);
+        if (r >= 0)
+                r = density_series(t, &with, D->predicted_swap, &D->density_swap, &D->at_least_swap);
+        if (D->density_swap > 0) {
+                DensityScheduler s = { .capacity = D->kubelet_mem_total, .eviction_hard = D->eviction_hard,
+                                       .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node };
+                (void) density_scheduler(&s, D->request ?: 1);
+                D->request_for_swap = density_request_for(&s, D->density_swap);
+        }
+        return r;
+}
+
 /* --- The verb ----------------------------------------------------------------------------------- */
 
 static int trial_id(uint64_t usec, char **ret) {
@@ -581,6 +1012,18 @@ static int verb_compare(const CliContext *c) {
         }
         for (char **s = skipped; s && *s; s++)
                 log_warning("Skipped %s", *s);
+        /* density records have no runs to set side by side */
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (t[i].density_mode) {
+                        log_notice("Left out %s: a density trial (nodeswap trial --compare sets the --limits and "
+                                   "--find-floor trials side by side).", strempty(t[i].path));
+                        trial_record_done(&t[i]);
+                        continue;
+                }
+                t[kept++] = t[i];
+        }
+        n = kept;
         int ret = EXIT_OK;
         for (size_t i = 0; i < n; i++) {
                 TrialVerdict v;
@@ -751,9 +1194,9 @@ static int run_trial(Trial *t) {
         (void) sigaction(SIGTERM, &sa, &old_term);
         (void) sigaction(SIGHUP, &sa, &old_hup);
 
-        if (t->rec.find_floor && t->c->verbosity >= 0)
+        if (t->rec.find_floor && !t->rec.density && t->c->verbosity >= 0)
                 trial_print_intro(t->c->json ? stderr : stdout, &t->rec, 0);
-        int r = t->rec.find_floor ? run_find_floor(t) : run_limits(t);
+        int r = t->rec.density ? run_density(t) : t->rec.find_floor ? run_find_floor(t) : run_limits(t);
 
         (void) sigaction(SIGINT, &old_int, NULL);
         (void) sigaction(SIGTERM, &old_term, NULL);
@@ -809,12 +1252,16 @@ int verb_trial(const CliContext *c) {
         ret = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
         if (ret == EXIT_OK)
                 ret = parse_numbers(c, &h, &t.o);
-        if (ret == EXIT_OK)
-                ret = check_host(c, &h);
         if (ret == EXIT_OK && trial_node_describe(c->root, &h, &t.rec.node) < 0) {
                 log_oom();
                 ret = EXIT_FAIL;
         }
+        /* --density's refusals are about the node's swap and the kubelet, the host's about how
+         * the trial runs: the node's first */
+        if (ret == EXIT_OK && c->trial_density)
+                ret = density_setup(&t, &h);
+        if (ret == EXIT_OK)
+                ret = check_host(c, &h);
         if (ret == EXIT_OK)
                 ret = record_command(&t);
         if (ret == EXIT_OK)

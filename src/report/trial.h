@@ -19,6 +19,12 @@ void trial_print_run(FILE *f, const TrialRun *r, size_t n_planned);
 /* The table, its footnotes for missing figures and the verdict. */
 void trial_print(FILE *f, const TrialRecord *t);
 
+/* --density: the intro before the points, one progress line a point (stderr), and (trial_print()
+ * calls it for a density record) the points' table and the verdict. */
+void trial_print_density_intro(FILE *f, const TrialRecord *t);
+void trial_print_density_point(FILE *f, const TrialDensityPoint *p);
+void trial_print_density(FILE *f, const TrialRecord *t);
+
 /* --compare: the records of the same command side by side (command NULL: every command, one
  * table each), one column per trial, rows limit × swap. */
 void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
