@@ -65,6 +65,7 @@ static void help(void) {
                "      --replicas-max N (trial --density) the most replicas a point starts (default 64)\n"
                "      --hold T        (trial --density) how long the settled replicas are held (default 10s)\n"
                "      --around K      (trial --density) search up to K above the predicted count only\n"
+               "      --svg FILE      (trial) draw the trial (or --compare) as an SVG chart into FILE\n"
                "  -h, --help          this text\n"
                "      --version       the version\n\n"
                "See nodeswap(8) and nodeswap.conf(5).\n",
@@ -245,7 +246,7 @@ enum {
         VERB_OPT_PRIORITY = 1 << 11,
         VERB_OPT_STATIC_POD = 1 << 12,
         VERB_OPT_TRIAL = 1 << 13,       /* --limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare
-                                         * --density --replicas-max --hold --around */
+                                         * --density --replicas-max --hold --around --svg */
         VERB_OPT_COMMAND = 1 << 14,     /* -- COMMAND [ARG...] */
 };
 
@@ -302,6 +303,7 @@ enum {
         ARG_REPLICAS_MAX,
         ARG_HOLD,
         ARG_AROUND,
+        ARG_SVG,
 };
 static const struct option options[] = {
         { "config", required_argument, NULL, 'c' },
@@ -337,6 +339,7 @@ static const struct option options[] = {
         { "replicas-max", required_argument, NULL, ARG_REPLICAS_MAX },
         { "hold", required_argument, NULL, ARG_HOLD },
         { "around", required_argument, NULL, ARG_AROUND },
+        { "svg", required_argument, NULL, ARG_SVG },
         {},
 };
 
@@ -471,6 +474,10 @@ static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) 
                 case ARG_AROUND:
                         *seen |= VERB_OPT_TRIAL;
                         c->trial_around = optarg;
+                        break;
+                case ARG_SVG:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_svg = optarg;
                         break;
                 case ARG_POLICY_FILE_AS: {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */

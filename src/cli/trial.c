@@ -109,7 +109,7 @@ static int check_usage(const CliContext *c) {
         if (c->trial_compare) {
                 if (c->trial_limits || c->trial_find_floor || c->trial_cpus || c->trial_runs || c->trial_timeout ||
                     c->trial_seed || c->trial_drive_tbw || c->trial_density || density_options(c)) {
-                        log_error("nodeswap trial --compare takes only --json, --root and -- COMMAND.");
+                        log_error("nodeswap trial --compare takes only --json, --svg, --root and -- COMMAND.");
                         return EXIT_USAGE;
                 }
                 return EXIT_OK;
@@ -990,6 +990,19 @@ static int trial_id(uint64_t usec, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
+/* --svg FILE: svg (NULL: out of memory) into FILE. 0 or -errno (said why). */
+static int write_svg(const CliContext *c, char *svg) {
+        _cleanup_free_ char *text = svg;
+        if (!text)
+                return log_oom();
+        int r = trial_svg_write(c->trial_svg, text);
+        if (r < 0)
+                return log_error_errno(r, "Failed to write the chart '%s': %m", c->trial_svg);
+        if (!c->json && c->verbosity >= 0)
+                printf("Drew %s.\n", c->trial_svg);
+        return 0;
+}
+
 static int print_record(const CliContext *c, const TrialRecord *rec) {
         if (c->json) {
                 _cleanup_json_ json_object *o = NULL;
@@ -1069,6 +1082,8 @@ static int verb_compare(const CliContext *c) {
                 }
         } else
                 trial_compare_print(stdout, t, n, filter);
+        if (c->trial_svg && write_svg(c, trial_compare_svg(t, n, filter, NULL, NULL)) < 0)
+                ret = EXIT_FAIL;
 finish:
         trial_records_free(t, n);
         return ret;
@@ -1226,7 +1241,8 @@ static int finish_trial(Trial *t, int r) {
         if (!t->c->json && saved && t->c->verbosity >= 0)
                 printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
                        TRIAL_DIR, t->rec.id);
-        return r < 0 || w < 0 ? EXIT_FAIL : EXIT_OK;
+        int s = t->c->trial_svg ? write_svg(t->c, trial_svg(&t->rec, NULL, NULL)) : 0;
+        return r < 0 || w < 0 || s < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 static void trial_done(Trial *t) {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "report/json.h"
+#include "report/svg.h"
 
 /* --- JSON ------------------------------------------------------------------------------------- */
 
@@ -880,4 +881,170 @@ int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, 
                 return -ENOMEM;
         *ret = TAKE_PTR(o);
         return 0;
+}
+
+/* --- --svg -------------------------------------------------------------------------------------- */
+
+static double mib(uint64_t v) {
+        return v == TRIAL_MISSING ? NAN : (double) v / (double) MiB;
+}
+
+/* The runs of t, with or without swap, by limit: wall time (which_out false) or MiB swapped out. */
+static int runs_series(const TrialRecord *t, bool swap, bool which_out, SvgSeries *ret) {
+        SvgPoint *p = calloc(t->n_runs ?: 1, sizeof *p);
+        size_t n = 0;
+        if (!p)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n_runs; i++) {
+                const TrialRun *r = &t->runs[i];
+                if (r->swap != swap || r->limit == TRIAL_MISSING)
+                        continue;
+                bool ok = r->result == TRIAL_RESULT_OK;
+                p[n++] = (SvgPoint) { .x = mib(r->limit),
+                                      .y = which_out ? mib(r->swapped_out) : usec_s(r->wall_usec),
+                                      .marker = ok ? SVG_MARKER_DOT : SVG_MARKER_CROSS,
+                                      .label = ok ? NULL : trial_result_to_string(r->result) };
+        }
+        /* by limit, so that the line runs left to right */
+        for (size_t i = 1; i < n; i++)
+                for (size_t k = i; k > 0 && p[k - 1].x > p[k].x; k--) {
+                        SvgPoint x = p[k];
+                        p[k] = p[k - 1];
+                        p[k - 1] = x;
+                }
+        *ret = (SvgSeries) { .name = swap ? "with swap (MemorySwapMax= the allowance)" : "without swap",
+                             .points = p, .n_points = n, .dashed = !swap };
+        return 0;
+}
+
+static void panels_free(SvgPanel *p, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                for (size_t s = 0; s < p[i].n_series; s++)
+                        free(p[i].series[s].points);
+                free(p[i].series);
+        }
+}
+
+static int density_series(const TrialDensity *d, bool swap, bool stall, SvgSeries *ret) {
+        SvgPoint *p = calloc(d->n_points ?: 1, sizeof *p);
+        size_t n = 0;
+        if (!p)
+                return -ENOMEM;
+        for (size_t i = 0; i < d->n_points; i++) {
+                const TrialDensityPoint *x = &d->points[i];
+                if (x->swap != swap)
+                        continue;
+                bool held = streq_ptr(x->gave_out, "held");
+                p[n++] = (SvgPoint) {
+                        .x = x->replicas,
+                        .y = stall ? (x->hold_usec && x->stall_full_usec != TRIAL_MISSING
+                                              ? 100.0 * (double) x->stall_full_usec / (double) x->hold_usec : NAN)
+                                   : usec_s(x->settle_max_usec),
+                        .marker = held ? SVG_MARKER_DOT : SVG_MARKER_CROSS,
+                        .label = held ? NULL : x->gave_out,
+                };
+                /* a point that gave out before the figure was taken (an OOM kill before the
+                 * hold) still shows, on the axis, with what gave out */
+                if (isnan(p[n - 1].y) && !held)
+                        p[n - 1].y = 0;
+        }
+        for (size_t i = 1; i < n; i++)
+                for (size_t k = i; k > 0 && p[k - 1].x > p[k].x; k--) {
+                        SvgPoint x = p[k];
+                        p[k] = p[k - 1];
+                        p[k - 1] = x;
+                }
+        *ret = (SvgSeries) { .name = swap ? "replicas with swap" : "replicas without swap", .points = p,
+                             .n_points = n, .dashed = !swap };
+        return 0;
+}
+
+static int two_series(SvgPanel *pn, const char *title, const char *x_label, const char *y_label) {
+        pn->series = calloc(2, sizeof *pn->series);
+        pn->n_series = 2;
+        pn->title = title;
+        pn->x_label = x_label;
+        pn->y_label = y_label;
+        return pn->series ? 0 : -ENOMEM;
+}
+
+char *trial_svg(const TrialRecord *t, unsigned *ret_width, unsigned *ret_height) {
+        SvgPanel pn[2] = {};
+        char *svg = NULL;
+        _cleanup_free_ char *cmd = command_line(t->command), *title = NULL;
+        int r = two_series(&pn[0], NULL, NULL, NULL);
+        if (r >= 0)
+                r = two_series(&pn[1], NULL, NULL, NULL);
+        if (r < 0)
+                goto finish;
+        if (t->density) {
+                title = strdup_printf("Density trial %s: %s (%s swap)", t->id, strempty(cmd), strempty(t->node.backend));
+                pn[0] = (SvgPanel) { "the slowest replica to settle", "replicas (count)", "settle time (s)", pn[0].series, 2 };
+                pn[1] = (SvgPanel) { "the node's full memory stall over the hold", "replicas (count)",
+                                     "full stall (% of the hold)", pn[1].series, 2 };
+                for (int k = 0; k < 2 && r >= 0; k++)
+                        r = density_series(t->density, false, k == 1, &pn[k].series[0]) < 0 ||
+                                            density_series(t->density, true, k == 1, &pn[k].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        } else {
+                title = strdup_printf("Trial %s: %s (%s swap)", t->id, strempty(cmd), strempty(t->node.backend));
+                pn[0] = (SvgPanel) { "wall time against the limit", "memory limit (MiB)", "wall time (s)", pn[0].series, 2 };
+                pn[1] = (SvgPanel) { "swap traffic against the limit", "memory limit (MiB)", "swapped out (MiB)",
+                                     pn[1].series, 2 };
+                for (int k = 0; k < 2 && r >= 0; k++)
+                        r = runs_series(t, false, k == 1, &pn[k].series[0]) < 0 ||
+                                            runs_series(t, true, k == 1, &pn[k].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        }
+        if (r >= 0 && title)
+                svg = svg_render(title, pn, 2, ret_width, ret_height);
+finish:
+        panels_free(pn, 2);
+        return svg;
+}
+
+char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
+                        unsigned *ret_height) {
+        /* the trials of command (NULL: of the latest trial's command), one panel each */
+        char *const *want = command;
+        for (size_t i = n; !want && i > 0; i--)
+                if (t[i - 1].n_runs > 0)
+                        want = t[i - 1].command;
+        size_t k = 0;
+        for (size_t i = 0; want && i < n; i++)
+                k += t[i].n_runs > 0 && strv_equal(t[i].command, want);
+        SvgPanel *pn = calloc(k ?: 1, sizeof *pn);
+        char **titles = calloc(k + 1, sizeof *titles);
+        _cleanup_free_ char *cmd = want ? command_line(want) : NULL, *title = NULL;
+        char *svg = NULL;
+        size_t m = 0;
+        int r = pn && titles ? 0 : -ENOMEM;
+        for (size_t i = 0; r >= 0 && want && i < n; i++) {
+                if (t[i].n_runs == 0 || !strv_equal(t[i].command, want))
+                        continue;
+                titles[m] = strdup_printf("%s: %s%s%s", t[i].id, strempty(t[i].node.backend),
+                                          t[i].node.zram_algorithm ? " " : "", strempty(t[i].node.zram_algorithm));
+                r = titles[m] ? two_series(&pn[m], titles[m], "memory limit (MiB)", "wall time (s)") : -ENOMEM;
+                m++;
+                if (r >= 0)
+                        r = runs_series(&t[i], false, false, &pn[m - 1].series[0]) < 0 ||
+                                            runs_series(&t[i], true, false, &pn[m - 1].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        }
+        if (r >= 0) {
+                title = strdup_printf("nodeswap trial --compare: %s", cmd ?: "no trial recorded");
+                svg = title ? svg_render(title, pn, m, ret_width, ret_height) : NULL;
+        }
+        if (pn)
+                panels_free(pn, m);
+        free(pn);
+        for (size_t i = 0; titles && i < m; i++)
+                free(titles[i]);
+        free(titles);
+        return svg;
+}
+
+int trial_svg_write(const char *path, const char *svg) {
+        /* 0644: a picture for people, read by whoever opens it; nothing in it is secret */
+        return write_file_atomic(path, svg, 0644);
 }

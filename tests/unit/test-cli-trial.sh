@@ -61,9 +61,9 @@ has 'takes --request and --limit, not --limits'
 run 2 trial --limits 48M --hold 10 -- /bin/true
 has 'go with nodeswap trial --density'
 run 2 trial --compare --density
-has 'takes only --json, --root and -- COMMAND'
+has 'takes only --json, --svg, --root and -- COMMAND'
 run 2 trial --compare --limits 48M
-has 'takes only --json, --root and -- COMMAND'
+has 'takes only --json, --svg, --root and -- COMMAND'
 run 2 trial --find-floor --limits 48M -- /bin/true
 has '--find-floor takes --limits LO,HI'
 run 2 status -- /bin/true
