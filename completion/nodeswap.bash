@@ -17,7 +17,7 @@ _nodeswap() {
 		[metrics]='--pods --output'
 		[bench]='--dir'
 		[writeback]='--force'
-		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare --density --request --limit --replicas-max --hold --around --svg'
+		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare --density --request --limit --replicas-max --hold --around --memory --svg'
 	)
 
 	case $prev in
@@ -45,7 +45,7 @@ _nodeswap() {
 		COMPREPLY=($(compgen -W '128Mi 256Mi 512Mi 1Gi 2Gi' -- "$cur"))
 		return
 		;;
-	--limits | --runs | --cpus | --timeout | --seed | --drive-tbw | --replicas-max | --hold | --around)
+	--limits | --runs | --cpus | --timeout | --seed | --drive-tbw | --replicas-max | --hold | --around | --memory)
 		return
 		;;
 	esac

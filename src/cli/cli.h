@@ -31,7 +31,7 @@ typedef struct CliContext {
         bool trial_find_floor, trial_compare;
         /* trial --density (with --request and --limit): --replicas-max, --hold, --around as given */
         bool trial_density;
-        const char *trial_replicas_max, *trial_hold, *trial_around;
+        const char *trial_replicas_max, *trial_hold, *trial_around, *trial_memory;
         const char *trial_svg;  /* trial --svg FILE */
         char **command;
         char **args;            /* positional arguments after the command, NULL-terminated */

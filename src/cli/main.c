@@ -66,6 +66,8 @@ static void help(void) {
                "      --hold T        (trial --density) how long the settled replicas are held (default 10s)\n"
                "      --around K      (trial --density) search up to K above the predicted count only\n"
                "      --svg FILE      (trial) draw the trial (or --compare) as an SVG chart into FILE\n"
+               "      --memory SIZE   (trial --density) the replicas' budget (default: MemAvailable less\n"
+               "                      the kubelet's memory.available)\n"
                "  -h, --help          this text\n"
                "      --version       the version\n\n"
                "See nodeswap(8) and nodeswap.conf(5).\n",
@@ -246,7 +248,7 @@ enum {
         VERB_OPT_PRIORITY = 1 << 11,
         VERB_OPT_STATIC_POD = 1 << 12,
         VERB_OPT_TRIAL = 1 << 13,       /* --limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare
-                                         * --density --replicas-max --hold --around --svg */
+                                         * --density --replicas-max --hold --around --memory --svg */
         VERB_OPT_COMMAND = 1 << 14,     /* -- COMMAND [ARG...] */
 };
 
@@ -304,6 +306,7 @@ enum {
         ARG_HOLD,
         ARG_AROUND,
         ARG_SVG,
+        ARG_MEMORY,
 };
 static const struct option options[] = {
         { "config", required_argument, NULL, 'c' },
@@ -340,6 +343,7 @@ static const struct option options[] = {
         { "hold", required_argument, NULL, ARG_HOLD },
         { "around", required_argument, NULL, ARG_AROUND },
         { "svg", required_argument, NULL, ARG_SVG },
+        { "memory", required_argument, NULL, ARG_MEMORY },
         {},
 };
 
@@ -474,6 +478,10 @@ static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) 
                 case ARG_AROUND:
                         *seen |= VERB_OPT_TRIAL;
                         c->trial_around = optarg;
+                        break;
+                case ARG_MEMORY:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_memory = optarg;
                         break;
                 case ARG_SVG:
                         *seen |= VERB_OPT_TRIAL;

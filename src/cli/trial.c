@@ -25,6 +25,7 @@
 #include "plan/kubelet.h"
 #include "plan/trial.h"
 #include "policy/size.h"
+#include "probe/kubelet-flags.h"
 #include "probe/pods.h"
 #include "probe/systemd.h"
 #include "report/json.h"
@@ -102,7 +103,7 @@ static int parse_timeout(const char *s, uint64_t *ret) {
 }
 
 static bool density_options(const CliContext *c) {
-        return c->request || c->limit || c->trial_replicas_max || c->trial_hold || c->trial_around;
+        return c->request || c->limit || c->trial_replicas_max || c->trial_hold || c->trial_around || c->trial_memory;
 }
 
 static int check_usage(const CliContext *c) {
@@ -131,7 +132,7 @@ static int check_usage(const CliContext *c) {
                 return EXIT_OK;
         }
         if (density_options(c)) {
-                log_error("--request, --limit, --replicas-max, --hold and --around go with nodeswap trial --density.");
+                log_error("--request, --limit, --replicas-max, --hold, --around and --memory go with nodeswap trial --density.");
                 return EXIT_USAGE;
         }
         if (c->trial_limits && c->trial_find_floor && !strchr(c->trial_limits, ',')) {
@@ -154,7 +155,7 @@ typedef struct Options {
         uint64_t seed;
         double drive_tbw;
         /* --density */
-        uint64_t request, limit, hold_usec;
+        uint64_t request, limit, hold_usec, budget;     /* budget: --memory, 0: not given */
         unsigned replicas_max, around;
 } Options;
 
@@ -190,6 +191,10 @@ static int parse_density(const CliContext *c, Options *o) {
                         return EXIT_USAGE;
                 }
                 o->around = (unsigned) v;
+        }
+        if (c->trial_memory && (quantity_parse(c->trial_memory, &o->budget) < 0 || o->budget < o->limit)) {
+                log_error("Invalid --memory '%s': a Kubernetes quantity of at least --limit, such as 4Gi.", c->trial_memory);
+                return EXIT_USAGE;
         }
         if (c->trial_hold && parse_timeout(c->trial_hold, &o->hold_usec) < 0) {
                 log_error("Invalid --hold '%s': seconds, or a number with s, m or h (10, 30s, 2m).", c->trial_hold);
@@ -263,6 +268,7 @@ typedef struct Trial {
         size_t n_zram_ids;
         size_t n_planned;       /* runs planned, for the progress lines (find-floor: those so far) */
         unsigned n_replicas;    /* --density: the replicas started so far (their units' numbers) */
+        char *budget_dir;       /* --density: the budget slice's cgroup directory */
 } Trial;
 
 static uint64_t delta(uint64_t before, uint64_t after) {
@@ -317,13 +323,17 @@ static int run_start(Trial *t, const TrialPoint *p, unsigned index, RunUnit *u) 
 
         *u = (RunUnit) { .index = index, .zram_max = TRIAL_MISSING, .oom_seen = TRIAL_MISSING };
         service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
-        u->slice = strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
+        /* a density replica's slice is a child of the budget's, nodeswap_trial_ID.slice: the '-'
+         * in its name makes it one */
+        u->slice = t->rec.density ? strdup_printf("nodeswap_trial_%s-%u.slice", t->rec.id, index)
+                                  : strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
         if (!service || !u->slice)
                 return log_oom();
         desc = strdup_printf("nodeswap trial %s run %u (limit %s%s)", t->rec.id, index,
                              p->limit == TRIAL_MISSING ? "none" : format_bytes(a, sizeof a, p->limit),
                              p->swap ? ", swap" : ", no swap");
-        cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", u->slice);
+        cg = t->rec.density ? strdup_printf(TRIAL_CGROUP_ROOT "/nodeswap_trial_%s.slice/%s", t->rec.id, u->slice)
+                            : strdup_printf(TRIAL_CGROUP_ROOT "/%s", u->slice);
         if (!desc || !cg)
                 return log_oom();
         u->cg_dir = path_join_root(t->c->root, cg);
@@ -771,7 +781,13 @@ static void point_figures(Trial *t, Point *pt, TrialDensityPoint *d) {
 
 /* Hold the settled replicas for --hold, watching for ends; the node's full stall over it. 0, 2
  * when a replica failed during it, -errno. */
+static uint64_t budget_stall(const Trial *t) {
+        TrialCgroupSample cs;
+        return t->budget_dir && trial_cgroup_read(t->budget_dir, &cs) >= 0 ? cs.full_total_usec : TRIAL_MISSING;
+}
+
 static int point_hold(Trial *t, Point *pt, TrialDensityPoint *d) {
+        uint64_t b0 = budget_stall(t);
         uint64_t s0 = trial_node_stall_full(t->c->root), h0 = now_monotonic_usec();
         int r = 0;
         while (now_monotonic_usec() - h0 < t->o.hold_usec) {
@@ -783,6 +799,7 @@ static int point_hold(Trial *t, Point *pt, TrialDensityPoint *d) {
         }
         d->hold_usec = now_monotonic_usec() - h0;
         d->stall_full_usec = delta(s0, trial_node_stall_full(t->c->root));
+        d->budget_stall_full_usec = delta(b0, budget_stall(t));
         return r;
 }
 
@@ -791,7 +808,8 @@ static int point_hold(Trial *t, Point *pt, TrialDensityPoint *d) {
 static int density_point(Trial *t, const TrialPoint *p, unsigned n, unsigned repeat, bool *ret_held) {
         TrialDensity *D = t->rec.density;
         Point pt = { .n = n, .r = calloc(n, sizeof(Replica)) };
-        TrialDensityPoint d = { .replicas = n, .swap = p->swap, .repeat = repeat, .stall_full_usec = TRIAL_MISSING };
+        TrialDensityPoint d = { .replicas = n, .swap = p->swap, .repeat = repeat, .stall_full_usec = TRIAL_MISSING,
+                                .budget_stall_full_usec = TRIAL_MISSING };
         if (!pt.r)
                 return log_oom();
         uint64_t w0 = now_monotonic_usec();
@@ -815,6 +833,10 @@ static int density_point(Trial *t, const TrialPoint *p, unsigned n, unsigned rep
         DensityOutcome o = { .replicas = n, .oom = d.oom, .failed = d.failed, .unsettled = d.unsettled,
                              .settle_max_usec = d.settle_max_usec == TRIAL_MISSING ? 0 : d.settle_max_usec,
                              .hold_usec = d.hold_usec, .stall_full_usec = d.stall_full_usec };
+        /* the replicas' own "node", the budget's slice, counts as much as the node */
+        if (d.budget_stall_full_usec != TRIAL_MISSING &&
+            (o.stall_full_usec == TRIAL_MISSING || d.budget_stall_full_usec > o.stall_full_usec))
+                o.stall_full_usec = d.budget_stall_full_usec;
         DensityGaveOut g = density_judge(&o, D->lone_settle_usec);
         if (D->n_points == 0 && g == DENSITY_HELD) {
                 /* the lone replica: the reference for the others' settle time, and the footprint
@@ -864,6 +886,13 @@ static int density_series(Trial *t, const TrialPoint *p, unsigned start, unsigne
         *ret = s.held;
         *ret_at_least = s.at_least;
         return r;
+}
+
+static DensityScheduler density_scheduler_of(const TrialDensity *D) {
+        return (DensityScheduler) { .capacity = D->kubelet_mem_total, .kube_reserved = D->kube_reserved,
+                                    .system_reserved = D->system_reserved, .eviction_hard = D->eviction_hard,
+                                    .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node,
+                                    .max_pods = D->max_pods };
 }
 
 /* --density's set-up, before anything runs: the replica's allowance from the totals the kubelet
@@ -920,6 +949,24 @@ static int density_setup(Trial *t, const HostState *h) {
         D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
         if (!D->eviction_source)
                 return log_oom(), EXIT_FAIL;
+        /* a reservation the kubelet could not parse would stop it: none is counted, and the
+         * source says what was written */
+        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
+                D->kube_reserved = 0;
+        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
+                D->system_reserved = 0;
+        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
+        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
+                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
+                                                         : strdup("not set");
+        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
+                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
+                                                             : strdup("not set");
+        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
+                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
+                                               : strdup("the kubelet's default");
+        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
+                return log_oom(), EXIT_FAIL;
         PodSwap *pods = NULL;
         size_t n_pods = 0;
         if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
@@ -940,17 +987,51 @@ static int density_setup(Trial *t, const HostState *h) {
                 }
                 pod_swaps_free(pods, n_pods);
         }
-        DensityScheduler s = { .capacity = n->mem_total, .eviction_hard = D->eviction_hard,
-                               .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node };
-        if (D->request > 0 && density_scheduler(&s, D->request) >= 0)
+        DensityScheduler s = density_scheduler_of(D);
+        /* request > 0 here: a request of zero gets no swap and was refused above */
+        if (density_scheduler(&s, D->request) >= 0) {
                 D->admitted = s.admitted;
+                D->by_max_pods = s.by_max_pods;
+        }
         D->allocatable = s.allocatable;
-        if (D->request == 0)
-                D->allocatable = n->mem_total > D->eviction_hard ? n->mem_total - D->eviction_hard : 0;
+
+        /* the replicas' budget: what pods could take of the node now, capped on their parent
+         * slice as kubepods.slice is capped at allocatable */
+        D->budget = t->o.budget ?: (h->mem_available > D->eviction_hard ? h->mem_available - D->eviction_hard : 0);
+        D->budget_source = strdup(t->o.budget ? "--memory" : "MemAvailable less memory.available");
+        if (!D->budget_source)
+                return log_oom(), EXIT_FAIL;
+        if (D->budget < D->limit) {
+                log_error("The replicas' budget, %s (%s), is less than one replica's limit, %s: no room for one "
+                          "replica. Nothing was run.", format_bytes(a, sizeof a, D->budget), D->budget_source,
+                          format_bytes(b, sizeof b, D->limit));
+                return EXIT_FAIL;
+        }
         return EXIT_OK;
 }
 
+static int run_density_points(Trial *t);
+
+/* The budget's slice around the points: started first, stopped last, also on an error or a signal. */
 static int run_density(Trial *t) {
+        TrialDensity *D = t->rec.density;
+        _cleanup_free_ char *slice = strdup_printf("nodeswap_trial_%s.slice", t->rec.id), *err = NULL;
+        _cleanup_free_ char *desc = strdup_printf("nodeswap trial %s: the replicas' budget", t->rec.id);
+        if (!slice || !desc)
+                return log_oom();
+        int r = trial_slice_start(t->bus, slice, desc, D->budget, &err);
+        if (r < 0)
+                return log_error_errno(r, "Failed to start %s: %s", slice, err ?: strerror(-r));
+        _cleanup_free_ char *cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", slice);
+        t->budget_dir = cg ? path_join_root(t->c->root, cg) : NULL;
+        r = t->budget_dir ? run_density_points(t) : log_oom();
+        int k = trial_unit_cleanup(t->bus, NULL, slice);
+        if (k < 0)
+                log_warning_errno(k, "Failed to stop %s: %m", slice);
+        return r;
+}
+
+static int run_density_points(Trial *t) {
         TrialDensity *D = t->rec.density;
         TrialPoint none = { .limit = D->limit }, with = { .limit = D->limit, .swap = true, .swap_max = D->swap_max };
         bool held;
@@ -962,17 +1043,15 @@ static int run_density(Trial *t) {
                 return r;
         uint64_t ps = t->rec.node.page_size;
         uint64_t fp = D->lone_footprint == TRIAL_MISSING ? D->limit : D->lone_footprint;
-        D->predicted_no_swap = density_predict(D->mem_available, t->rec.node.swap_free, fp, 0, ps, false,
-                                               t->o.replicas_max);
-        D->predicted_swap = density_predict(D->mem_available, t->rec.node.swap_free, fp, D->swap_max, ps, true,
+        D->predicted_no_swap = density_predict(D->budget, t->rec.node.swap_free, fp, 0, ps, false, t->o.replicas_max);
+        D->predicted_swap = density_predict(D->budget, t->rec.node.swap_free, fp, D->swap_max, ps, true,
                                             t->o.replicas_max);
         r = density_series(t, &none, D->predicted_no_swap, &D->density_no_swap, &D->at_least_no_swap);
         if (r >= 0)
                 r = density_series(t, &with, D->predicted_swap, &D->density_swap, &D->at_least_swap);
         if (D->density_swap > 0) {
-                DensityScheduler s = { .capacity = D->kubelet_mem_total, .eviction_hard = D->eviction_hard,
-                                       .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node };
-                (void) density_scheduler(&s, D->request ?: 1);
+                DensityScheduler s = density_scheduler_of(D);
+                (void) density_scheduler(&s, D->request);
                 D->request_for_swap = density_request_for(&s, D->density_swap);
         }
         return r;
@@ -1251,6 +1330,7 @@ static void trial_done(Trial *t) {
         free(t->o.limits);
         free(t->disk);
         free(t->zram_ids);
+        free(t->budget_dir);
         trial_record_done(&t->rec);
 }
 

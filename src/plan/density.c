@@ -177,7 +177,7 @@ int density_scheduler(DensityScheduler *s, uint64_t request) {
         s->allocatable = s->capacity > reserved ? s->capacity - reserved : 0;
         uint64_t room = s->allocatable > s->requests_on_node ? s->allocatable - s->requests_on_node : 0;
         uint64_t by_mem = room / request;
-        unsigned max_pods = s->max_pods ?: KUBELET_DEFAULT_MAX_PODS;
+        unsigned max_pods = s->max_pods ?: (unsigned) KUBELET_DEFAULT_MAX_PODS;
         unsigned by_pods = max_pods > s->pods_on_node ? max_pods - s->pods_on_node : 0;
         s->by_max_pods = by_pods < by_mem;
         s->admitted = s->by_max_pods ? by_pods : (unsigned) by_mem;
@@ -185,7 +185,7 @@ int density_scheduler(DensityScheduler *s, uint64_t request) {
 }
 
 uint64_t density_request_for(const DensityScheduler *s, unsigned n) {
-        unsigned max_pods = s->max_pods ?: KUBELET_DEFAULT_MAX_PODS;
+        unsigned max_pods = s->max_pods ?: (unsigned) KUBELET_DEFAULT_MAX_PODS;
         if (n == 0 || s->pods_on_node + n > max_pods || s->allocatable <= s->requests_on_node)
                 return 0;
         uint64_t r = (s->allocatable - s->requests_on_node) / n;

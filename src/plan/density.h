@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "probe/kubelet-config.h"
 #include "probe/trial.h"
 
 /* nodeswap trial --density's decisions (issue 39), pure like plan/trial.c: the swap a replica
@@ -117,8 +118,6 @@ typedef struct DensityScheduler {
         bool by_max_pods;               /* maxPods, not the memory, is what limits admitted */
 } DensityScheduler;
 
-/* The kubelet's default maxPods (pkg/kubelet/apis/config/v1beta1/defaults.go). */
-#define KUBELET_DEFAULT_MAX_PODS 110u
 
 /* Fill s's derived fields (allocatable, admitted, by_max_pods) for request (> 0). -EINVAL for 0. */
 int density_scheduler(DensityScheduler *s, uint64_t request);

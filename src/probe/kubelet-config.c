@@ -18,6 +18,8 @@ void kubelet_config_file_done(KubeletConfigFile *f) {
         free(f->invalid_reason);
         free(f->swap_behavior_value);
         free(f->memory_available_value);
+        free(f->kube_reserved.memory_value);
+        free(f->system_reserved.memory_value);
         *f = (KubeletConfigFile) {};
 }
 
@@ -32,6 +34,8 @@ void kubelet_config_done(KubeletConfig *c) {
         free(c->config_dir);
         free(c->config_dir_source);
         free(c->flag_memory_available);
+        free(c->flag_kube_reserved_memory);
+        free(c->flag_system_reserved_memory);
         kubelet_flags_done(&c->flags);
         *c = (KubeletConfig) {};
 }
@@ -153,6 +157,47 @@ static int parse_eviction_hard(yaml_document_t *doc, const yaml_node_t *key, con
                                 &f->memory_available_field, &f->memory_available_value, &f->memory_available_line);
 }
 
+/* kubeReserved, systemReserved: maps of resource to quantity (map[string]string); nodeswap keeps
+ * "memory". A null map or key is taken back as for evictionHard. */
+static int parse_reserved(yaml_document_t *doc, const yaml_node_t *key, const yaml_node_t *v, const char *name,
+                          KubeletConfigFile *f, KubeletReserved *res) {
+        res->map_line = line_of(key);
+        free(res->memory_value);
+        res->memory_value = NULL;
+        res->memory_field = KUBELET_FIELD_ABSENT;
+        if (is_null(v)) {
+                res->map_field = KUBELET_FIELD_CLEARED;
+                return 0;
+        }
+        if (v->type != YAML_MAPPING_NODE) {
+                res->map_field = KUBELET_FIELD_ABSENT;
+                return set_invalid(f, line_of(v), strdup_printf("%s is not a mapping", name));
+        }
+        res->map_field = KUBELET_FIELD_SET;
+        _cleanup_free_ char *what = strdup_printf("%s.memory", name);
+        if (!what)
+                return -ENOMEM;
+        return parse_map_string(doc, v, "memory", what, f, &res->memory_field, &res->memory_value, &res->memory_line);
+}
+
+/* maxPods: an int32 (a quoted number is a string, which the kubelet's decoder refuses). */
+static int parse_max_pods(const yaml_node_t *key, const yaml_node_t *v, KubeletConfigFile *f) {
+        f->max_pods_line = line_of(key);
+        if (is_null(v)) {
+                f->max_pods_field = KUBELET_FIELD_CLEARED;
+                return 0;
+        }
+        uint64_t n;
+        if (v->type != YAML_SCALAR_NODE || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+            safe_atou64(scalar(v), &n) < 0 || n > INT32_MAX) {
+                f->max_pods_field = KUBELET_FIELD_ABSENT;
+                return set_invalid(f, line_of(key), strdup("maxPods is not a whole number"));
+        }
+        f->max_pods_field = KUBELET_FIELD_SET;
+        f->max_pods = (int64_t) n;
+        return 0;
+}
+
 static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
         yaml_node_t *root = yaml_document_get_root_node(doc);
         int r;
@@ -199,6 +244,18 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
                                 return r;
                 } else if (scalar_is(k, "evictionHard")) {
                         r = parse_eviction_hard(doc, k, v, f);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "kubeReserved")) {
+                        r = parse_reserved(doc, k, v, "kubeReserved", f, &f->kube_reserved);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "systemReserved")) {
+                        r = parse_reserved(doc, k, v, "systemReserved", f, &f->system_reserved);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "maxPods")) {
+                        r = parse_max_pods(k, v, f);
                         if (r < 0)
                                 return r;
                 } else if (scalar_is(k, "mergeDefaultEvictionSettings")) {
@@ -460,6 +517,36 @@ static int read_eviction_flags(KubeletConfig *c) {
         return 0;
 }
 
+/* --kube-reserved and --system-reserved as the kubelet's MapStringString takes them
+ * (k8s.io/component-base/cli/flag): "KEY=VALUE" pairs separated by ',', each side trimmed; the
+ * first occurrence replaces the files' map, later ones add to it. nodeswap keeps "memory". */
+static int read_reserved_flags(KubeletConfig *c, const char *name, const KubeletFlag **ret_flag, char **ret_memory) {
+        for (size_t i = 0; i < c->flags.n; i++) {
+                const KubeletFlag *fl = &c->flags.flags[i];
+                if (!streq(fl->name, name))
+                        continue;
+                *ret_flag = fl;
+                _cleanup_free_ char *copy = strdup(strempty(fl->value));
+                if (!copy)
+                        return -ENOMEM;
+                char *rest = copy, *p;
+                while ((p = strsep(&rest, ","))) {
+                        char *eq = strchr(p, '=');
+                        if (!eq)
+                                continue;
+                        *eq = 0;
+                        if (!streq(strstrip(p), "memory"))
+                                continue;
+                        char *v = strdup(strstrip(eq + 1));
+                        if (!v)
+                                return -ENOMEM;
+                        free(*ret_memory);
+                        *ret_memory = v;
+                }
+        }
+        return 0;
+}
+
 static bool unit_is_kubeadm(const char *unit) {
         return unit && streq(unit, "kubelet.service");
 }
@@ -481,6 +568,10 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
         if (r < 0)
                 goto fail;
         r = read_eviction_flags(&c);
+        if (r >= 0)
+                r = read_reserved_flags(&c, "kube-reserved", &c.kube_reserved_flag, &c.flag_kube_reserved_memory);
+        if (r >= 0)
+                r = read_reserved_flags(&c, "system-reserved", &c.system_reserved_flag, &c.flag_system_reserved_memory);
         if (r < 0)
                 goto fail;
 
@@ -597,7 +688,31 @@ typedef struct KubeletBase {
         unsigned memory_available_line;
         const KubeletConfigFile *eviction_hard_from;
         const KubeletConfigFile *merge_default_eviction_from;
+        const char *kube_reserved_memory, *system_reserved_memory;
+        const KubeletConfigFile *kube_reserved_from, *system_reserved_from;
+        unsigned kube_reserved_line, system_reserved_line;
+        int64_t max_pods;
+        const KubeletConfigFile *max_pods_from;
+        unsigned max_pods_line;
 } KubeletBase;
+
+/* One reserved map's memory, merged as evictionHard's memory.available is: a set key wins, a null
+ * key or a null map brings back the --config file's value. */
+static void merge_reserved(const KubeletConfigFile *f, const KubeletReserved *res, const char *base_value,
+                           const KubeletConfigFile *base_from, unsigned base_line, const char **value,
+                           const KubeletConfigFile **from, unsigned *line) {
+        bool back = res->map_field == KUBELET_FIELD_CLEARED ||
+                    (res->map_field == KUBELET_FIELD_SET && res->memory_field == KUBELET_FIELD_CLEARED);
+        if (res->map_field == KUBELET_FIELD_SET && res->memory_field == KUBELET_FIELD_SET) {
+                *value = res->memory_value;
+                *from = f;
+                *line = res->memory_line;
+        } else if (back) {
+                *value = base_value;
+                *from = base_from;
+                *line = base_line;
+        }
+}
 
 static void merge_eviction(KubeletEffective *e, const KubeletConfigFile *f, const KubeletBase *base) {
         switch (f->eviction_hard_field) {
@@ -670,6 +785,26 @@ static void merge(KubeletEffective *e, const KubeletConfigFile *f, const Kubelet
                 break;
         }
         merge_eviction(e, f, base);
+        merge_reserved(f, &f->kube_reserved, base ? base->kube_reserved_memory : NULL, base ? base->kube_reserved_from : NULL,
+                       base ? base->kube_reserved_line : 0, &e->kube_reserved_memory, &e->kube_reserved_from,
+                       &e->kube_reserved_line);
+        merge_reserved(f, &f->system_reserved, base ? base->system_reserved_memory : NULL,
+                       base ? base->system_reserved_from : NULL, base ? base->system_reserved_line : 0,
+                       &e->system_reserved_memory, &e->system_reserved_from, &e->system_reserved_line);
+        switch (f->max_pods_field) {
+        case KUBELET_FIELD_SET:
+                e->max_pods = f->max_pods;
+                e->max_pods_from = f;
+                e->max_pods_line = f->max_pods_line;
+                break;
+        case KUBELET_FIELD_CLEARED:
+                e->max_pods = base ? base->max_pods : 0;
+                e->max_pods_from = base ? base->max_pods_from : NULL;
+                e->max_pods_line = base ? base->max_pods_line : 0;
+                break;
+        default:
+                break;
+        }
 }
 
 void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
@@ -699,6 +834,15 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                                 .memory_available_line = e.memory_available_line,
                                 .eviction_hard_from = e.eviction_hard_from,
                                 .merge_default_eviction_from = e.merge_default_eviction_from,
+                                .kube_reserved_memory = e.kube_reserved_memory,
+                                .system_reserved_memory = e.system_reserved_memory,
+                                .kube_reserved_from = e.kube_reserved_from,
+                                .system_reserved_from = e.system_reserved_from,
+                                .kube_reserved_line = e.kube_reserved_line,
+                                .system_reserved_line = e.system_reserved_line,
+                                .max_pods = e.max_pods,
+                                .max_pods_from = e.max_pods_from,
+                                .max_pods_line = e.max_pods_line,
                         };
         }
         if (pending)
@@ -735,6 +879,33 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                         e.merge_default_eviction_from = NULL;
                 }
         }
+        /* --kube-reserved, --system-reserved replace the files' maps; --max-pods the files' value */
+        if (c && c->kube_reserved_flag) {
+                e.kube_reserved_flag = c->kube_reserved_flag;
+                e.kube_reserved_memory = c->flag_kube_reserved_memory;
+                e.kube_reserved_from = NULL;
+                e.kube_reserved_line = 0;
+        }
+        if (c && c->system_reserved_flag) {
+                e.system_reserved_flag = c->system_reserved_flag;
+                e.system_reserved_memory = c->flag_system_reserved_memory;
+                e.system_reserved_from = NULL;
+                e.system_reserved_line = 0;
+        }
+        const KubeletFlag *mp = c ? kubelet_flags_last(&c->flags, "max-pods") : NULL;
+        if (mp) {
+                uint64_t n;
+                if (safe_atou64(strempty(mp->value), &n) < 0 || n > INT32_MAX)
+                        e.max_pods_flag_invalid = mp;
+                else {
+                        e.max_pods = (int64_t) n;
+                        e.max_pods_flag = mp;
+                        e.max_pods_from = NULL;
+                        e.max_pods_line = 0;
+                }
+        }
+        if (e.max_pods == 0 && !e.max_pods_from && !e.max_pods_flag)
+                e.max_pods = KUBELET_DEFAULT_MAX_PODS;
         bool merge_defaults = e.merge_default_eviction_flag || e.merge_default_eviction_from;
         if (!e.eviction_hard_flag && !e.eviction_hard_from) {
                 e.memory_available = KUBELET_DEFAULT_MEMORY_AVAILABLE;

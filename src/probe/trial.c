@@ -74,6 +74,10 @@ void trial_density_done(TrialDensity *d) {
                 free(d->points[i].gave_out);
         free(d->points);
         free(d->eviction_source);
+        free(d->budget_source);
+        free(d->kube_reserved_source);
+        free(d->system_reserved_source);
+        free(d->max_pods_source);
         *d = (TrialDensity) {};
 }
 

@@ -124,6 +124,7 @@ typedef struct TrialDensityPoint {
         uint64_t settle_mean_usec;      /* over the replicas that settled; TRIAL_MISSING */
         uint64_t hold_usec;             /* 0: no hold (it gave out before) */
         uint64_t stall_full_usec;       /* the node's full stall during the hold; TRIAL_MISSING */
+        uint64_t budget_stall_full_usec;/* the budget slice's (all replicas stalled at once); TRIAL_MISSING */
         uint64_t replicas_stall_full_usec; /* the replicas' own full stall (their slices'
                                          * memory.pressure), summed; TRIAL_MISSING */
         uint64_t memory, swapped;       /* the replicas' memory.current and memory.swap.current at the
@@ -141,6 +142,8 @@ typedef struct TrialDensity {
         unsigned replicas_max, around;
         uint64_t hold_usec, settle_timeout_usec;
         uint64_t mem_available;         /* MemAvailable when the trial started */
+        uint64_t budget;                /* MemoryMax= of the replicas' parent slice */
+        char *budget_source;            /* "--memory", "MemAvailable less memory.available" */
         uint64_t lone_settle_usec;      /* the lone replica's settle time (the first point) */
         uint64_t lone_footprint;        /* its memory.current + memory.swap.current at the end of its hold */
         unsigned predicted_no_swap, predicted_swap;     /* density_predict() */
@@ -150,9 +153,12 @@ typedef struct TrialDensity {
         double ceiling_zram;            /* with zram's pages in RAM at its ratio; NAN: no zram or unknown */
         /* the scheduler's view (plan/density.h DensityScheduler) */
         uint64_t allocatable, eviction_hard, requests_on_node;
-        unsigned pods_on_node, admitted, requests_unknown;
+        uint64_t kube_reserved, system_reserved;        /* their memory; 0: none */
+        unsigned pods_on_node, admitted, requests_unknown, max_pods;
+        bool by_max_pods;               /* maxPods, not the memory, limits admitted */
         uint64_t request_for_swap;      /* the request at which the scheduler admits density_swap; 0 */
         char *eviction_source;          /* where memory.available comes from, in words */
+        char *kube_reserved_source, *system_reserved_source, *max_pods_source; /* the same; NULL: none set */
         TrialDensityPoint *points;
         size_t n_points;
 } TrialDensity;

@@ -177,6 +177,7 @@ static int density_point_to_json(const TrialDensityPoint *p, double drive_tbw, j
         e |= add_double_or_null(o, "node_stall_full_percent",
                                 p->hold_usec && p->stall_full_usec != TRIAL_MISSING
                                         ? 100.0 * (double) p->stall_full_usec / (double) p->hold_usec : NAN, 100);
+        e |= add_secs(o, "budget_stall_full_s", p->budget_stall_full_usec);
         e |= add_secs(o, "replicas_stall_full_s", p->replicas_stall_full_usec);
         e |= add_u64_or_null(o, "memory_bytes", p->memory);
         e |= add_u64_or_null(o, "swap_bytes", p->swapped);
@@ -214,6 +215,8 @@ static int density_to_json(const TrialDensity *d, double drive_tbw, json_object 
         e |= add_secs(o, "hold_s", d->hold_usec);
         e |= add_secs(o, "settle_timeout_s", d->settle_timeout_usec);
         e |= json_add_u64(o, "mem_available_bytes", d->mem_available);
+        e |= json_add_u64(o, "budget_bytes", d->budget);
+        e |= json_add_string(o, "budget_source", d->budget_source);
         e |= d->lone_settle_usec ? add_secs(o, "lone_settle_s", d->lone_settle_usec) : json_add_null(o, "lone_settle_s");
         e |= add_u64_or_null(o, "lone_footprint_bytes", d->lone_footprint);
         e |= add_count_or_null(o, "predicted_no_swap", d->predicted_no_swap);
@@ -226,8 +229,15 @@ static int density_to_json(const TrialDensity *d, double drive_tbw, json_object 
         e |= add_double_or_null(o, "ceiling", d->ceiling > 0 ? d->ceiling : NAN, 100);
         e |= add_double_or_null(o, "ceiling_zram", d->ceiling_zram, 100);
         e |= json_add_u64(s, "capacity_bytes", d->kubelet_mem_total);
+        e |= json_add_u64(s, "kube_reserved_bytes", d->kube_reserved);
+        e |= json_add_string(s, "kube_reserved_source", d->kube_reserved_source);
+        e |= json_add_u64(s, "system_reserved_bytes", d->system_reserved);
+        e |= json_add_string(s, "system_reserved_source", d->system_reserved_source);
         e |= json_add_u64(s, "eviction_hard_bytes", d->eviction_hard);
         e |= json_add_string(s, "eviction_source", d->eviction_source);
+        e |= json_add_u64(s, "max_pods", d->max_pods);
+        e |= json_add_string(s, "max_pods_source", d->max_pods_source);
+        e |= json_add_bool(s, "admitted_by_max_pods", d->by_max_pods);
         e |= json_add_u64(s, "allocatable_bytes", d->allocatable);
         e |= json_add_u64(s, "requests_on_node_bytes", d->requests_on_node);
         e |= json_add_u64(s, "pods_on_node", d->pods_on_node);
@@ -526,6 +536,8 @@ void trial_print_density_intro(FILE *f, const TrialRecord *t) {
                 t->node.zram_algorithm ? ")" : "", format_bytes(a, sizeof a, t->node.mem_total),
                 format_bytes(b, sizeof b, t->node.swap_total), format_bytes(c, sizeof c, t->node.swap_free),
                 format_bytes(e, sizeof e, d->mem_available));
+        fprintf(f, "  the replicas' budget: %s (%s), MemoryMax= of their parent slice, as kubepods.slice is capped\n",
+                format_bytes(a, sizeof a, d->budget), strempty(d->budget_source));
         fprintf(f, "  each replica: request %s, limit %s (MemoryMax=), swap %s with swap (MemorySwapMax=: request / "
                    "MemTotal × SwapTotal, in whole pages, as the kubelet's LimitedSwap gives it)\n",
                 format_bytes(a, sizeof a, d->request), format_bytes(b, sizeof b, d->limit),
@@ -545,6 +557,8 @@ void trial_print_density_point(FILE *f, const TrialDensityPoint *p) {
                 fprintf(f, ", settled in %.1f s at most", usec_s(p->settle_max_usec));
         if (p->hold_usec && p->stall_full_usec != TRIAL_MISSING)
                 fprintf(f, ", node full stall %.1f %% of the hold", 100.0 * (double) p->stall_full_usec / (double) p->hold_usec);
+        if (p->hold_usec && p->budget_stall_full_usec != TRIAL_MISSING)
+                fprintf(f, ", budget's %.1f %%", 100.0 * (double) p->budget_stall_full_usec / (double) p->hold_usec);
         fputc('\n', f);
 }
 
@@ -604,13 +618,18 @@ static void density_print_verdict(FILE *f, const TrialRecord *t) {
         if (!isnan(d->ceiling_zram))
                 fprintf(f, " (%.2f× with zram's pages in RAM at its measured ratio)", d->ceiling_zram);
         fputc('\n', f);
-        fprintf(f, "  the scheduler: allocatable %s (MemTotal %s less memory.available %s, %s), %s requested by %u pods on "
-                   "the node%s; it admits %u more of request %s\n",
+        fprintf(f, "  the scheduler: allocatable %s = MemTotal %s less kubeReserved %s (%s), systemReserved %s (%s) and "
+                   "memory.available %s (%s)\n",
                 format_bytes(a, sizeof a, d->allocatable), format_bytes(b, sizeof b, d->kubelet_mem_total),
-                format_bytes(c, sizeof c, d->eviction_hard), strempty(d->eviction_source),
-                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->requests_on_node), d->pods_on_node,
+                format_bytes(c, sizeof c, d->kube_reserved), strempty(d->kube_reserved_source),
+                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->system_reserved),
+                strempty(d->system_reserved_source),
+                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->eviction_hard), strempty(d->eviction_source));
+        fprintf(f, "  %s requested by %u pods on the node%s; it admits %u more of request %s%s (maxPods %u, %s)\n",
+                format_bytes(a, sizeof a, d->requests_on_node), d->pods_on_node,
                 d->requests_unknown ? " (some requests unknown: their cgroups do not tell)" : "", d->admitted,
-                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->request));
+                format_bytes(b, sizeof b, d->request), d->by_max_pods ? ", as many as maxPods allows" : "", d->max_pods,
+                strempty(d->max_pods_source));
         double ratio = density_ratio(d);
         if (!isnan(ratio)) {
                 fprintf(f, "  swap fits %.1f× as many replicas here", ratio);

@@ -60,6 +60,8 @@ run 2 trial --density --request 32Mi --limit 64Mi --limits 48M -- /bin/true
 has 'takes --request and --limit, not --limits'
 run 2 trial --limits 48M --hold 10 -- /bin/true
 has 'go with nodeswap trial --density'
+run 2 trial --limits 48M --memory 1Gi -- /bin/true
+has 'go with nodeswap trial --density'
 run 2 trial --compare --density
 has 'takes only --json, --svg, --root and -- COMMAND'
 run 2 trial --compare --limits 48M
@@ -99,7 +101,7 @@ has "Invalid --seed '-1'"
 run 2 trial --root "$tmp/v2" --limits 48M --drive-tbw 0 -- /bin/true
 has "Invalid --drive-tbw '0'"
 
-for bad in "--request 32x" "--request 64Mi --limit 32Mi" "--limit 512Ki" "--replicas-max 0" "--around x" "--hold 0"; do
+for bad in "--request 32x" "--request 64Mi --limit 32Mi" "--limit 512Ki" "--replicas-max 0" "--around x" "--hold 0" "--memory 32Mi"; do
 	run 2 trial --root "$tmp/v2" --density --request 32Mi --limit 64Mi $bad -- /bin/true
 	has "Invalid --|is above --limit"
 done
@@ -119,6 +121,10 @@ mk_root "$tmp/full" cgroup2 systemd
 sed -i 's/^SwapFree:.*/SwapFree:          16000 kB/' "$tmp/full/proc/meminfo"
 run 1 trial --root "$tmp/full" --density --request 32Mi --limit 64Mi -- /bin/true
 has "One replica's allowance, 16.7 MiB, is more than the node's free swap \\(SwapFree 15.6 MiB\\)"
+mk_root "$tmp/tight" cgroup2 systemd
+sed -i 's/^MemAvailable:.*/MemAvailable:     150000 kB/' "$tmp/tight/proc/meminfo"
+run 1 trial --root "$tmp/tight" --density --request 32Mi --limit 64Mi -- /bin/true
+has "The replicas' budget, 46.5 MiB \\(MemAvailable less memory.available\\), is less than one replica's limit, 64.0 MiB"
 run 1 trial --root "$tmp/v2" --density --request 32Mi --limit 64Mi -- /bin/true
 has 'runs commands on this host only'
 check "density: a refused trial recorded nothing" [ ! -e "$tmp/v2/var/lib/nodeswap" ]

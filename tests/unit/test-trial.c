@@ -510,7 +510,7 @@ static void density_record_json_and_text(void **state) {
         p1 = json_object_array_get_idx(pts, 1);
         const char *keys[] = { "replicas", "swap", "repeat", "result", "oom_killed", "failed", "unsettled",
                                "settle_max_s", "settle_mean_s", "hold_s", "node_stall_full_s",
-                               "node_stall_full_percent", "replicas_stall_full_s", "memory_bytes", "swap_bytes",
+                               "node_stall_full_percent", "budget_stall_full_s", "replicas_stall_full_s", "memory_bytes", "swap_bytes",
                                "swapped_out_bytes", "swapped_in_bytes", "disk_written_bytes",
                                "points_per_drive_life", "zram_ram_peak_bytes", "wall_s" };
         for (size_t i = 0; i < ELEMENTSOF(keys); i++)
