@@ -830,7 +830,8 @@ static int density_point(Trial *t, const TrialPoint *p, unsigned n, unsigned rep
         if (r < 0)
                 return r;
 
-        DensityOutcome o = { .replicas = n, .oom = d.oom, .failed = d.failed, .unsettled = d.unsettled,
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        DensityOutcome o = { .replicas = n, .cpus = cpus > 0 ? (unsigned) cpus : 1, .oom = d.oom, .failed = d.failed, .unsettled = d.unsettled,
                              .settle_max_usec = d.settle_max_usec == TRIAL_MISSING ? 0 : d.settle_max_usec,
                              .hold_usec = d.hold_usec, .stall_full_usec = d.stall_full_usec };
         /* the replicas' own "node", the budget's slice, counts as much as the node */

@@ -15,7 +15,9 @@
  *   - none was OOM-killed (its memory.events oom_kill, or systemd's Result oom-kill), none exited
  *     non-zero or was killed;
  *   - every replica settled (its memory.current stopped growing, or it exited 0) within
- *     DENSITY_SLOWDOWN_MAX times the lone replica's settle time of the same trial;
+ *     DENSITY_SLOWDOWN_MAX times the lone replica's settle time of the same trial, times the
+ *     replicas per online CPU when there are more replicas than CPUs (N replicas started together
+ *     share the CPUs: their start-up's CPU time alone makes them N / CPUs times as slow);
  *   - the node's full memory stall (/proc/pressure/memory "full" total=) over the hold stayed
  *     under DENSITY_STALL_MAX percent of it: check's thrashing threshold (plan/pressure.h). */
 
@@ -48,6 +50,7 @@ const char *density_gave_out_to_string(DensityGaveOut g);
 /* What one point's replicas did (cli/trial.c fills it from the units and the cgroups). */
 typedef struct DensityOutcome {
         unsigned replicas;
+        unsigned cpus;                  /* online CPUs (0: taken as 1) */
         unsigned oom;                   /* OOM-killed */
         unsigned failed;                /* exited non-zero, killed, or timed out by RuntimeMaxSec= */
         unsigned unsettled;             /* did not settle before the settle timeout */

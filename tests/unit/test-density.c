@@ -124,15 +124,27 @@ static void search_around_the_prediction(void **state) {
 }
 
 static void judge_names_what_gave_out(void **state) {
-        DensityOutcome o = { .replicas = 4, .settle_max_usec = 5 * USEC_PER_SEC, .hold_usec = 10 * USEC_PER_SEC,
+        DensityOutcome o = { .replicas = 1, .settle_max_usec = 5 * USEC_PER_SEC, .hold_usec = 10 * USEC_PER_SEC,
                              .stall_full_usec = 999999 };
         assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_HELD);
-        /* 3 × the lone replica's 2 s is 6 s: 6 s holds, 6.000001 s does not */
+        /* one replica (cpus 0: one CPU): 3 × the lone replica's 2 s is 6 s: 6 s holds, 6.000001 s does not */
         o.settle_max_usec = 6 * USEC_PER_SEC;
         assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_HELD);
         o.settle_max_usec++;
         assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_GAVE_OUT_SLOW);
         assert_int_equal(density_judge(&o, 0), DENSITY_HELD);
+        /* 4 replicas on 2 CPUs share them: 3 × 2 s × 4 / 2 = 12 s */
+        o.replicas = 4;
+        o.cpus = 2;
+        o.settle_max_usec = 12 * USEC_PER_SEC;
+        assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_HELD);
+        o.settle_max_usec++;
+        assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_GAVE_OUT_SLOW);
+        /* more CPUs than replicas: no share */
+        o.cpus = 8;
+        o.settle_max_usec = 6 * USEC_PER_SEC + 1;
+        assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_GAVE_OUT_SLOW);
+        o.cpus = 0;
         /* 10 % of the 10 s hold stalled: thrashing */
         o.settle_max_usec = 1;
         o.stall_full_usec = USEC_PER_SEC;
