@@ -164,18 +164,17 @@ int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice) {
         _cleanup_free_ char *res1 = NULL, *res2 = NULL;
         int first = 0, r;
 
-        if (!service)
-                goto slice;
-        r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
-        if (r < 0 && r != -ENOENT)
-                first = r;
-        /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or "not
-         * failed" is no error here: the unit may already be gone. */
-        _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-        _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE, "ResetFailedUnit",
-                                      &e, &reply, "s", service);
-slice:
+        if (service) {
+                r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
+                if (r < 0 && r != -ENOENT)
+                        first = r;
+                /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or
+                 * "not failed" is no error here: the unit may already be gone. */
+                _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+                _cleanup_bus_message_ sd_bus_message *reply = NULL;
+                (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
+                                              "ResetFailedUnit", &e, &reply, "s", service);
+        }
         r = systemd_stop_unit(b, slice, 30 * USEC_PER_SEC, &res2);
         if (r < 0 && r != -ENOENT && first == 0)
                 first = r;
