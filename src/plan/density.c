@@ -27,8 +27,8 @@ DensityGaveOut density_judge(const DensityOutcome *o, uint64_t lone_settle_usec)
         if (o->unsettled > 0)
                 return DENSITY_GAVE_OUT_SETTLE;
         double share = o->replicas > (o->cpus ?: 1) ? (double) o->replicas / (double) (o->cpus ?: 1) : 1.0;
-        if (lone_settle_usec > 0 &&
-            (double) o->settle_max_usec > DENSITY_SLOWDOWN_MAX * share * (double) lone_settle_usec)
+        uint64_t ref = lone_settle_usec > DENSITY_SETTLE_FLOOR_USEC ? lone_settle_usec : DENSITY_SETTLE_FLOOR_USEC;
+        if (lone_settle_usec > 0 && (double) o->settle_max_usec > DENSITY_SLOWDOWN_MAX * share * (double) ref)
                 return DENSITY_GAVE_OUT_SLOW;
         if (o->hold_usec > 0 && o->stall_full_usec != TRIAL_MISSING &&
             (double) o->stall_full_usec * 100.0 >= DENSITY_STALL_MAX * (double) o->hold_usec)

@@ -144,6 +144,11 @@ static void judge_names_what_gave_out(void **state) {
         o.cpus = 8;
         o.settle_max_usec = 6 * USEC_PER_SEC + 1;
         assert_int_equal(density_judge(&o, 2 * USEC_PER_SEC), DENSITY_GAVE_OUT_SLOW);
+        /* a lone replica faster than the floor counts as 1 s: 3 s, not 0.9 s */
+        o.settle_max_usec = 3 * USEC_PER_SEC;
+        assert_int_equal(density_judge(&o, 300000), DENSITY_HELD);
+        o.settle_max_usec++;
+        assert_int_equal(density_judge(&o, 300000), DENSITY_GAVE_OUT_SLOW);
         o.cpus = 0;
         /* 10 % of the 10 s hold stalled: thrashing */
         o.settle_max_usec = 1;

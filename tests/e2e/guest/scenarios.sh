@@ -1924,6 +1924,7 @@ DN_REPLICA=/usr/local/lib/nodeswap-e2e/replica
 DN_DIR=$STATE/density
 DN_MIB=40                       # each replica's fill
 DN_REQUEST=16Mi DN_LIMIT=48Mi   # its request and limit: with zram Size=ram, an allowance of ~16 MiB
+DN_FILE_REQUEST=40Mi            # on the file (~640 MiB on the 3 GiB disk: 0.32 of the RAM), ~12 MiB
 DN_BUDGET=400Mi                 # --memory: about 9 replicas without swap
 DN_AVAIL=1000                   # MiB of MemAvailable the huge pages leave
 DN_HOLD=3
@@ -2024,6 +2025,7 @@ scenario_density() {
         tr_policy file
         check "file policy: the swap file is on, zram off" "$(swaps_summary)" in_file_state
         sb=$(tr_snap)
+        DN_REQUEST=$DN_FILE_REQUEST
         dn_trial "file idle" -- "$DN_REPLICA" idle "$DN_MIB"
         idle_gain=$(dn_gain)
         check "file idle: at least 2 more replicas with swap than without" "$idle_gain more (file $file_mib MiB)" \
@@ -2036,6 +2038,7 @@ scenario_density() {
                 test "${hot_gain/null/0}" -lt "${idle_gain/null/0}"
         tr_same "file hot: the trial changed nothing on the node" "$sb"
 
+        DN_REQUEST=16Mi
         # --compare leaves density records out, and says so
         tr_ns trial --compare
         expect "compare exits 0 beside density records" "$NS_RC" 0
