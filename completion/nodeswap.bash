@@ -17,7 +17,7 @@ _nodeswap() {
 		[metrics]='--pods --output'
 		[bench]='--dir'
 		[writeback]='--force'
-		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare'
+		[trial]='--limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare --density --request --limit --replicas-max --hold --around --memory --svg'
 	)
 
 	case $prev in
@@ -33,6 +33,10 @@ _nodeswap() {
 		_filedir prom
 		return
 		;;
+	--svg)
+		_filedir svg
+		return
+		;;
 	--qos)
 		COMPREPLY=($(compgen -W 'burstable guaranteed besteffort' -- "$cur"))
 		return
@@ -41,7 +45,7 @@ _nodeswap() {
 		COMPREPLY=($(compgen -W '128Mi 256Mi 512Mi 1Gi 2Gi' -- "$cur"))
 		return
 		;;
-	--limits | --runs | --cpus | --timeout | --seed | --drive-tbw)
+	--limits | --runs | --cpus | --timeout | --seed | --drive-tbw | --replicas-max | --hold | --around | --memory)
 		return
 		;;
 	esac

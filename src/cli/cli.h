@@ -29,6 +29,10 @@ typedef struct CliContext {
          * --compare; the COMMAND after "--" (NULL: none) */
         const char *trial_limits, *trial_cpus, *trial_runs, *trial_timeout, *trial_seed, *trial_drive_tbw;
         bool trial_find_floor, trial_compare;
+        /* trial --density (with --request and --limit): --replicas-max, --hold, --around as given */
+        bool trial_density;
+        const char *trial_replicas_max, *trial_hold, *trial_around, *trial_memory;
+        const char *trial_svg;  /* trial --svg FILE */
         char **command;
         char **args;            /* positional arguments after the command, NULL-terminated */
 } CliContext;

@@ -45,8 +45,8 @@ static void help(void) {
                "      --pods          (status, metrics) show each container's swap\n"
                "      --output FILE   (metrics) write FILE atomically instead of standard output\n"
                "      --dir DIR       (bench) measure the drive under DIR (default: [File] Path='s)\n"
-               "      --request SIZE  (allowance) the container's memory request (256Mi, 1Gi, ...)\n"
-               "      --limit SIZE    (allowance) the container's memory limit\n"
+               "      --request SIZE  (allowance, trial --density) the container's memory request (256Mi, 1Gi)\n"
+               "      --limit SIZE    (allowance, trial --density) the container's memory limit\n"
                "      --qos CLASS     (allowance) burstable, guaranteed or besteffort\n"
                "      --critical      (allowance) the pod has a system-*-critical priority class\n"
                "      --priority N    (allowance) the pod's priority (critical from 2000000000)\n"
@@ -56,10 +56,18 @@ static void help(void) {
                "      --find-floor    (trial) bisect for the smallest limit without swap, then with swap\n"
                "      --runs N        (trial) run each point N times (default 1)\n"
                "      --cpus N        (trial) CPUQuota=N*100%%\n"
-               "      --timeout T     (trial) end a run after T (90, 90s, 5m, 1h): result timeout\n"
+               "      --timeout T     (trial) end a run after T (90, 90s, 5m, 1h): result timeout; with\n"
+               "                      --density, how long replicas may take to settle (default 5m)\n"
                "      --seed N        (trial) the seed of the shuffled order (printed by every trial)\n"
                "      --drive-tbw TB  (trial) the swap drive's rated endurance, for runs per drive life\n"
                "      --compare       (trial) the recorded trials of -- COMMAND (or all) side by side\n"
+               "      --density       (trial) how many replicas fit, with and without swap (--request R --limit L)\n"
+               "      --replicas-max N (trial --density) the most replicas a point starts (default 64)\n"
+               "      --hold T        (trial --density) how long the settled replicas are held (default 10s)\n"
+               "      --around K      (trial --density) search up to K above the predicted count only\n"
+               "      --svg FILE      (trial) draw the trial (or --compare) as an SVG chart into FILE\n"
+               "      --memory SIZE   (trial --density) the replicas' budget (default: MemAvailable less\n"
+               "                      the kubelet's memory.available)\n"
                "  -h, --help          this text\n"
                "      --version       the version\n\n"
                "See nodeswap(8) and nodeswap.conf(5).\n",
@@ -239,7 +247,8 @@ enum {
         VERB_OPT_DIR = 1 << 10,
         VERB_OPT_PRIORITY = 1 << 11,
         VERB_OPT_STATIC_POD = 1 << 12,
-        VERB_OPT_TRIAL = 1 << 13,       /* --limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare */
+        VERB_OPT_TRIAL = 1 << 13,       /* --limits --find-floor --runs --cpus --timeout --seed --drive-tbw --compare
+                                         * --density --replicas-max --hold --around --memory --svg */
         VERB_OPT_COMMAND = 1 << 14,     /* -- COMMAND [ARG...] */
 };
 
@@ -263,7 +272,7 @@ static const struct {
         { "metrics", verb_metrics, VERB_OPT_PODS | VERB_OPT_OUTPUT },
         { "bench", verb_bench, VERB_OPT_DIR },
         { "writeback", verb_writeback, VERB_OPT_FORCE },
-        { "trial", verb_trial, VERB_OPT_TRIAL | VERB_OPT_COMMAND },
+        { "trial", verb_trial, VERB_OPT_TRIAL | VERB_OPT_COMMAND | VERB_OPT_REQUEST | VERB_OPT_LIMIT },
 };
 
 enum {
@@ -292,6 +301,12 @@ enum {
         ARG_SEED,
         ARG_DRIVE_TBW,
         ARG_COMPARE,
+        ARG_DENSITY,
+        ARG_REPLICAS_MAX,
+        ARG_HOLD,
+        ARG_AROUND,
+        ARG_SVG,
+        ARG_MEMORY,
 };
 static const struct option options[] = {
         { "config", required_argument, NULL, 'c' },
@@ -323,6 +338,12 @@ static const struct option options[] = {
         { "seed", required_argument, NULL, ARG_SEED },
         { "drive-tbw", required_argument, NULL, ARG_DRIVE_TBW },
         { "compare", no_argument, NULL, ARG_COMPARE },
+        { "density", no_argument, NULL, ARG_DENSITY },
+        { "replicas-max", required_argument, NULL, ARG_REPLICAS_MAX },
+        { "hold", required_argument, NULL, ARG_HOLD },
+        { "around", required_argument, NULL, ARG_AROUND },
+        { "svg", required_argument, NULL, ARG_SVG },
+        { "memory", required_argument, NULL, ARG_MEMORY },
         {},
 };
 
@@ -441,6 +462,30 @@ static int parse_options(int argc, char *argv[], CliContext *c, unsigned *seen) 
                 case ARG_COMPARE:
                         *seen |= VERB_OPT_TRIAL;
                         c->trial_compare = true;
+                        break;
+                case ARG_DENSITY:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_density = true;
+                        break;
+                case ARG_REPLICAS_MAX:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_replicas_max = optarg;
+                        break;
+                case ARG_HOLD:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_hold = optarg;
+                        break;
+                case ARG_AROUND:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_around = optarg;
+                        break;
+                case ARG_MEMORY:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_memory = optarg;
+                        break;
+                case ARG_SVG:
+                        *seen |= VERB_OPT_TRIAL;
+                        c->trial_svg = optarg;
                         break;
                 case ARG_POLICY_FILE_AS: {
                         /* PATH=FILE: PATH is a policy path (no '='), FILE anything. */

@@ -20,8 +20,13 @@
 
 #include "cli/cli.h"
 #include "execute/trial.h"
+#include "plan/allowance.h"
+#include "plan/density.h"
+#include "plan/kubelet.h"
 #include "plan/trial.h"
 #include "policy/size.h"
+#include "probe/kubelet-flags.h"
+#include "probe/pods.h"
 #include "probe/systemd.h"
 #include "report/json.h"
 #include "report/log.h"
@@ -97,11 +102,15 @@ static int parse_timeout(const char *s, uint64_t *ret) {
         return 0;
 }
 
+static bool density_options(const CliContext *c) {
+        return c->request || c->limit || c->trial_replicas_max || c->trial_hold || c->trial_around || c->trial_memory;
+}
+
 static int check_usage(const CliContext *c) {
         if (c->trial_compare) {
                 if (c->trial_limits || c->trial_find_floor || c->trial_cpus || c->trial_runs || c->trial_timeout ||
-                    c->trial_seed || c->trial_drive_tbw) {
-                        log_error("nodeswap trial --compare takes only --json, --root and -- COMMAND.");
+                    c->trial_seed || c->trial_drive_tbw || c->trial_density || density_options(c)) {
+                        log_error("nodeswap trial --compare takes only --json, --svg, --root and -- COMMAND.");
                         return EXIT_USAGE;
                 }
                 return EXIT_OK;
@@ -110,12 +119,28 @@ static int check_usage(const CliContext *c) {
                 log_error("nodeswap trial needs a command after '--': nodeswap trial --limits 256M,512M -- make -j2");
                 return EXIT_USAGE;
         }
+        if (c->trial_density) {
+                if (c->trial_limits || c->trial_find_floor || c->trial_seed) {
+                        log_error("nodeswap trial --density takes --request and --limit, not --limits, --find-floor or --seed.");
+                        return EXIT_USAGE;
+                }
+                if (!c->request || !c->limit) {
+                        log_error("nodeswap trial --density needs --request R and --limit L, the replica's memory "
+                                  "request and limit as a pod's (e.g. --request 32Mi --limit 64Mi).");
+                        return EXIT_USAGE;
+                }
+                return EXIT_OK;
+        }
+        if (density_options(c)) {
+                log_error("--request, --limit, --replicas-max, --hold, --around and --memory go with nodeswap trial --density.");
+                return EXIT_USAGE;
+        }
         if (c->trial_limits && c->trial_find_floor && !strchr(c->trial_limits, ',')) {
                 log_error("--find-floor takes --limits LO,HI (the bounds of the search), not '%s'.", c->trial_limits);
                 return EXIT_USAGE;
         }
         if (!c->trial_limits && !c->trial_find_floor) {
-                log_error("nodeswap trial needs --limits L1,L2,... or --find-floor.");
+                log_error("nodeswap trial needs --limits L1,L2,..., --find-floor or --density.");
                 return EXIT_USAGE;
         }
         return EXIT_OK;
@@ -129,7 +154,56 @@ typedef struct Options {
         bool has_seed;
         uint64_t seed;
         double drive_tbw;
+        /* --density */
+        uint64_t request, limit, hold_usec, budget;     /* budget: --memory, 0: not given */
+        unsigned replicas_max, around;
 } Options;
+
+/* --density's numbers: --request and --limit as Kubernetes quantities, --replicas-max, --hold,
+ * --around. EXIT_OK or EXIT_USAGE (said why). */
+static int parse_density(const CliContext *c, Options *o) {
+        uint64_t v;
+        o->replicas_max = DENSITY_REPLICAS_MAX_DEFAULT;
+        o->hold_usec = DENSITY_HOLD_DEFAULT_USEC;
+        if (quantity_parse(c->request, &o->request) < 0) {
+                log_error("Invalid --request '%s': a Kubernetes quantity such as 32Mi or 1Gi.", c->request);
+                return EXIT_USAGE;
+        }
+        if (quantity_parse(c->limit, &o->limit) < 0 || o->limit < MiB) {
+                log_error("Invalid --limit '%s': a Kubernetes quantity of at least 1Mi, such as 64Mi.", c->limit);
+                return EXIT_USAGE;
+        }
+        if (o->request > o->limit) {
+                log_error("--request %s is above --limit %s: the API server rejects such a container.", c->request, c->limit);
+                return EXIT_USAGE;
+        }
+        if (c->trial_replicas_max) {
+                if (safe_atou64(c->trial_replicas_max, &v) < 0 || v == 0 || v > DENSITY_REPLICAS_MAX_LIMIT) {
+                        log_error("Invalid --replicas-max '%s': a whole number from 1 to %u.", c->trial_replicas_max,
+                                  DENSITY_REPLICAS_MAX_LIMIT);
+                        return EXIT_USAGE;
+                }
+                o->replicas_max = (unsigned) v;
+        }
+        if (c->trial_around) {
+                if (safe_atou64(c->trial_around, &v) < 0 || v == 0 || v > DENSITY_REPLICAS_MAX_LIMIT) {
+                        log_error("Invalid --around '%s': a whole number of replicas from 1.", c->trial_around);
+                        return EXIT_USAGE;
+                }
+                o->around = (unsigned) v;
+        }
+        if (c->trial_memory && (quantity_parse(c->trial_memory, &o->budget) < 0 || o->budget < o->limit)) {
+                log_error("Invalid --memory '%s': a Kubernetes quantity of at least --limit, such as 4Gi.", c->trial_memory);
+                return EXIT_USAGE;
+        }
+        if (c->trial_hold && parse_timeout(c->trial_hold, &o->hold_usec) < 0) {
+                log_error("Invalid --hold '%s': seconds, or a number with s, m or h (10, 30s, 2m).", c->trial_hold);
+                return EXIT_USAGE;
+        }
+        if (!c->trial_timeout)
+                o->timeout_usec = DENSITY_SETTLE_TIMEOUT_DEFAULT_USEC;
+        return EXIT_OK;
+}
 
 static int parse_numbers(const CliContext *c, const HostState *h, Options *o) {
         uint64_t v;
@@ -169,6 +243,8 @@ static int parse_numbers(const CliContext *c, const HostState *h, Options *o) {
                         return EXIT_USAGE;
                 }
         }
+        if (c->trial_density)
+                return parse_density(c, o);
         if (c->trial_limits) {
                 if (parse_sizes(c->trial_limits, h->mem_total, h->page_size ?: 4096, &o->limits, &o->n_limits) < 0)
                         return EXIT_USAGE;
@@ -191,6 +267,8 @@ typedef struct Trial {
         int *zram_ids;
         size_t n_zram_ids;
         size_t n_planned;       /* runs planned, for the progress lines (find-floor: those so far) */
+        unsigned n_replicas;    /* --density: the replicas started so far (their units' numbers) */
+        char *budget_dir;       /* --density: the budget slice's cgroup directory */
 } Trial;
 
 static uint64_t delta(uint64_t before, uint64_t after) {
@@ -208,162 +286,229 @@ static void sleep_usec(uint64_t usec) {
         (void) nanosleep(&ts, NULL);
 }
 
-/* Run point once as run number index; the run goes into t->rec. 0, or -errno when the unit could
- * not be started or watched (said why). */
-static int run_once(Trial *t, const TrialPoint *p, TrialRun *ret) {
-        unsigned index = (unsigned) t->rec.n_runs + 1;
-        _cleanup_free_ char *service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
-        _cleanup_free_ char *slice = strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
-        _cleanup_free_ char *desc = NULL, *log = NULL, *err = NULL, *path = NULL, *cg = NULL;
+/* A run's unit while it runs: its names, its log, the node before it and what the polling saw. */
+typedef struct RunUnit {
+        unsigned index;
+        char *service, *slice, *path, *cg_dir, *log;
+        TrialNodeSample before;
+        uint64_t t0, t1;                /* monotonic: started, ended (or stopped watching) */
+        TrialUnitState st;
+        uint64_t zram_max, oom_seen;    /* the highest zram mem_used seen; since t0, the first oom_kill */
+} RunUnit;
+
+static void run_unit_done(RunUnit *u) {
+        free(u->service);
+        free(u->slice);
+        free(u->path);
+        free(u->cg_dir);
+        free(u->log);
+        trial_unit_state_done(&u->st);
+}
+
+/* Stop u's units (errors said as warnings) and free it. */
+static void run_unit_stop(Trial *t, RunUnit *u) {
+        if (u->service) {
+                int r = trial_unit_cleanup(t->bus, u->service, u->slice);
+                if (r < 0)
+                        log_warning_errno(r, "Failed to stop %s and %s: %m", u->service, u->slice);
+        }
+        run_unit_done(u);
+}
+
+/* Start p's run number index in its unit. 0, or -errno (said why; nothing left running). */
+static int run_start(Trial *t, const TrialPoint *p, unsigned index, RunUnit *u) {
+        _cleanup_free_ char *desc = NULL, *err = NULL, *service = NULL, *cg = NULL;
         char a[FORMAT_BYTES_MAX];
         int r;
 
-        if (!service || !slice)
+        *u = (RunUnit) { .index = index, .zram_max = TRIAL_MISSING, .oom_seen = TRIAL_MISSING };
+        service = strdup_printf("nodeswap-trial-%s-%u.service", t->rec.id, index);
+        /* a density replica's slice is a child of the budget's, nodeswap_trial_ID.slice: the '-'
+         * in its name makes it one */
+        u->slice = t->rec.density ? strdup_printf("nodeswap_trial_%s-%u.slice", t->rec.id, index)
+                                  : strdup_printf("nodeswap_trial_%s_%u.slice", t->rec.id, index);
+        if (!service || !u->slice)
                 return log_oom();
         desc = strdup_printf("nodeswap trial %s run %u (limit %s%s)", t->rec.id, index,
                              p->limit == TRIAL_MISSING ? "none" : format_bytes(a, sizeof a, p->limit),
                              p->swap ? ", swap" : ", no swap");
-        cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", slice);
+        cg = t->rec.density ? strdup_printf(TRIAL_CGROUP_ROOT "/nodeswap_trial_%s.slice/%s", t->rec.id, u->slice)
+                            : strdup_printf(TRIAL_CGROUP_ROOT "/%s", u->slice);
         if (!desc || !cg)
                 return log_oom();
-        _cleanup_free_ char *cg_dir = path_join_root(t->c->root, cg);
-        if (!cg_dir)
+        u->cg_dir = path_join_root(t->c->root, cg);
+        if (!u->cg_dir)
                 return log_oom();
-        r = trial_log_create(t->c->root, t->rec.id, index, &log);
+        r = trial_log_create(t->c->root, t->rec.id, index, &u->log);
         if (r < 0)
                 return log_error_errno(r, "Failed to create the log of run %u below '%s': %m", index, TRIAL_DIR);
-
-        TrialNodeSample before, after;
-        r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &before);
+        r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &u->before);
         if (r < 0)
                 return log_oom();
+        u->zram_max = u->before.zram_mem_used;
 
         TrialUnitSpec spec = {
                 .service = service,
-                .slice = slice,
+                .slice = u->slice,
                 .description = desc,
                 .argv = t->rec.command,
                 .cwd = t->rec.cwd,
-                .log = log,
+                .log = u->log,
                 .memory_max = p->limit,
                 .swap_max = p->swap ? p->swap_max : 0,
                 .cpus = t->o.cpus,
-                .timeout_usec = t->o.timeout_usec,
+                /* a density replica runs until the trial stops it: --timeout is its settle time */
+                .timeout_usec = t->rec.density ? 0 : t->o.timeout_usec,
         };
-        uint64_t t0 = now_monotonic_usec();
+        u->t0 = now_monotonic_usec();
         r = trial_unit_start(t->bus, &spec, &err);
         if (r < 0)
                 return log_error_errno(r, "Failed to start %s: %s", service, err ?: strerror(-r));
-        r = systemd_unit_object_path(t->bus, service, &path);
-        if (r < 0) {
-                (void) trial_unit_cleanup(t->bus, service, slice);
-                return log_error_errno(r, "Failed to find %s: %m", service);
-        }
-
-        TrialUnitState st = {};
-        uint64_t zram_max = before.zram_mem_used, oom_seen = TRIAL_MISSING;
-        for (;;) {
-                sleep_usec(POLL_USEC);
-                trial_unit_state_done(&st);
-                r = trial_unit_read(t->bus, path, &st);
-                if (r < 0)
-                        break;
-                uint64_t now = now_monotonic_usec();
-                if (t->n_zram_ids > 0) {
-                        TrialNodeSample s;
-                        if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
-                            s.zram_mem_used != TRIAL_MISSING && (zram_max == TRIAL_MISSING || s.zram_mem_used > zram_max))
-                                zram_max = s.zram_mem_used;
-                }
-                if (oom_seen == TRIAL_MISSING) {
-                        TrialCgroupSample cs;
-                        if (trial_cgroup_read(cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
-                                oom_seen = now - t0;
-                }
-                if (streq_ptr(st.active_state, "failed") || (trial_unit_ended(&st) && st.start_usec > 0))
-                        break;
-                if (st.start_usec == 0 && now - t0 > START_TIMEOUT_USEC) {
-                        r = -ETIMEDOUT;
-                        break;
-                }
-                if (interrupted) {
-                        r = -EINTR;
-                        break;
-                }
-        }
-        uint64_t t1 = now_monotonic_usec();
-        if (r < 0) {
-                trial_unit_state_done(&st);
-                (void) trial_unit_cleanup(t->bus, service, slice);
-                return log_error_errno(r, "Failed to watch %s: %m", service);
-        }
-
-        TrialCgroupSample cs = {};
-        int rc = trial_cgroup_read(cg_dir, &cs);
-        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
-        r = trial_unit_cleanup(t->bus, service, slice);
+        u->service = TAKE_PTR(service);         /* from here on, run_unit_stop() stops it */
+        r = systemd_unit_object_path(t->bus, u->service, &u->path);
         if (r < 0)
-                log_warning_errno(r, "Failed to stop %s and %s: %m", service, slice);
+                return log_error_errno(r, "Failed to find %s: %m", u->service);
+        return 0;
+}
+
+/* One poll of u: its state, zram's memory, the first oom_kill. 1 when the run ended, 0 while it
+ * runs, -errno (-ETIMEDOUT: the command did not start in START_TIMEOUT_USEC; -EINTR: a signal). */
+static int run_poll(Trial *t, RunUnit *u) {
+        trial_unit_state_done(&u->st);
+        int r = trial_unit_read(t->bus, u->path, &u->st);
+        if (r < 0)
+                return r;
+        uint64_t now = now_monotonic_usec();
+        if (t->n_zram_ids > 0) {
+                TrialNodeSample s;
+                if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
+                    s.zram_mem_used != TRIAL_MISSING && (u->zram_max == TRIAL_MISSING || s.zram_mem_used > u->zram_max))
+                        u->zram_max = s.zram_mem_used;
+        }
+        if (u->oom_seen == TRIAL_MISSING) {
+                TrialCgroupSample cs;
+                if (trial_cgroup_read(u->cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
+                        u->oom_seen = now - u->t0;
+        }
+        if (streq_ptr(u->st.active_state, "failed") || (trial_unit_ended(&u->st) && u->st.start_usec > 0))
+                return 1;
+        if (u->st.start_usec == 0 && now - u->t0 > START_TIMEOUT_USEC)
+                return -ETIMEDOUT;
+        if (interrupted)
+                return -EINTR;
+        return 0;
+}
+
+/* Poll u every POLL_USEC until its run ended. 0, or -errno (said why). */
+static int run_watch(Trial *t, RunUnit *u) {
+        int r;
+        do {
+                sleep_usec(POLL_USEC);
+                r = run_poll(t, u);
+        } while (r == 0);
+        u->t1 = now_monotonic_usec();
+        if (r < 0)
+                return log_error_errno(r, "Failed to watch %s: %m", u->service);
+        return 0;
+}
+
+/* The result of u's ended run from systemd's state and the cgroup's oom_kill. */
+static void run_judge(const RunUnit *u, const TrialCgroupSample *cs, TrialRun *run) {
+        const TrialUnitState *st = &u->st;
+        run->exit_status = st->exec_main_code == 1 ? st->exec_main_status : -1;
+        run->wall_usec = st->start_usec > 0 && st->exit_usec >= st->start_usec ? st->exit_usec - st->start_usec
+                                                                                : u->t1 - u->t0;
+        run->oom_at_usec = TRIAL_MISSING;
+        if ((cs->oom_kill != TRIAL_MISSING && cs->oom_kill > 0) || streq_ptr(st->result, "oom-kill")) {
+                run->result = TRIAL_RESULT_OOM;
+                run->oom_at_usec = u->oom_seen != TRIAL_MISSING && u->oom_seen < run->wall_usec ? u->oom_seen
+                                                                                                : run->wall_usec;
+        } else if (streq_ptr(st->result, "timeout"))
+                run->result = TRIAL_RESULT_TIMEOUT;
+        else if (st->exec_main_code == 1 && st->exec_main_status == 0 && streq_ptr(st->result, "success"))
+                run->result = TRIAL_RESULT_OK;
+        else
+                run->result = TRIAL_RESULT_FAILED;
+}
+
+/* The node's figures of a run between before and after: swap traffic (the cgroup's when the
+ * kernel counts it, else the node's), the disk's traffic, zram's RAM. */
+static void run_node_figures(const Trial *t, const RunUnit *u, const TrialCgroupSample *cs,
+                             const TrialNodeSample *after, TrialRun *run) {
+        const TrialNodeSample *before = &u->before;
+        uint64_t ps = t->rec.node.page_size ?: 4096;
+        if (cs->pswpout != TRIAL_MISSING && cs->pswpin != TRIAL_MISSING) {
+                run->swapped_out = cs->pswpout * ps;
+                run->swapped_in = cs->pswpin * ps;
+                run->swap_source = TRIAL_SWAP_SOURCE_CGROUP;
+        } else if (before->pswpout != TRIAL_MISSING && after->pswpout != TRIAL_MISSING) {
+                run->swapped_out = times(delta(before->pswpout, after->pswpout), ps);
+                run->swapped_in = times(delta(before->pswpin, after->pswpin), ps);
+                run->swap_source = TRIAL_SWAP_SOURCE_VMSTAT;
+        } else {
+                run->swapped_out = run->swapped_in = TRIAL_MISSING;
+                run->swap_source = TRIAL_SWAP_SOURCE_NONE;
+        }
+        run->disk_written = times(delta(before->disk_written_sectors, after->disk_written_sectors), 512);
+        run->disk_read = times(delta(before->disk_read_sectors, after->disk_read_sectors), 512);
+        run->zram_ram = delta(before->zram_mem_used, after->zram_mem_used);
+        run->zram_ram_peak = delta(before->zram_mem_used,
+                                   u->zram_max == TRIAL_MISSING || after->zram_mem_used == TRIAL_MISSING ||
+                                                   after->zram_mem_used > u->zram_max
+                                           ? after->zram_mem_used
+                                           : u->zram_max);
+}
+
+/* Measure u's ended run of p from its slice's cgroup and the node, then stop its units. 0, or
+ * -ENOMEM. */
+static int run_measure(Trial *t, const TrialPoint *p, RunUnit *u, TrialRun *ret) {
+        TrialCgroupSample cs = {};
+        TrialNodeSample after;
+        int rc = trial_cgroup_read(u->cg_dir, &cs);
+        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
         if (rc < 0) {
-                log_warning_errno(rc, "Failed to read the cgroup '%s' of run %u: %m", cg_dir, index);
+                log_warning_errno(rc, "Failed to read the cgroup '%s' of run %u: %m", u->cg_dir, u->index);
                 cs = (TrialCgroupSample) { TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING,
                                            TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING, TRIAL_MISSING };
         }
 
         TrialRun run = {
-                .index = index,
+                .index = u->index,
                 .limit = p->limit,
                 .swap = p->swap,
                 .swap_max = p->swap ? p->swap_max : 0,
-                .exit_status = st.exec_main_code == 1 ? st.exec_main_status : -1,
                 .oom_kills = cs.oom_kill,
-                .oom_at_usec = TRIAL_MISSING,
                 .cpu_user_usec = cs.user_usec,
                 .cpu_system_usec = cs.system_usec,
                 .memory_peak = cs.memory_peak,
                 .swap_peak = cs.swap_peak,
                 .stall_full_usec = cs.full_total_usec,
-                .log = TAKE_PTR(log),
+                .log = TAKE_PTR(u->log),
         };
-        run.wall_usec = st.start_usec > 0 && st.exit_usec >= st.start_usec ? st.exit_usec - st.start_usec : t1 - t0;
-        if ((cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0) || streq_ptr(st.result, "oom-kill")) {
-                run.result = TRIAL_RESULT_OOM;
-                run.oom_at_usec = oom_seen != TRIAL_MISSING && oom_seen < run.wall_usec ? oom_seen : run.wall_usec;
-        } else if (streq_ptr(st.result, "timeout"))
-                run.result = TRIAL_RESULT_TIMEOUT;
-        else if (st.exec_main_code == 1 && st.exec_main_status == 0 && streq_ptr(st.result, "success"))
-                run.result = TRIAL_RESULT_OK;
-        else
-                run.result = TRIAL_RESULT_FAILED;
-        uint64_t ps = t->rec.node.page_size ?: 4096;
-        if (cs.pswpout != TRIAL_MISSING && cs.pswpin != TRIAL_MISSING) {
-                run.swapped_out = cs.pswpout * ps;
-                run.swapped_in = cs.pswpin * ps;
-                run.swap_source = TRIAL_SWAP_SOURCE_CGROUP;
-        } else if (before.pswpout != TRIAL_MISSING && after.pswpout != TRIAL_MISSING) {
-                run.swapped_out = times(delta(before.pswpout, after.pswpout), ps);
-                run.swapped_in = times(delta(before.pswpin, after.pswpin), ps);
-                run.swap_source = TRIAL_SWAP_SOURCE_VMSTAT;
-        } else {
-                run.swapped_out = run.swapped_in = TRIAL_MISSING;
-                run.swap_source = TRIAL_SWAP_SOURCE_NONE;
-        }
-        run.disk_written = times(delta(before.disk_written_sectors, after.disk_written_sectors), 512);
-        run.disk_read = times(delta(before.disk_read_sectors, after.disk_read_sectors), 512);
+        run_judge(u, &cs, &run);
+        run_node_figures(t, u, &cs, &after, &run);
         run.disk = t->disk ? strdup(t->disk) : NULL;
-        run.zram_ram = delta(before.zram_mem_used, after.zram_mem_used);
-        run.zram_ram_peak = delta(before.zram_mem_used,
-                                  zram_max == TRIAL_MISSING || after.zram_mem_used == TRIAL_MISSING ||
-                                                  after.zram_mem_used > zram_max
-                                          ? after.zram_mem_used
-                                          : zram_max);
-        trial_unit_state_done(&st);
+        run_unit_stop(t, u);
         if (t->disk && !run.disk) {
                 trial_run_done(&run);
                 return log_oom();
         }
         *ret = run;
         return 0;
+}
+
+/* Run point once as run number index; the run goes into *ret. 0, or -errno when the unit could not
+ * be started or watched (said why; its units stopped). */
+static int run_once(Trial *t, const TrialPoint *p, TrialRun *ret) {
+        RunUnit u;
+        int r = run_start(t, p, (unsigned) t->rec.n_runs + 1, &u);
+        if (r >= 0)
+                r = run_watch(t, &u);
+        if (r < 0) {
+                run_unit_stop(t, &u);
+                return r;
+        }
+        return run_measure(t, p, &u, ret);
 }
 
 static int add_run(Trial *t, TrialRun *run) {
@@ -485,6 +630,434 @@ static int run_limits(Trial *t) {
         return 0;
 }
 
+/* --- --density ---------------------------------------------------------------------------------- */
+
+#define DENSITY_POLL_USEC (250 * USEC_PER_MSEC)
+
+/* One replica of a density point: its unit and how its footprint moved. */
+typedef struct Replica {
+        RunUnit u;
+        bool ended;
+        uint64_t ref, ref_usec;         /* the footprint when it last moved, and when (monotonic) */
+        uint64_t settle_usec;           /* since its start; TRIAL_MISSING: not settled */
+} Replica;
+
+/* A density point as it runs: its replicas and the node's figures. */
+typedef struct Point {
+        Replica *r;
+        unsigned n, started;
+        TrialNodeSample before;
+        uint64_t zram_max;
+} Point;
+
+static void point_stop(Trial *t, Point *pt) {
+        for (unsigned i = 0; i < pt->started; i++)
+                run_unit_stop(t, &pt->r[i].u);
+        free(pt->r);
+        pt->r = NULL;
+}
+
+static int point_start(Trial *t, const TrialPoint *p, Point *pt) {
+        int r = trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &pt->before);
+        if (r < 0)
+                return log_oom();
+        pt->zram_max = pt->before.zram_mem_used;
+        for (; pt->started < pt->n; pt->started++) {
+                Replica *x = &pt->r[pt->started];
+                r = run_start(t, p, ++t->n_replicas, &x->u);
+                if (r < 0) {
+                        pt->started++;  /* point_stop() frees it, and stops its unit if it started */
+                        return r;
+                }
+                x->ref_usec = x->u.t0;
+                x->settle_usec = TRIAL_MISSING;
+        }
+        return 0;
+}
+
+/* An ended replica is a failure unless it exited 0 without an OOM kill. */
+static bool replica_failed(const Replica *x) {
+        const TrialUnitState *st = &x->u.st;
+        return x->u.oom_seen != TRIAL_MISSING || !(st->exec_main_code == 1 && st->exec_main_status == 0) ||
+               streq_ptr(st->result, "oom-kill");
+}
+
+/* One poll of every replica: ended, settled (an exit 0 settles it). 1 when every replica settled
+ * or ended, 0 while some are settling, 2 when one failed; -errno (said why). */
+static int point_poll(Trial *t, Point *pt) {
+        bool settling = false, failed = false;
+        uint64_t now = now_monotonic_usec();
+        for (unsigned i = 0; i < pt->n; i++) {
+                Replica *x = &pt->r[i];
+                if (x->ended) {
+                        failed = failed || replica_failed(x);
+                        continue;
+                }
+                int r = run_poll(t, &x->u);
+                if (r < 0)
+                        return log_error_errno(r, "Failed to watch %s: %m", x->u.service);
+                if (x->u.zram_max != TRIAL_MISSING && (pt->zram_max == TRIAL_MISSING || x->u.zram_max > pt->zram_max))
+                        pt->zram_max = x->u.zram_max;
+                if (r > 0) {
+                        x->ended = true;
+                        x->u.t1 = now;
+                        if (x->settle_usec == TRIAL_MISSING)
+                                x->settle_usec = now - x->u.t0;
+                        failed = failed || replica_failed(x);
+                        continue;
+                }
+                if (x->u.oom_seen != TRIAL_MISSING)
+                        failed = true;
+                if (x->settle_usec != TRIAL_MISSING)
+                        continue;
+                uint64_t m, sw;
+                if (trial_cgroup_footprint(x->u.cg_dir, &m, &sw) < 0) {
+                        settling = true;
+                        continue;
+                }
+                uint64_t fp = m + (sw == TRIAL_MISSING ? 0 : sw);
+                uint64_t moved = fp > x->ref ? fp - x->ref : x->ref - fp;
+                uint64_t band = (uint64_t) ((double) fp * DENSITY_SETTLE_BAND);
+                if (moved > band || moved > DENSITY_SETTLE_SLACK) {
+                        x->ref = fp;
+                        x->ref_usec = now;
+                        settling = true;
+                } else if (now - x->ref_usec >= DENSITY_SETTLE_USEC)
+                        x->settle_usec = x->ref_usec - x->u.t0;
+                else
+                        settling = true;
+        }
+        return failed ? 2 : settling ? 0 : 1;
+}
+
+/* The point's figures, read while its replicas still run (after the hold), into d. */
+static void point_figures(Trial *t, Point *pt, TrialDensityPoint *d) {
+        uint64_t settle_sum = 0;
+        unsigned settled = 0;
+        d->memory = d->swapped = d->replicas_stall_full_usec = 0;
+        d->settle_max_usec = TRIAL_MISSING;
+        for (unsigned i = 0; i < pt->started; i++) {
+                Replica *x = &pt->r[i];
+                TrialCgroupSample cs;
+                uint64_t m, sw;
+                bool read = trial_cgroup_read(x->u.cg_dir, &cs) >= 0;
+                bool oom = (read && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0) || x->u.oom_seen != TRIAL_MISSING ||
+                           (x->ended && streq_ptr(x->u.st.result, "oom-kill"));
+                if (oom)
+                        d->oom++;
+                else if (x->ended && replica_failed(x))
+                        d->failed++;
+                else if (x->settle_usec == TRIAL_MISSING)
+                        d->unsettled++;
+                if (x->settle_usec != TRIAL_MISSING) {
+                        settle_sum += x->settle_usec;
+                        settled++;
+                        if (d->settle_max_usec == TRIAL_MISSING || x->settle_usec > d->settle_max_usec)
+                                d->settle_max_usec = x->settle_usec;
+                }
+                if (!read || cs.full_total_usec == TRIAL_MISSING || d->replicas_stall_full_usec == TRIAL_MISSING)
+                        d->replicas_stall_full_usec = TRIAL_MISSING;
+                else
+                        d->replicas_stall_full_usec += cs.full_total_usec;
+                if (x->ended)
+                        continue;       /* it holds no memory any more */
+                if (trial_cgroup_footprint(x->u.cg_dir, &m, &sw) < 0)
+                        m = sw = TRIAL_MISSING;
+                d->memory = m == TRIAL_MISSING || d->memory == TRIAL_MISSING ? TRIAL_MISSING : d->memory + m;
+                d->swapped = sw == TRIAL_MISSING || d->swapped == TRIAL_MISSING ? TRIAL_MISSING : d->swapped + sw;
+        }
+        d->settle_mean_usec = settled ? settle_sum / settled : TRIAL_MISSING;
+        TrialNodeSample after;
+        (void) trial_node_read(t->c->root, t->disk, t->zram_ids, t->n_zram_ids, &after);
+        uint64_t ps = t->rec.node.page_size ?: 4096;
+        d->swapped_out = times(delta(pt->before.pswpout, after.pswpout), ps);
+        d->swapped_in = times(delta(pt->before.pswpin, after.pswpin), ps);
+        d->disk_written = times(delta(pt->before.disk_written_sectors, after.disk_written_sectors), 512);
+        uint64_t zmax = pt->zram_max;
+        if (after.zram_mem_used != TRIAL_MISSING && (zmax == TRIAL_MISSING || after.zram_mem_used > zmax))
+                zmax = after.zram_mem_used;
+        d->zram_ram_peak = delta(pt->before.zram_mem_used, zmax);
+}
+
+/* Hold the settled replicas for --hold, watching for ends; the node's full stall over it. 0, 2
+ * when a replica failed during it, -errno. */
+static uint64_t budget_stall(const Trial *t) {
+        TrialCgroupSample cs;
+        return t->budget_dir && trial_cgroup_read(t->budget_dir, &cs) >= 0 ? cs.full_total_usec : TRIAL_MISSING;
+}
+
+static int point_hold(Trial *t, Point *pt, TrialDensityPoint *d) {
+        uint64_t b0 = budget_stall(t);
+        uint64_t s0 = trial_node_stall_full(t->c->root), h0 = now_monotonic_usec();
+        int r = 0;
+        while (now_monotonic_usec() - h0 < t->o.hold_usec) {
+                sleep_usec(DENSITY_POLL_USEC);
+                r = point_poll(t, pt);
+                if (r < 0 || r == 2)
+                        break;
+                r = 0;
+        }
+        d->hold_usec = now_monotonic_usec() - h0;
+        d->stall_full_usec = delta(s0, trial_node_stall_full(t->c->root));
+        d->budget_stall_full_usec = delta(b0, budget_stall(t));
+        return r;
+}
+
+/* Run n replicas of p once: start, settle, hold, judge, stop. The point goes into the record;
+ * *ret_held whether it held. -errno when it could not be run (every replica stopped). */
+static int density_point(Trial *t, const TrialPoint *p, unsigned n, unsigned repeat, bool *ret_held) {
+        TrialDensity *D = t->rec.density;
+        Point pt = { .n = n, .r = calloc(n, sizeof(Replica)) };
+        TrialDensityPoint d = { .replicas = n, .swap = p->swap, .repeat = repeat, .stall_full_usec = TRIAL_MISSING,
+                                .budget_stall_full_usec = TRIAL_MISSING };
+        if (!pt.r)
+                return log_oom();
+        uint64_t w0 = now_monotonic_usec();
+        int r = point_start(t, p, &pt);
+        uint64_t deadline = now_monotonic_usec() + t->o.timeout_usec;
+        while (r >= 0) {
+                sleep_usec(DENSITY_POLL_USEC);
+                r = point_poll(t, &pt);
+                if (r != 0 || now_monotonic_usec() > deadline)
+                        break;
+        }
+        if (r == 1)
+                r = point_hold(t, &pt, &d);
+        if (r >= 0)
+                point_figures(t, &pt, &d);
+        point_stop(t, &pt);
+        d.wall_usec = now_monotonic_usec() - w0;
+        if (r < 0)
+                return r;
+
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        DensityOutcome o = { .replicas = n, .cpus = cpus > 0 ? (unsigned) cpus : 1, .oom = d.oom, .failed = d.failed, .unsettled = d.unsettled,
+                             .settle_max_usec = d.settle_max_usec == TRIAL_MISSING ? 0 : d.settle_max_usec,
+                             .hold_usec = d.hold_usec, .stall_full_usec = d.stall_full_usec };
+        /* the replicas' own "node", the budget's slice, counts as much as the node */
+        if (d.budget_stall_full_usec != TRIAL_MISSING &&
+            (o.stall_full_usec == TRIAL_MISSING || d.budget_stall_full_usec > o.stall_full_usec))
+                o.stall_full_usec = d.budget_stall_full_usec;
+        DensityGaveOut g = density_judge(&o, D->lone_settle_usec);
+        if (D->n_points == 0 && g == DENSITY_HELD) {
+                /* the lone replica: the reference for the others' settle time, and the footprint
+                 * the prediction starts from */
+                D->lone_settle_usec = d.settle_max_usec;
+                D->lone_footprint = d.memory == TRIAL_MISSING ? TRIAL_MISSING
+                                    : d.memory + (d.swapped == TRIAL_MISSING ? 0 : d.swapped);
+        }
+        d.gave_out = strdup(density_gave_out_to_string(g));
+        TrialDensityPoint *np = d.gave_out ? realloc(D->points, (D->n_points + 1) * sizeof *np) : NULL;
+        if (!np) {
+                free(d.gave_out);
+                return log_oom();
+        }
+        D->points = np;
+        D->points[D->n_points++] = d;
+        if (t->c->verbosity >= 0)
+                trial_print_density_point(stderr, &d);
+        *ret_held = g == DENSITY_HELD;
+        return 0;
+}
+
+/* --runs repeats of a point, stopping at the first that does not hold. */
+static int density_repeat(Trial *t, const TrialPoint *p, unsigned n, bool *ret_held) {
+        bool held = true;
+        for (unsigned k = 1; k <= t->o.runs && held; k++) {
+                int r = density_point(t, p, n, k, &held);
+                if (r < 0)
+                        return r;
+        }
+        *ret_held = held;
+        return 0;
+}
+
+/* One series: the search from start. *ret the largest count that held (0: none). */
+static int density_series(Trial *t, const TrialPoint *p, unsigned start, unsigned *ret, bool *ret_at_least) {
+        DensitySearch s;
+        unsigned n;
+        int r = 0;
+        density_search_init(&s, start, t->o.replicas_max, t->o.around);
+        while (r >= 0 && density_search_next(&s, &n) > 0) {
+                bool held;
+                r = density_repeat(t, p, n, &held);
+                if (r >= 0)
+                        r = density_search_feed(&s, held);
+        }
+        *ret = s.held;
+        *ret_at_least = s.at_least;
+        return r;
+}
+
+static DensityScheduler density_scheduler_of(const TrialDensity *D) {
+        return (DensityScheduler) { .capacity = D->kubelet_mem_total, .kube_reserved = D->kube_reserved,
+                                    .system_reserved = D->system_reserved, .eviction_hard = D->eviction_hard,
+                                    .requests_on_node = D->requests_on_node, .pods_on_node = D->pods_on_node,
+                                    .max_pods = D->max_pods };
+}
+
+/* --density's set-up, before anything runs: the replica's allowance from the totals the kubelet
+ * computes it from, the refusals (no swap, no allowance, no room for one, a kubelet that started
+ * before the last swap change), the scheduler's view. EXIT_OK, or EXIT_FAIL said why. */
+static int density_setup(Trial *t, const HostState *h) {
+        const TrialNode *n = &t->rec.node;
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX];
+        TrialDensity *D = t->rec.density = calloc(1, sizeof(TrialDensity));
+        if (!D)
+                return log_oom(), EXIT_FAIL;
+        *D = (TrialDensity) { .request = t->o.request, .limit = t->o.limit, .replicas_max = t->o.replicas_max,
+                              .around = t->o.around, .hold_usec = t->o.hold_usec,
+                              .settle_timeout_usec = t->o.timeout_usec, .mem_available = h->mem_available,
+                              .kubelet_mem_total = n->mem_total, .kubelet_swap_total = n->swap_total,
+                              .lone_settle_usec = 0, .lone_footprint = TRIAL_MISSING, .ceiling_zram = NAN };
+        if (n->swap_total == 0) {
+                log_error("nodeswap trial --density compares replicas with and without swap, and this node has "
+                          "none (SwapTotal 0): nothing was run.");
+                return EXIT_FAIL;
+        }
+        if (kubelet_capacity_stale(h) > 0) {
+                log_error("The kubelet (%s) started before nodeswap's last swap change, so it gives pods swap in "
+                          "proportion to the SwapTotal it read then, not to today's %s: restart it, then rerun the "
+                          "trial. Nothing was run.", h->kubelet_unit ?: "its unit", format_bytes(a, sizeof a, n->swap_total));
+                return EXIT_FAIL;
+        }
+        const char *why = NULL;
+        if (density_allowance(n->mem_total, n->swap_total, n->page_size, D->request, D->limit, &D->swap_max, &why) < 0)
+                return log_oom(), EXIT_FAIL;
+        if (D->swap_max == 0) {
+                log_error("A replica with --request %s --limit %s gets no swap on this node (%s): there is nothing "
+                          "to compare. Nothing was run.", t->c->request, t->c->limit, why);
+                return EXIT_FAIL;
+        }
+        if (D->swap_max > n->swap_free) {
+                log_error("One replica's allowance, %s, is more than the node's free swap (SwapFree %s): no room for "
+                          "one replica with swap. Nothing was run.", format_bytes(a, sizeof a, D->swap_max),
+                          format_bytes(b, sizeof b, n->swap_free));
+                return EXIT_FAIL;
+        }
+
+        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
+         * requests of the pods on the node as far as their cgroups tell */
+        Density dens;
+        if (allowance_density(h, NULL, 0, &dens) >= 0) {
+                D->ceiling = dens.ceiling;
+                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
+        }
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
+                D->eviction_hard = 0;
+        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
+        if (!D->eviction_source)
+                return log_oom(), EXIT_FAIL;
+        /* a reservation the kubelet could not parse would stop it: none is counted, and the
+         * source says what was written */
+        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
+                D->kube_reserved = 0;
+        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
+                D->system_reserved = 0;
+        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
+        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
+                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
+                                                         : strdup("not set");
+        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
+                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
+                                                             : strdup("not set");
+        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
+                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
+                                               : strdup("the kubelet's default");
+        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
+                return log_oom(), EXIT_FAIL;
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
+                const char *last = NULL;
+                size_t last_len = 0;
+                for (size_t i = 0; i < n_pods; i++) {
+                        ContainerNeed need;
+                        const char *slash = strrchr(pods[i].name, '/');
+                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
+                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
+                                D->pods_on_node++;
+                        last = pods[i].name;
+                        last_len = len;
+                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
+                                D->requests_on_node += need.request;
+                        else
+                                D->requests_unknown++;
+                }
+                pod_swaps_free(pods, n_pods);
+        }
+        DensityScheduler s = density_scheduler_of(D);
+        /* request > 0 here: a request of zero gets no swap and was refused above */
+        if (density_scheduler(&s, D->request) >= 0) {
+                D->admitted = s.admitted;
+                D->by_max_pods = s.by_max_pods;
+        }
+        D->allocatable = s.allocatable;
+
+        /* the replicas' budget: what pods could take of the node now, capped on their parent
+         * slice as kubepods.slice is capped at allocatable */
+        D->budget = t->o.budget ?: (h->mem_available > D->eviction_hard ? h->mem_available - D->eviction_hard : 0);
+        D->budget_source = strdup(t->o.budget ? "--memory" : "MemAvailable less memory.available");
+        if (!D->budget_source)
+                return log_oom(), EXIT_FAIL;
+        if (D->budget < D->limit) {
+                log_error("The replicas' budget, %s (%s), is less than one replica's limit, %s: no room for one "
+                          "replica. Nothing was run.", format_bytes(a, sizeof a, D->budget), D->budget_source,
+                          format_bytes(b, sizeof b, D->limit));
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
+static int run_density_points(Trial *t);
+
+/* The budget's slice around the points: started first, stopped last, also on an error or a signal. */
+static int run_density(Trial *t) {
+        TrialDensity *D = t->rec.density;
+        _cleanup_free_ char *slice = strdup_printf("nodeswap_trial_%s.slice", t->rec.id), *err = NULL;
+        _cleanup_free_ char *desc = strdup_printf("nodeswap trial %s: the replicas' budget", t->rec.id);
+        if (!slice || !desc)
+                return log_oom();
+        int r = trial_slice_start(t->bus, slice, desc, D->budget, &err);
+        if (r < 0)
+                return log_error_errno(r, "Failed to start %s: %s", slice, err ?: strerror(-r));
+        _cleanup_free_ char *cg = strdup_printf(TRIAL_CGROUP_ROOT "/%s", slice);
+        t->budget_dir = cg ? path_join_root(t->c->root, cg) : NULL;
+        r = t->budget_dir ? run_density_points(t) : log_oom();
+        int k = trial_unit_cleanup(t->bus, NULL, slice);
+        if (k < 0)
+                log_warning_errno(k, "Failed to stop %s: %m", slice);
+        return r;
+}
+
+static int run_density_points(Trial *t) {
+        TrialDensity *D = t->rec.density;
+        TrialPoint none = { .limit = D->limit }, with = { .limit = D->limit, .swap = true, .swap_max = D->swap_max };
+        bool held;
+        if (t->c->verbosity >= 0)
+                trial_print_density_intro(t->c->json ? stderr : stdout, &t->rec);
+        fflush(stdout);
+        int r = density_repeat(t, &none, 1, &held);
+        if (r < 0 || !held)
+                return r;
+        uint64_t ps = t->rec.node.page_size;
+        uint64_t fp = D->lone_footprint == TRIAL_MISSING ? D->limit : D->lone_footprint;
+        D->predicted_no_swap = density_predict(D->budget, t->rec.node.swap_free, fp, 0, ps, false, t->o.replicas_max);
+        D->predicted_swap = density_predict(D->budget, t->rec.node.swap_free, fp, D->swap_max, ps, true,
+                                            t->o.replicas_max);
+        r = density_series(t, &none, D->predicted_no_swap, &D->density_no_swap, &D->at_least_no_swap);
+        if (r >= 0)
+                r = density_series(t, &with, D->predicted_swap, &D->density_swap, &D->at_least_swap);
+        if (D->density_swap > 0) {
+                DensityScheduler s = density_scheduler_of(D);
+                (void) density_scheduler(&s, D->request);
+                D->request_for_swap = density_request_for(&s, D->density_swap);
+        }
+        return r;
+}
+
 /* --- The verb ----------------------------------------------------------------------------------- */
 
 static int trial_id(uint64_t usec, char **ret) {
@@ -495,6 +1068,19 @@ static int trial_id(uint64_t usec, char **ret) {
                 return -EINVAL;
         *ret = strdup(buf);
         return *ret ? 0 : -ENOMEM;
+}
+
+/* --svg FILE: svg (NULL: out of memory) into FILE. 0 or -errno (said why). */
+static int write_svg(const CliContext *c, char *svg) {
+        _cleanup_free_ char *text = svg;
+        if (!text)
+                return log_oom();
+        int r = trial_svg_write(c->trial_svg, text);
+        if (r < 0)
+                return log_error_errno(r, "Failed to write the chart '%s': %m", c->trial_svg);
+        if (!c->json && c->verbosity >= 0)
+                printf("Drew %s.\n", c->trial_svg);
+        return 0;
 }
 
 static int print_record(const CliContext *c, const TrialRecord *rec) {
@@ -519,6 +1105,18 @@ static int verb_compare(const CliContext *c) {
         }
         for (char **s = skipped; s && *s; s++)
                 log_warning("Skipped %s", *s);
+        /* density records have no runs to set side by side */
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++) {
+                if (t[i].density_mode) {
+                        log_notice("Left out %s: a density trial (nodeswap trial --compare sets the --limits and "
+                                   "--find-floor trials side by side).", strempty(t[i].path));
+                        trial_record_done(&t[i]);
+                        continue;
+                }
+                t[kept++] = t[i];
+        }
+        n = kept;
         int ret = EXIT_OK;
         for (size_t i = 0; i < n; i++) {
                 TrialVerdict v;
@@ -564,9 +1162,177 @@ static int verb_compare(const CliContext *c) {
                 }
         } else
                 trial_compare_print(stdout, t, n, filter);
+        if (c->trial_svg && write_svg(c, trial_compare_svg(t, n, filter, NULL, NULL)) < 0)
+                ret = EXIT_FAIL;
 finish:
         trial_records_free(t, n);
         return ret;
+}
+
+/* The host can run a trial: booted with systemd, cgroup v2, and this host (not --root). EXIT_OK,
+ * or EXIT_FAIL said why. */
+static int check_host(const CliContext *c, const HostState *h) {
+        if (!h->systemd_booted) {
+                log_error("nodeswap trial runs the command in a transient systemd unit, and this host was not booted "
+                          "with systemd (no /run/systemd/system below '%s'): nothing was run.", c->root);
+                return EXIT_FAIL;
+        }
+        if (h->cgroup != CGROUP_V2) {
+                log_error("nodeswap trial needs cgroup v2 (MemorySwapMax= and the kubelet's LimitedSwap); this node "
+                          "runs cgroup %s: nothing was run.", cgroup_mode_to_string(h->cgroup));
+                return EXIT_FAIL;
+        }
+        if (!root_is_host(c->root)) {
+                log_error("nodeswap trial runs commands on this host only; --root '%s' is for --compare.", c->root);
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
+/* The record's command: argv with its first word resolved from $PATH against the current
+ * directory, which is recorded too. EXIT_OK, EXIT_USAGE (no such command) or EXIT_FAIL. */
+static int record_command(Trial *t) {
+        const CliContext *c = t->c;
+        _cleanup_free_ char *exe = NULL;
+        t->rec.cwd = getcwd(NULL, 0);
+        if (!t->rec.cwd) {
+                log_error_errno(errno, "Failed to get the current directory: %m");
+                return EXIT_FAIL;
+        }
+        int r = trial_find_executable(c->command[0], getenv("PATH"), t->rec.cwd, &exe);
+        if (r < 0) {
+                log_error_errno(r, "Failed to find the command '%s'%s: %m", c->command[0],
+                                strchr(c->command[0], '/') ? "" : " in $PATH");
+                return EXIT_USAGE;
+        }
+        t->rec.command = strv_copy(c->command);
+        if (!t->rec.command) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        free(t->rec.command[0]);
+        t->rec.command[0] = TAKE_PTR(exe);
+        return EXIT_OK;
+}
+
+/* The record's settings (id, seed, options) and what the runs sample: the disk below the current
+ * directory, the zram devices in use as swap. EXIT_OK or EXIT_FAIL. */
+static int record_settings(Trial *t, const HostState *h) {
+        t->rec.started_usec = now_realtime_usec();
+        if (trial_id(t->rec.started_usec, &t->rec.id) < 0) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        t->rec.seed = t->o.has_seed ? t->o.seed : (t->rec.started_usec ^ (now_monotonic_usec() << 20));
+        t->rec.find_floor = t->c->trial_find_floor;
+        t->rec.runs_per_point = t->o.runs;
+        t->rec.cpus = t->o.cpus;
+        t->rec.timeout_usec = t->o.timeout_usec;
+        t->rec.drive_tbw = t->o.drive_tbw;
+        t->rec.search_lower = t->rec.search_upper = TRIAL_MISSING;
+        t->rec.search_floor_no_swap = t->rec.search_floor_swap = TRIAL_MISSING;
+
+        if (trial_disk_for(t->c->root, &t->rec.node, t->rec.cwd, &t->disk) < 0) {
+                log_oom();
+                return EXIT_FAIL;
+        }
+        for (size_t i = 0; i < h->n_swaps; i++)
+                if (h->swaps[i].kind == SWAP_KIND_ZRAM && h->swaps[i].zram_id >= 0) {
+                        int *n = realloc(t->zram_ids, (t->n_zram_ids + 1) * sizeof *n);
+                        if (!n) {
+                                log_oom();
+                                return EXIT_FAIL;
+                        }
+                        t->zram_ids = n;
+                        t->zram_ids[t->n_zram_ids++] = h->swaps[i].zram_id;
+                }
+        return EXIT_OK;
+}
+
+/* The bus to systemd and the trial's directory. ID is the second the trial started; a second
+ * trial in that second gets ID_2, ID_3 ... (no '-': a dash in a slice's name makes a parent
+ * slice). EXIT_OK or EXIT_FAIL. */
+static int open_trial(Trial *t) {
+        _cleanup_free_ char *why = NULL;
+        int r = systemd_open(t->c->root, &t->bus);
+        if (r < 0) {
+                log_error_errno(r, "Failed to connect to systemd: %m");
+                return EXIT_FAIL;
+        }
+        for (unsigned k = 2; (r = trial_dir_prepare(t->c->root, t->rec.id, &why)) == -EEXIST && k < 100; k++) {
+                char *id = NULL;
+                if (trial_id(t->rec.started_usec, &id) < 0) {
+                        log_oom();
+                        return EXIT_FAIL;
+                }
+                free(t->rec.id);
+                t->rec.id = strdup_printf("%s_%u", id, k);
+                free(id);
+                if (!t->rec.id) {
+                        log_oom();
+                        return EXIT_FAIL;
+                }
+        }
+        if (r < 0) {
+                log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
+                return EXIT_FAIL;
+        }
+        return EXIT_OK;
+}
+
+/* The runs, with SIGINT, SIGTERM and SIGHUP ending the current run (its unit stopped) instead of
+ * the process; the handlers are put back after. 0 or -errno (said why). */
+static int run_trial(Trial *t) {
+        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
+        sigemptyset(&sa.sa_mask);
+        (void) sigaction(SIGINT, &sa, &old_int);
+        (void) sigaction(SIGTERM, &sa, &old_term);
+        (void) sigaction(SIGHUP, &sa, &old_hup);
+
+        if (t->rec.find_floor && !t->rec.density && t->c->verbosity >= 0)
+                trial_print_intro(t->c->json ? stderr : stdout, &t->rec, 0);
+        int r = t->rec.density ? run_density(t) : t->rec.find_floor ? run_find_floor(t) : run_limits(t);
+
+        (void) sigaction(SIGINT, &old_int, NULL);
+        (void) sigaction(SIGTERM, &old_term, NULL);
+        (void) sigaction(SIGHUP, &old_hup, NULL);
+        return r;
+}
+
+/* What ran is recorded, also when a run could not start or a signal ended the trial (r < 0): the
+ * verdict, the saved record, the report. EXIT_OK when the runs ended and the record was saved. */
+static int finish_trial(Trial *t, int r) {
+        _cleanup_free_ char *content = NULL, *saved = NULL;
+        _cleanup_json_ json_object *doc = NULL;
+        TrialVerdict v;
+        if (trial_verdict(&t->rec, &v) < 0)
+                return (void) log_oom(), EXIT_FAIL;
+        trial_verdict_done(&t->rec.verdict);
+        t->rec.verdict = v;
+        if (trial_record_to_json(&t->rec, &doc) < 0)
+                return (void) log_oom(), EXIT_FAIL;
+        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+        content = text ? strdup_printf("%s\n", text) : NULL;
+        int w = content ? trial_record_write(t->c->root, t->rec.id, content, &saved) : -ENOMEM;
+        if (w < 0)
+                log_error_errno(w, "Failed to save the trial in '%s/%s.json': %m", TRIAL_DIR, t->rec.id);
+        if (print_record(t->c, &t->rec) < 0)
+                return EXIT_FAIL;
+        if (!t->c->json && saved && t->c->verbosity >= 0)
+                printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
+                       TRIAL_DIR, t->rec.id);
+        int s = t->c->trial_svg ? write_svg(t->c, trial_svg(&t->rec, NULL, NULL)) : 0;
+        return r < 0 || w < 0 || s < 0 ? EXIT_FAIL : EXIT_OK;
+}
+
+static void trial_done(Trial *t) {
+        if (t->bus)
+                sym_sd_bus_flush_close_unref(t->bus);
+        free(t->o.limits);
+        free(t->disk);
+        free(t->zram_ids);
+        free(t->budget_dir);
+        trial_record_done(&t->rec);
 }
 
 int verb_trial(const CliContext *c) {
@@ -580,158 +1346,29 @@ int verb_trial(const CliContext *c) {
         HostState h = {};
         Findings fs = {};
         Trial t = { .c = c };
-        _cleanup_free_ char *exe = NULL, *why = NULL, *content = NULL, *saved = NULL;
-        _cleanup_json_ json_object *doc = NULL;
-        int r;
         ret = cli_load(c, LOAD_READ_ONLY, &p, &h, &fs);
-        if (ret != EXIT_OK)
-                goto finish;
-        ret = parse_numbers(c, &h, &t.o);
-        if (ret != EXIT_OK)
-                goto finish;
-
-        ret = EXIT_FAIL;
-        /* What a run needs, in the order an operator fixes it. */
-        if (!h.systemd_booted) {
-                log_error("nodeswap trial runs the command in a transient systemd unit, and this host was not booted "
-                          "with systemd (no /run/systemd/system below '%s'): nothing was run.", c->root);
-                goto finish;
-        }
-        if (h.cgroup != CGROUP_V2) {
-                log_error("nodeswap trial needs cgroup v2 (MemorySwapMax= and the kubelet's LimitedSwap); this node "
-                          "runs cgroup %s: nothing was run.", cgroup_mode_to_string(h.cgroup));
-                goto finish;
-        }
-        if (!root_is_host(c->root)) {
-                log_error("nodeswap trial runs commands on this host only; --root '%s' is for --compare.", c->root);
-                goto finish;
-        }
-
-        r = trial_node_describe(c->root, &h, &t.rec.node);
-        if (r < 0) {
+        if (ret == EXIT_OK)
+                ret = parse_numbers(c, &h, &t.o);
+        if (ret == EXIT_OK && trial_node_describe(c->root, &h, &t.rec.node) < 0) {
                 log_oom();
-                goto finish;
+                ret = EXIT_FAIL;
         }
-        t.rec.cwd = getcwd(NULL, 0);
-        if (!t.rec.cwd) {
-                log_error_errno(errno, "Failed to get the current directory: %m");
-                goto finish;
-        }
-        r = trial_find_executable(c->command[0], getenv("PATH"), t.rec.cwd, &exe);
-        if (r < 0) {
-                log_error_errno(r, "Failed to find the command '%s'%s: %m", c->command[0],
-                                strchr(c->command[0], '/') ? "" : " in $PATH");
-                ret = EXIT_USAGE;
-                goto finish;
-        }
-        t.rec.command = strv_copy(c->command);
-        if (!t.rec.command) {
-                log_oom();
-                goto finish;
-        }
-        free(t.rec.command[0]);
-        t.rec.command[0] = TAKE_PTR(exe);
+        /* --density's refusals are about the node's swap and the kubelet, the host's about how
+         * the trial runs: the node's first */
+        if (ret == EXIT_OK && c->trial_density)
+                ret = density_setup(&t, &h);
+        if (ret == EXIT_OK)
+                ret = check_host(c, &h);
+        if (ret == EXIT_OK)
+                ret = record_command(&t);
+        if (ret == EXIT_OK)
+                ret = record_settings(&t, &h);
+        if (ret == EXIT_OK)
+                ret = open_trial(&t);
+        if (ret == EXIT_OK)
+                ret = finish_trial(&t, run_trial(&t));
 
-        t.rec.started_usec = now_realtime_usec();
-        if (trial_id(t.rec.started_usec, &t.rec.id) < 0) {
-                log_oom();
-                goto finish;
-        }
-        t.rec.seed = t.o.has_seed ? t.o.seed : (t.rec.started_usec ^ (now_monotonic_usec() << 20));
-        t.rec.find_floor = c->trial_find_floor;
-        t.rec.runs_per_point = t.o.runs;
-        t.rec.cpus = t.o.cpus;
-        t.rec.timeout_usec = t.o.timeout_usec;
-        t.rec.drive_tbw = t.o.drive_tbw;
-        t.rec.search_lower = t.rec.search_upper = TRIAL_MISSING;
-        t.rec.search_floor_no_swap = t.rec.search_floor_swap = TRIAL_MISSING;
-
-        r = trial_disk_for(c->root, &t.rec.node, t.rec.cwd, &t.disk);
-        if (r < 0) {
-                log_oom();
-                goto finish;
-        }
-        for (size_t i = 0; i < h.n_swaps; i++)
-                if (h.swaps[i].kind == SWAP_KIND_ZRAM && h.swaps[i].zram_id >= 0) {
-                        int *n = realloc(t.zram_ids, (t.n_zram_ids + 1) * sizeof *n);
-                        if (!n) {
-                                log_oom();
-                                goto finish;
-                        }
-                        t.zram_ids = n;
-                        t.zram_ids[t.n_zram_ids++] = h.swaps[i].zram_id;
-                }
-
-        r = systemd_open(c->root, &t.bus);
-        if (r < 0) {
-                log_error_errno(r, "Failed to connect to systemd: %m");
-                goto finish;
-        }
-        /* ID is the second the trial started; a second trial in that second gets ID_2, ID_3 ...
-         * (no '-': a dash in a slice's name makes a parent slice) */
-        for (unsigned k = 2; (r = trial_dir_prepare(c->root, t.rec.id, &why)) == -EEXIST && k < 100; k++) {
-                char *id = NULL;
-                if (trial_id(t.rec.started_usec, &id) < 0) {
-                        log_oom();
-                        goto finish;
-                }
-                free(t.rec.id);
-                t.rec.id = strdup_printf("%s_%u", id, k);
-                free(id);
-                if (!t.rec.id) {
-                        log_oom();
-                        goto finish;
-                }
-        }
-        if (r < 0) {
-                log_error_errno(r, "Failed to make the trial's directory below '%s': %s", TRIAL_DIR, why ?: strerror(-r));
-                goto finish;
-        }
-
-        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term, old_hup;
-        sigemptyset(&sa.sa_mask);
-        (void) sigaction(SIGINT, &sa, &old_int);
-        (void) sigaction(SIGTERM, &sa, &old_term);
-        (void) sigaction(SIGHUP, &sa, &old_hup);
-
-        if (t.rec.find_floor && c->verbosity >= 0)
-                trial_print_intro(c->json ? stderr : stdout, &t.rec, 0);
-        r = t.rec.find_floor ? run_find_floor(&t) : run_limits(&t);
-
-        (void) sigaction(SIGINT, &old_int, NULL);
-        (void) sigaction(SIGTERM, &old_term, NULL);
-        (void) sigaction(SIGHUP, &old_hup, NULL);
-
-        /* What ran is recorded, also when a run could not start or a signal ended the trial. */
-        TrialVerdict v;
-        if (trial_verdict(&t.rec, &v) < 0) {
-                log_oom();
-                goto finish;
-        }
-        trial_verdict_done(&t.rec.verdict);
-        t.rec.verdict = v;
-        if (trial_record_to_json(&t.rec, &doc) < 0) {
-                log_oom();
-                goto finish;
-        }
-        const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-        content = text ? strdup_printf("%s\n", text) : NULL;
-        int w = content ? trial_record_write(c->root, t.rec.id, content, &saved) : -ENOMEM;
-        if (w < 0)
-                log_error_errno(w, "Failed to save the trial in '%s/%s.json': %m", TRIAL_DIR, t.rec.id);
-        if (print_record(c, &t.rec) < 0)
-                goto finish;
-        if (!c->json && saved && c->verbosity >= 0)
-                printf("\nSaved %s (nodeswap trial --compare lists it; each run's output is in %s/%s/).\n", saved,
-                       TRIAL_DIR, t.rec.id);
-        ret = r < 0 || w < 0 ? EXIT_FAIL : EXIT_OK;
-finish:
-        if (t.bus)
-                sym_sd_bus_flush_close_unref(t.bus);
-        free(t.o.limits);
-        free(t.disk);
-        free(t.zram_ids);
-        trial_record_done(&t.rec);
+        trial_done(&t);
         findings_done(&fs);
         host_state_done(&h);
         policy_done(&p);

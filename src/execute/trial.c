@@ -139,19 +139,42 @@ int trial_unit_start(sd_bus *b, const TrialUnitSpec *s, char **ret_error) {
         return r < 0 ? r : 0;
 }
 
+int trial_slice_start(sd_bus *b, const char *slice, const char *description, uint64_t memory_max, char **ret_error) {
+        _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
+        _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+        if (ret_error)
+                *ret_error = NULL;
+        int r = systemd_bus_ready(b);
+        if (r < 0)
+                return r;
+        if ((r = sym_sd_bus_message_new_method_call(b, &m, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
+                                                    "StartTransientUnit")) < 0 ||
+            (r = sym_sd_bus_message_append(m, "ss", slice, "fail")) < 0 ||
+            (r = sym_sd_bus_message_append(m, "a(sv)", 3, "Description", "s", description, "MemoryAccounting", "b", 1,
+                                           "MemoryMax", "t", memory_max)) < 0 ||
+            (r = sym_sd_bus_message_append(m, "a(sa(sv))", 0)) < 0)
+                return r;
+        r = sym_sd_bus_call(b, m, 0, &e, &reply);
+        if (r < 0 && ret_error && e.message)
+                *ret_error = strdup(e.message);
+        return r < 0 ? r : 0;
+}
+
 int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice) {
         _cleanup_free_ char *res1 = NULL, *res2 = NULL;
         int first = 0, r;
 
-        r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
-        if (r < 0 && r != -ENOENT)
-                first = r;
-        /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or "not
-         * failed" is no error here: the unit may already be gone. */
-        _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-        _cleanup_bus_message_ sd_bus_message *reply = NULL;
-        (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE, "ResetFailedUnit",
-                                      &e, &reply, "s", service);
+        if (service) {
+                r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
+                if (r < 0 && r != -ENOENT)
+                        first = r;
+                /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or
+                 * "not failed" is no error here: the unit may already be gone. */
+                _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+                _cleanup_bus_message_ sd_bus_message *reply = NULL;
+                (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
+                                              "ResetFailedUnit", &e, &reply, "s", service);
+        }
         r = systemd_stop_unit(b, slice, 30 * USEC_PER_SEC, &res2);
         if (r < 0 && r != -ENOENT && first == 0)
                 first = r;

@@ -33,7 +33,11 @@ typedef struct TrialUnitSpec {
 /* Manager.StartTransientUnit(service, "fail", properties, []) with the properties of
  * nodeswap(8) TRIAL; ret_error (may be NULL) gets PID 1's error message on failure. */
 int trial_unit_start(sd_bus *b, const TrialUnitSpec *s, char **ret_error);
+/* trial --density's budget: Manager.StartTransientUnit(slice, "fail", [Description,
+ * MemoryAccounting, MemoryMax]), the parent slice of every replica's slice, capped as
+ * kubepods.slice is at the node's allocatable. Stopped with trial_unit_cleanup(b, NULL, slice). */
+int trial_slice_start(sd_bus *b, const char *slice, const char *description, uint64_t memory_max, char **ret_error);
 /* After a run: stop the service (RemainAfterExit= keeps it active after a successful exit), reset
  * a failed one so that systemd unloads it, and stop the slice, whose cgroup systemd then removes.
  * Every step is tried; the first error is returned. */
-int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice);
+int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice);     /* service NULL: the slice alone */

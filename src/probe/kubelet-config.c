@@ -22,6 +22,8 @@ void kubelet_config_file_done(KubeletConfigFile *f) {
         free(f->invalid_reason);
         free(f->swap_behavior_value);
         free(f->memory_available_value);
+        free(f->kube_reserved.memory_value);
+        free(f->system_reserved.memory_value);
         *f = (KubeletConfigFile) {};
 }
 
@@ -36,6 +38,8 @@ void kubelet_config_done(KubeletConfig *c) {
         free(c->config_dir);
         free(c->config_dir_source);
         free(c->flag_memory_available);
+        free(c->flag_kube_reserved_memory);
+        free(c->flag_system_reserved_memory);
         kubelet_version_done(&c->version);
         kubelet_flags_done(&c->flags);
         *c = (KubeletConfig) {};
@@ -158,6 +162,47 @@ static int parse_eviction_hard(yaml_document_t *doc, const yaml_node_t *key, con
                                 &f->memory_available_field, &f->memory_available_value, &f->memory_available_line);
 }
 
+/* kubeReserved, systemReserved: maps of resource to quantity (map[string]string); nodeswap keeps
+ * "memory". A null map or key is taken back as for evictionHard. */
+static int parse_reserved(yaml_document_t *doc, const yaml_node_t *key, const yaml_node_t *v, const char *name,
+                          KubeletConfigFile *f, KubeletReserved *res) {
+        res->map_line = line_of(key);
+        free(res->memory_value);
+        res->memory_value = NULL;
+        res->memory_field = KUBELET_FIELD_ABSENT;
+        if (is_null(v)) {
+                res->map_field = KUBELET_FIELD_CLEARED;
+                return 0;
+        }
+        if (v->type != YAML_MAPPING_NODE) {
+                res->map_field = KUBELET_FIELD_ABSENT;
+                return set_invalid(f, line_of(v), strdup_printf("%s is not a mapping", name));
+        }
+        res->map_field = KUBELET_FIELD_SET;
+        _cleanup_free_ char *what = strdup_printf("%s.memory", name);
+        if (!what)
+                return -ENOMEM;
+        return parse_map_string(doc, v, "memory", what, f, &res->memory_field, &res->memory_value, &res->memory_line);
+}
+
+/* maxPods: an int32 (a quoted number is a string, which the kubelet's decoder refuses). */
+static int parse_max_pods(const yaml_node_t *key, const yaml_node_t *v, KubeletConfigFile *f) {
+        f->max_pods_line = line_of(key);
+        if (is_null(v)) {
+                f->max_pods_field = KUBELET_FIELD_CLEARED;
+                return 0;
+        }
+        uint64_t n;
+        if (v->type != YAML_SCALAR_NODE || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+            safe_atou64(scalar(v), &n) < 0 || n > INT32_MAX) {
+                f->max_pods_field = KUBELET_FIELD_ABSENT;
+                return set_invalid(f, line_of(key), strdup("maxPods is not a whole number"));
+        }
+        f->max_pods_field = KUBELET_FIELD_SET;
+        f->max_pods = (int64_t) n;
+        return 0;
+}
+
 static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
         yaml_node_t *root = yaml_document_get_root_node(doc);
         int r;
@@ -204,6 +249,18 @@ static int parse_root(yaml_document_t *doc, KubeletConfigFile *f) {
                                 return r;
                 } else if (scalar_is(k, "evictionHard")) {
                         r = parse_eviction_hard(doc, k, v, f);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "kubeReserved")) {
+                        r = parse_reserved(doc, k, v, "kubeReserved", f, &f->kube_reserved);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "systemReserved")) {
+                        r = parse_reserved(doc, k, v, "systemReserved", f, &f->system_reserved);
+                        if (r < 0)
+                                return r;
+                } else if (scalar_is(k, "maxPods")) {
+                        r = parse_max_pods(k, v, f);
                         if (r < 0)
                                 return r;
                 } else if (scalar_is(k, "mergeDefaultEvictionSettings")) {
@@ -476,6 +533,36 @@ static int read_eviction_flags(KubeletConfig *c) {
         return 0;
 }
 
+/* --kube-reserved and --system-reserved as the kubelet's MapStringString takes them
+ * (k8s.io/component-base/cli/flag): "KEY=VALUE" pairs separated by ',', each side trimmed; the
+ * first occurrence replaces the files' map, later ones add to it. nodeswap keeps "memory". */
+static int read_reserved_flags(KubeletConfig *c, const char *name, const KubeletFlag **ret_flag, char **ret_memory) {
+        for (size_t i = 0; i < c->flags.n; i++) {
+                const KubeletFlag *fl = &c->flags.flags[i];
+                if (!streq(fl->name, name))
+                        continue;
+                *ret_flag = fl;
+                _cleanup_free_ char *copy = strdup(strempty(fl->value));
+                if (!copy)
+                        return -ENOMEM;
+                char *rest = copy, *p;
+                while ((p = strsep(&rest, ","))) {
+                        char *eq = strchr(p, '=');
+                        if (!eq)
+                                continue;
+                        *eq = 0;
+                        if (!streq(strstrip(p), "memory"))
+                                continue;
+                        char *v = strdup(strstrip(eq + 1));
+                        if (!v)
+                                return -ENOMEM;
+                        free(*ret_memory);
+                        *ret_memory = v;
+                }
+        }
+        return 0;
+}
+
 static bool unit_is_kubeadm(const char *unit) {
         return unit && streq(unit, "kubelet.service");
 }
@@ -497,6 +584,10 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
         if (r < 0)
                 goto fail;
         r = read_eviction_flags(&c);
+        if (r >= 0)
+                r = read_reserved_flags(&c, "kube-reserved", &c.kube_reserved_flag, &c.flag_kube_reserved_memory);
+        if (r >= 0)
+                r = read_reserved_flags(&c, "system-reserved", &c.system_reserved_flag, &c.flag_system_reserved_memory);
         if (r < 0)
                 goto fail;
         {
@@ -703,6 +794,7 @@ typedef struct MergeValue {
         bool present;                   /* in the merged document (1.32+) or the drop-ins' keys (1.31) */
         const char *value;              /* swapBehavior, memory.available; NULL: none */
         bool b;                         /* failSwapOn */
+        int64_t n;                      /* maxPods */
         bool is_default;                /* memory.available: DefaultEvictionHard's */
         const KubeletConfigFile *from;  /* NULL: a default */
         unsigned line;
@@ -710,6 +802,10 @@ typedef struct MergeValue {
 
 typedef struct MergeState {
         MergeValue fail_swap_on, swap_behavior, memory_available;
+        /* what the scheduler's allocatable memory leaves out (trial --density): kubeReserved's and
+         * systemReserved's memory (maps merged key by key like evictionHard; v1beta1 sets no
+         * default for either), maxPods (v1beta1's default 110 when absent) */
+        MergeValue kube_reserved, system_reserved, max_pods;
         const KubeletConfigFile *eviction_hard_from;    /* the file that last set or dropped evictionHard */
         const KubeletConfigFile *merge_default_eviction_from;
 } MergeState;
@@ -724,6 +820,14 @@ static void load_config_file(const KubeletConfig *c, const KubeletConfigFile *f,
                                                      .is_default = true };
         if (!f)
                 return;
+        if (f->kube_reserved.map_field == KUBELET_FIELD_SET && f->kube_reserved.memory_field == KUBELET_FIELD_SET)
+                s->kube_reserved = (MergeValue) { .present = true, .value = f->kube_reserved.memory_value, .from = f,
+                                                  .line = f->kube_reserved.memory_line };
+        if (f->system_reserved.map_field == KUBELET_FIELD_SET && f->system_reserved.memory_field == KUBELET_FIELD_SET)
+                s->system_reserved = (MergeValue) { .present = true, .value = f->system_reserved.memory_value,
+                                                    .from = f, .line = f->system_reserved.memory_line };
+        if (f->max_pods_field == KUBELET_FIELD_SET)
+                s->max_pods = (MergeValue) { .present = true, .n = f->max_pods, .from = f, .line = f->max_pods_line };
         if (f->fail_swap_on_field == KUBELET_FIELD_SET)
                 s->fail_swap_on = (MergeValue) { .present = true, .b = f->fail_swap_on, .from = f,
                                                  .line = f->fail_swap_on_line };
@@ -756,7 +860,31 @@ static MergeValue cleared(const KubeletConfig *c, const MergeValue *base, const 
         return (MergeValue) { .b = default_b, .from = f, .line = line };
 }
 
+/* One reserved map's memory from a drop-in: a set key wins, a null key or a null map is taken
+ * back as a null in evictionHard is (cleared()). */
+static void merge_reserved(const KubeletConfig *c, MergeValue *v, const MergeValue *base, const KubeletConfigFile *f,
+                           const KubeletReserved *res) {
+        if (res->map_field == KUBELET_FIELD_SET && res->memory_field == KUBELET_FIELD_SET)
+                *v = (MergeValue) { .present = true, .value = res->memory_value, .from = f, .line = res->memory_line };
+        else if (res->map_field == KUBELET_FIELD_CLEARED)
+                *v = cleared(c, base, f, res->map_line, false);
+        else if (res->map_field == KUBELET_FIELD_SET && res->memory_field == KUBELET_FIELD_CLEARED)
+                *v = cleared(c, base, f, res->memory_line, false);
+}
+
 static void merge_dropin(const KubeletConfig *c, MergeState *s, const MergeState *base, const KubeletConfigFile *f) {
+        merge_reserved(c, &s->kube_reserved, &base->kube_reserved, f, &f->kube_reserved);
+        merge_reserved(c, &s->system_reserved, &base->system_reserved, f, &f->system_reserved);
+        switch (f->max_pods_field) {
+        case KUBELET_FIELD_SET:
+                s->max_pods = (MergeValue) { .present = true, .n = f->max_pods, .from = f, .line = f->max_pods_line };
+                break;
+        case KUBELET_FIELD_CLEARED:
+                s->max_pods = cleared(c, &base->max_pods, f, f->max_pods_line, false);
+                break;
+        default:
+                break;
+        }
         switch (f->fail_swap_on_field) {
         case KUBELET_FIELD_SET:
                 s->fail_swap_on = (MergeValue) { .present = true, .b = f->fail_swap_on, .from = f,
@@ -845,6 +973,22 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
         }
         e.eviction_hard_from = s.eviction_hard_from;
         e.merge_default_eviction_from = base.merge_default_eviction_from;
+        if (s.kube_reserved.present) {
+                e.kube_reserved_memory = s.kube_reserved.value;
+                e.kube_reserved_from = s.kube_reserved.from;
+                e.kube_reserved_line = s.kube_reserved.line;
+        }
+        if (s.system_reserved.present) {
+                e.system_reserved_memory = s.system_reserved.value;
+                e.system_reserved_from = s.system_reserved.from;
+                e.system_reserved_line = s.system_reserved.line;
+        }
+        if (s.max_pods.present) {
+                e.max_pods = s.max_pods.n;
+                e.max_pods_from = s.max_pods.from;
+                e.max_pods_line = s.max_pods.line;
+        } else
+                e.max_pods = KUBELET_DEFAULT_MAX_PODS;
 
         /* the command line last (kubeletConfigFlagPrecedence) */
         const KubeletFlag *fso = c ? kubelet_flags_last(&c->flags, "fail-swap-on") : NULL;
@@ -877,6 +1021,32 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
                         e.memory_available = NULL;      /* 0%, 100%: the kubelet ignores it */
                 else if (t < 0)
                         e.memory_available_invalid = why ?: "cannot be parsed";
+        }
+
+        /* --kube-reserved, --system-reserved replace the files' maps; --max-pods the files' value */
+        if (c && c->kube_reserved_flag) {
+                e.kube_reserved_flag = c->kube_reserved_flag;
+                e.kube_reserved_memory = c->flag_kube_reserved_memory;
+                e.kube_reserved_from = NULL;
+                e.kube_reserved_line = 0;
+        }
+        if (c && c->system_reserved_flag) {
+                e.system_reserved_flag = c->system_reserved_flag;
+                e.system_reserved_memory = c->flag_system_reserved_memory;
+                e.system_reserved_from = NULL;
+                e.system_reserved_line = 0;
+        }
+        const KubeletFlag *mp = c ? kubelet_flags_last(&c->flags, "max-pods") : NULL;
+        if (mp) {
+                uint64_t n;
+                if (safe_atou64(strempty(mp->value), &n) < 0 || n > INT32_MAX)
+                        e.max_pods_flag_invalid = mp;
+                else {
+                        e.max_pods = (int64_t) n;
+                        e.max_pods_flag = mp;
+                        e.max_pods_from = NULL;
+                        e.max_pods_line = 0;
+                }
         }
 
         const char *v = e.swap_behavior_value;

@@ -37,6 +37,16 @@ typedef enum KubeletField {
                                          * (in a drop-in) or the kubelet's default */
 } KubeletField;
 
+/* kubeReserved or systemReserved (maps of resource to quantity, merged key by key like
+ * evictionHard): whether a file sets the map, and its "memory". */
+typedef struct KubeletReserved {
+        KubeletField map_field;         /* SET: a mapping, CLEARED: null */
+        unsigned map_line;
+        KubeletField memory_field;      /* within the mapping */
+        char *memory_value;             /* as written, when SET */
+        unsigned memory_line;
+} KubeletReserved;
+
 typedef struct KubeletConfigFile {
         char *path;                     /* host path (without the root prefix) */
         bool invalid;                   /* the kubelet refuses this file and does not start */
@@ -65,6 +75,12 @@ typedef struct KubeletConfigFile {
         KubeletField merge_default_eviction_field;
         bool merge_default_eviction;    /* when SET */
         unsigned merge_default_eviction_line;
+
+        /* what the scheduler's allocatable memory leaves out (trial --density) */
+        KubeletReserved kube_reserved, system_reserved;
+        KubeletField max_pods_field;
+        int64_t max_pods;               /* when SET */
+        unsigned max_pods_line;
 } KubeletConfigFile;
 
 /* How the kubelet merges its drop-ins (kubelet_config_effective() says how each works). */
@@ -95,6 +111,11 @@ typedef struct KubeletConfig {
         char *flag_memory_available;    /* memory.available of the flags, NULL: they do not set it */
         const KubeletFlag *flag_memory_available_from;  /* the occurrence that set it last */
         const KubeletFlag *eviction_hard_flag_invalid;  /* a pair without '<': the kubelet does not start */
+        /* --kube-reserved, --system-reserved (MapStringString: the first occurrence replaces the
+         * files' map, every one adds its "KEY=VALUE" pairs): the last occurrence, and the memory
+         * they set (NULL: none) */
+        const KubeletFlag *kube_reserved_flag, *system_reserved_flag;
+        char *flag_kube_reserved_memory, *flag_system_reserved_memory;
 } KubeletConfig;
 
 /* The merged result for the two fields nodeswap cares about. Pointers point into the
@@ -135,7 +156,23 @@ typedef struct KubeletEffective {
         const KubeletFlag *eviction_hard_flag;  /* --eviction-hard, which wins over every file; NULL: none */
         const KubeletConfigFile *merge_default_eviction_from;   /* the --config file, with
                                                                  * mergeDefaultEvictionSettings: true */
+        /* kubeReserved's and systemReserved's memory (NULL: none reserved), and where each is
+         * from (a file and line, or the flag); maxPods (its default when no file or flag sets it:
+         * KUBELET_DEFAULT_MAX_PODS) */
+        const char *kube_reserved_memory, *system_reserved_memory;
+        const KubeletConfigFile *kube_reserved_from, *system_reserved_from;
+        unsigned kube_reserved_line, system_reserved_line;
+        const KubeletFlag *kube_reserved_flag, *system_reserved_flag;
+        int64_t max_pods;
+        const KubeletConfigFile *max_pods_from;
+        unsigned max_pods_line;
+        const KubeletFlag *max_pods_flag;
+        const KubeletFlag *max_pods_flag_invalid;       /* --max-pods that is no integer */
 } KubeletEffective;
+
+/* The kubelet's default maxPods (kubernetes/kubernetes pkg/kubelet/apis/config/v1beta1
+ * defaults.go SetDefaults_KubeletConfiguration). */
+#define KUBELET_DEFAULT_MAX_PODS 110
 
 void kubelet_config_file_done(KubeletConfigFile *f);
 void kubelet_config_done(KubeletConfig *c);

@@ -61,8 +61,24 @@ void trial_record_done(TrialRecord *t) {
                 trial_run_done(&t->runs[i]);
         free(t->runs);
         trial_verdict_done(&t->verdict);
+        if (t->density) {
+                trial_density_done(t->density);
+                free(t->density);
+        }
         free(t->path);
         *t = (TrialRecord) {};
+}
+
+void trial_density_done(TrialDensity *d) {
+        for (size_t i = 0; i < d->n_points; i++)
+                free(d->points[i].gave_out);
+        free(d->points);
+        free(d->eviction_source);
+        free(d->budget_source);
+        free(d->kube_reserved_source);
+        free(d->system_reserved_source);
+        free(d->max_pods_source);
+        *d = (TrialDensity) {};
 }
 
 void trial_verdict_done(TrialVerdict *v) {
@@ -140,6 +156,15 @@ int trial_cgroup_read(const char *dir, TrialCgroupSample *ret) {
         if (pressure_read(psi, &p) >= 0 && p.present && !p.malformed && p.full.present)
                 s.full_total_usec = p.full.total_us;
         *ret = s;
+        return 0;
+}
+
+int trial_cgroup_footprint(const char *dir, uint64_t *ret_memory, uint64_t *ret_swap) {
+        uint64_t m = u64_file(dir, "memory.current");
+        if (m == TRIAL_MISSING)
+                return -ENOENT;
+        *ret_memory = m;
+        *ret_swap = u64_file(dir, "memory.swap.current");
         return 0;
 }
 
@@ -240,6 +265,14 @@ static char *disk_of_path(const char *root, const char *path, bool device) {
         if (device)
                 return S_ISBLK(st.st_mode) ? disk_of_dev(root, st.st_rdev) : NULL;
         return disk_of_dev(root, st.st_dev);
+}
+
+uint64_t trial_node_stall_full(const char *root) {
+        _cleanup_free_ char *p = path_join_root(root, "/proc/pressure/memory");
+        Pressure ps;
+        if (!p || pressure_read(p, &ps) < 0 || !ps.present || ps.malformed || !ps.full.present)
+                return TRIAL_MISSING;
+        return ps.full.total_us;
 }
 
 int trial_node_describe(const char *root, const HostState *h, TrialNode *ret) {
@@ -510,6 +543,7 @@ int trial_record_parse(const char *text, TrialRecord *ret, char **ret_reason) {
         t.started_usec = get_u64(d, "started_usec");
         json_object *mode = member(d, "mode");
         t.find_floor = mode && streq(json_object_get_string(mode), "find-floor");
+        t.density_mode = mode && streq(json_object_get_string(mode), "density");
         t.seed = get_u64(d, "seed");
         t.runs_per_point = (unsigned) get_u64(d, "runs_per_point");
         uint64_t cpus = get_u64(d, "cpus"), timeout = get_usec(d, "timeout_s");

@@ -112,6 +112,58 @@ typedef struct TrialVerdict {
         size_t n_groups;
 } TrialVerdict;
 
+/* --- nodeswap trial --density (issue 39): its points and what they came to (plan/density.h
+ * decides, cli/trial.c runs the replicas, report/trial.c renders). */
+typedef struct TrialDensityPoint {
+        unsigned replicas;
+        bool swap;
+        unsigned repeat;                /* 1..runs_per_point */
+        char *gave_out;                 /* density_gave_out_to_string(): "held", "oom", ... */
+        unsigned oom, failed, unsettled;
+        uint64_t settle_max_usec;       /* the slowest replica's settle time; TRIAL_MISSING */
+        uint64_t settle_mean_usec;      /* over the replicas that settled; TRIAL_MISSING */
+        uint64_t hold_usec;             /* 0: no hold (it gave out before) */
+        uint64_t stall_full_usec;       /* the node's full stall during the hold; TRIAL_MISSING */
+        uint64_t budget_stall_full_usec;/* the budget slice's (all replicas stalled at once); TRIAL_MISSING */
+        uint64_t replicas_stall_full_usec; /* the replicas' own full stall (their slices'
+                                         * memory.pressure), summed; TRIAL_MISSING */
+        uint64_t memory, swapped;       /* the replicas' memory.current and memory.swap.current at the
+                                         * end of the hold, summed; TRIAL_MISSING */
+        uint64_t swapped_out, swapped_in;       /* the node's /proc/vmstat during the point, bytes */
+        uint64_t disk_written;          /* the swap's disk (TrialRun.disk), bytes */
+        uint64_t zram_ram_peak;         /* zram's mem_used_total, highest during the point - before */
+        uint64_t wall_usec;             /* the point from the first start to the last stop */
+} TrialDensityPoint;
+
+typedef struct TrialDensity {
+        uint64_t request, limit;        /* --request, --limit */
+        uint64_t swap_max;              /* MemorySwapMax= of a replica with swap (density_allowance()) */
+        uint64_t kubelet_mem_total, kubelet_swap_total; /* the totals the allowance is computed from */
+        unsigned replicas_max, around;
+        uint64_t hold_usec, settle_timeout_usec;
+        uint64_t mem_available;         /* MemAvailable when the trial started */
+        uint64_t budget;                /* MemoryMax= of the replicas' parent slice */
+        char *budget_source;            /* "--memory", "MemAvailable less memory.available" */
+        uint64_t lone_settle_usec;      /* the lone replica's settle time (the first point) */
+        uint64_t lone_footprint;        /* its memory.current + memory.swap.current at the end of its hold */
+        unsigned predicted_no_swap, predicted_swap;     /* density_predict() */
+        unsigned density_no_swap, density_swap;         /* the largest count that held; 0: none */
+        bool at_least_no_swap, at_least_swap;           /* it held at the search's top */
+        double ceiling;                 /* 1 + SwapTotal / MemTotal */
+        double ceiling_zram;            /* with zram's pages in RAM at its ratio; NAN: no zram or unknown */
+        /* the scheduler's view (plan/density.h DensityScheduler) */
+        uint64_t allocatable, eviction_hard, requests_on_node;
+        uint64_t kube_reserved, system_reserved;        /* their memory; 0: none */
+        unsigned pods_on_node, admitted, requests_unknown, max_pods;
+        bool by_max_pods;               /* maxPods, not the memory, limits admitted */
+        uint64_t request_for_swap;      /* the request at which the scheduler admits density_swap; 0 */
+        char *eviction_source;          /* where memory.available comes from, in words */
+        char *kube_reserved_source, *system_reserved_source, *max_pods_source; /* the same; NULL: none set */
+        TrialDensityPoint *points;
+        size_t n_points;
+} TrialDensity;
+void trial_density_done(TrialDensity *d);
+
 typedef struct TrialRecord {
         char *id;
         uint64_t started_usec;          /* CLOCK_REALTIME */
@@ -133,6 +185,8 @@ typedef struct TrialRecord {
         TrialRun *runs;
         size_t n_runs;
         TrialVerdict verdict;
+        TrialDensity *density;          /* --density: its points and figures; NULL otherwise */
+        bool density_mode;              /* a density record (read back: --compare leaves it out) */
         char *path;                     /* the file it was read from (--compare) */
 } TrialRecord;
 void trial_record_done(TrialRecord *t);
@@ -156,6 +210,9 @@ typedef struct TrialCgroupSample {
 /* dir: the cgroup's directory (a full path, root prefix included). Every file absent or without
  * its key leaves its figure TRIAL_MISSING; 0 unless the directory itself is missing (-ENOENT). */
 int trial_cgroup_read(const char *dir, TrialCgroupSample *ret);
+/* A running cgroup's memory.current and memory.swap.current (TRIAL_MISSING without swap
+ * accounting): what a density replica holds now. -ENOENT without memory.current. */
+int trial_cgroup_footprint(const char *dir, uint64_t *ret_memory, uint64_t *ret_swap);
 
 /* --- The node --------------------------------------------------------------------------------- */
 typedef struct TrialNodeSample {
@@ -166,6 +223,9 @@ typedef struct TrialNodeSample {
 /* disk may be NULL (its figures missing); zram_ids the zram devices in /proc/swaps. */
 int trial_node_read(const char *root, const char *disk, const int *zram_ids, size_t n_zram_ids,
                     TrialNodeSample *ret);
+/* /proc/pressure/memory's "full" total= below root, µs: the time every non-idle task of the node
+ * stalled on memory at once. TRIAL_MISSING without PSI. */
+uint64_t trial_node_stall_full(const char *root);
 /* /sys/block/DISK/stat (Documentation/block/stat.rst): read sectors and written sectors, in
  * 512-byte units whatever the device's sector size. -EINVAL when the text has fewer than 7 fields. */
 int trial_parse_block_stat(const char *text, uint64_t *ret_read_sectors, uint64_t *ret_written_sectors);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "report/json.h"
+#include "report/svg.h"
 
 /* --- JSON ------------------------------------------------------------------------------------- */
 
@@ -153,6 +154,111 @@ static int verdict_to_json(const TrialVerdict *v, json_object **ret) {
         return 0;
 }
 
+static int add_count_or_null(json_object *o, const char *key, unsigned v) {
+        return v ? json_add_u64(o, key, v) : json_add_null(o, key);
+}
+
+static int density_point_to_json(const TrialDensityPoint *p, double drive_tbw, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object();
+        if (!o)
+                return -ENOMEM;
+        int e = 0;
+        e |= json_add_u64(o, "replicas", p->replicas);
+        e |= json_add_bool(o, "swap", p->swap);
+        e |= json_add_u64(o, "repeat", p->repeat);
+        e |= json_add_string(o, "result", p->gave_out);
+        e |= json_add_u64(o, "oom_killed", p->oom);
+        e |= json_add_u64(o, "failed", p->failed);
+        e |= json_add_u64(o, "unsettled", p->unsettled);
+        e |= add_secs(o, "settle_max_s", p->settle_max_usec);
+        e |= add_secs(o, "settle_mean_s", p->settle_mean_usec);
+        e |= p->hold_usec ? add_secs(o, "hold_s", p->hold_usec) : json_add_null(o, "hold_s");
+        e |= add_secs(o, "node_stall_full_s", p->stall_full_usec);
+        e |= add_double_or_null(o, "node_stall_full_percent",
+                                p->hold_usec && p->stall_full_usec != TRIAL_MISSING
+                                        ? 100.0 * (double) p->stall_full_usec / (double) p->hold_usec : NAN, 100);
+        e |= add_secs(o, "budget_stall_full_s", p->budget_stall_full_usec);
+        e |= add_secs(o, "replicas_stall_full_s", p->replicas_stall_full_usec);
+        e |= add_u64_or_null(o, "memory_bytes", p->memory);
+        e |= add_u64_or_null(o, "swap_bytes", p->swapped);
+        e |= add_u64_or_null(o, "swapped_out_bytes", p->swapped_out);
+        e |= add_u64_or_null(o, "swapped_in_bytes", p->swapped_in);
+        e |= add_u64_or_null(o, "disk_written_bytes", p->disk_written);
+        e |= add_double_or_null(o, "points_per_drive_life",
+                                drive_tbw > 0 && p->disk_written != TRIAL_MISSING && p->disk_written > 0
+                                        ? whole_part(drive_tbw * 1e12 / (double) p->disk_written) : NAN, 1);
+        e |= add_u64_or_null(o, "zram_ram_peak_bytes", p->zram_ram_peak);
+        e |= add_secs(o, "wall_s", p->wall_usec);
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
+static double density_ratio(const TrialDensity *d) {
+        return d->density_no_swap && d->density_swap ? (double) d->density_swap / (double) d->density_no_swap : NAN;
+}
+
+static int density_to_json(const TrialDensity *d, double drive_tbw, json_object **ret) {
+        _cleanup_json_ json_object *o = json_object_new_object(), *pts = json_object_new_array(),
+                                   *s = json_object_new_object();
+        if (!o || !pts || !s)
+                return -ENOMEM;
+        int e = 0;
+        e |= json_add_u64(o, "request_bytes", d->request);
+        e |= json_add_u64(o, "limit_bytes", d->limit);
+        e |= json_add_u64(o, "swap_max_bytes", d->swap_max);
+        e |= json_add_u64(o, "kubelet_mem_total_bytes", d->kubelet_mem_total);
+        e |= json_add_u64(o, "kubelet_swap_total_bytes", d->kubelet_swap_total);
+        e |= json_add_u64(o, "replicas_max", d->replicas_max);
+        e |= add_count_or_null(o, "around", d->around);
+        e |= add_secs(o, "hold_s", d->hold_usec);
+        e |= add_secs(o, "settle_timeout_s", d->settle_timeout_usec);
+        e |= json_add_u64(o, "mem_available_bytes", d->mem_available);
+        e |= json_add_u64(o, "budget_bytes", d->budget);
+        e |= json_add_string(o, "budget_source", d->budget_source);
+        e |= d->lone_settle_usec ? add_secs(o, "lone_settle_s", d->lone_settle_usec) : json_add_null(o, "lone_settle_s");
+        e |= add_u64_or_null(o, "lone_footprint_bytes", d->lone_footprint);
+        e |= add_count_or_null(o, "predicted_no_swap", d->predicted_no_swap);
+        e |= add_count_or_null(o, "predicted_swap", d->predicted_swap);
+        e |= json_add_u64(o, "density_no_swap", d->density_no_swap);
+        e |= json_add_u64(o, "density_swap", d->density_swap);
+        e |= json_add_bool(o, "at_least_no_swap", d->at_least_no_swap);
+        e |= json_add_bool(o, "at_least_swap", d->at_least_swap);
+        e |= add_double_or_null(o, "ratio", density_ratio(d), 100);
+        e |= add_double_or_null(o, "ceiling", d->ceiling > 0 ? d->ceiling : NAN, 100);
+        e |= add_double_or_null(o, "ceiling_zram", d->ceiling_zram, 100);
+        e |= json_add_u64(s, "capacity_bytes", d->kubelet_mem_total);
+        e |= json_add_u64(s, "kube_reserved_bytes", d->kube_reserved);
+        e |= json_add_string(s, "kube_reserved_source", d->kube_reserved_source);
+        e |= json_add_u64(s, "system_reserved_bytes", d->system_reserved);
+        e |= json_add_string(s, "system_reserved_source", d->system_reserved_source);
+        e |= json_add_u64(s, "eviction_hard_bytes", d->eviction_hard);
+        e |= json_add_string(s, "eviction_source", d->eviction_source);
+        e |= json_add_u64(s, "max_pods", d->max_pods);
+        e |= json_add_string(s, "max_pods_source", d->max_pods_source);
+        e |= json_add_bool(s, "admitted_by_max_pods", d->by_max_pods);
+        e |= json_add_u64(s, "allocatable_bytes", d->allocatable);
+        e |= json_add_u64(s, "requests_on_node_bytes", d->requests_on_node);
+        e |= json_add_u64(s, "pods_on_node", d->pods_on_node);
+        e |= json_add_u64(s, "requests_unknown", d->requests_unknown);
+        e |= json_add_u64(s, "admitted", d->admitted);
+        e |= d->request_for_swap ? json_add_u64(s, "request_for_density_swap_bytes", d->request_for_swap)
+                                 : json_add_null(s, "request_for_density_swap_bytes");
+        e |= json_add(o, "scheduler", TAKE_PTR(s));
+        for (size_t i = 0; i < d->n_points && !e; i++) {
+                json_object *x = NULL;
+                if (density_point_to_json(&d->points[i], drive_tbw, &x) < 0)
+                        return -ENOMEM;
+                e |= json_append(pts, x);
+        }
+        e |= json_add(o, "points", TAKE_PTR(pts));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(o);
+        return 0;
+}
+
 int trial_record_to_json(const TrialRecord *t, json_object **ret) {
         _cleanup_json_ json_object *o = json_object_new_object(), *cmd = json_object_new_array(),
                                    *runs = json_object_new_array(), *ref = json_object_new_array();
@@ -169,7 +275,7 @@ int trial_record_to_json(const TrialRecord *t, json_object **ret) {
                 e |= json_append_string(cmd, *a);
         e |= json_add(o, "command", TAKE_PTR(cmd));
         e |= json_add_string(o, "cwd", t->cwd);
-        e |= json_add_string(o, "mode", t->find_floor ? "find-floor" : "limits");
+        e |= json_add_string(o, "mode", t->density || t->density_mode ? "density" : t->find_floor ? "find-floor" : "limits");
         e |= json_add_u64(o, "seed", t->seed);
         e |= json_add_u64(o, "runs_per_point", t->runs_per_point);
         e |= t->cpus ? json_add_u64(o, "cpus", t->cpus) : json_add_null(o, "cpus");
@@ -203,6 +309,11 @@ int trial_record_to_json(const TrialRecord *t, json_object **ret) {
         e |= json_add(o, "runs", TAKE_PTR(runs));
         if (e || verdict_to_json(&t->verdict, &verdict) < 0 || json_add(o, "verdict", verdict) < 0)
                 return -ENOMEM;
+        if (t->density) {
+                json_object *d = NULL;
+                if (density_to_json(t->density, t->drive_tbw, &d) < 0 || json_add(o, "density", d) < 0)
+                        return -ENOMEM;
+        }
         *ret = TAKE_PTR(o);
         return 0;
 }
@@ -317,6 +428,10 @@ static const char *const miss_text[] = {
 };
 
 void trial_print(FILE *f, const TrialRecord *t) {
+        if (t->density) {
+                trial_print_density(f, t);
+                return;
+        }
         char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[32], d[32], e[32], g[32], h[32], k[FORMAT_BYTES_MAX], w[32];
         unsigned missing = 0;
         bool vmstat = false;
@@ -402,6 +517,139 @@ void trial_print(FILE *f, const TrialRecord *t) {
                         fprintf(f, ", zram held %s outside the limit", format_bytes(k, sizeof k, G->zram_ram_peak));
                 fputc('\n', f);
         }
+}
+
+/* --- --density -------------------------------------------------------------------------------- */
+
+void trial_print_density_intro(FILE *f, const TrialRecord *t) {
+        const TrialDensity *d = t->density;
+        _cleanup_free_ char *cmd = command_line(t->command);
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX], e[FORMAT_BYTES_MAX];
+        fprintf(f, "Density trial %s: %s\n  in %s, up to %u replicas", t->id, strempty(cmd), strempty(t->cwd),
+                d->replicas_max);
+        if (d->around)
+                fprintf(f, " (at most %u above the predicted count)", d->around);
+        fprintf(f, ", %u run%s a point, hold %.0f s\n", t->runs_per_point, t->runs_per_point == 1 ? "" : "s",
+                usec_s(d->hold_usec));
+        fprintf(f, "  node: swap %s%s%s%s, MemTotal %s, SwapTotal %s, SwapFree %s, MemAvailable %s\n",
+                strempty(t->node.backend), t->node.zram_algorithm ? " (" : "", strempty(t->node.zram_algorithm),
+                t->node.zram_algorithm ? ")" : "", format_bytes(a, sizeof a, t->node.mem_total),
+                format_bytes(b, sizeof b, t->node.swap_total), format_bytes(c, sizeof c, t->node.swap_free),
+                format_bytes(e, sizeof e, d->mem_available));
+        fprintf(f, "  the replicas' budget: %s (%s), MemoryMax= of their parent slice, as kubepods.slice is capped\n",
+                format_bytes(a, sizeof a, d->budget), strempty(d->budget_source));
+        fprintf(f, "  each replica: request %s, limit %s (MemoryMax=), swap %s with swap (MemorySwapMax=: request / "
+                   "MemTotal × SwapTotal, in whole pages, as the kubelet's LimitedSwap gives it)\n",
+                format_bytes(a, sizeof a, d->request), format_bytes(b, sizeof b, d->limit),
+                format_bytes(c, sizeof c, d->swap_max));
+        fprintf(f, "  The replicas take real memory and CPU from this node's pods: their units run outside\n"
+                   "  kubepods.slice, so the kubelet counts their memory as the node's and may evict pods to\n"
+                   "  make room. Run density trials on a drained node (kubectl drain). The node's swap, sysctls\n"
+                   "  and kubelet are not changed; every replica's unit is stopped after its point.\n");
+}
+
+void trial_print_density_point(FILE *f, const TrialDensityPoint *p) {
+        fprintf(f, "%u replica%s, %s (run %u): %s", p->replicas, p->replicas == 1 ? "" : "s",
+                p->swap ? "swap" : "no swap", p->repeat, strempty(p->gave_out));
+        if (p->oom || p->failed || p->unsettled)
+                fprintf(f, " (%u OOM-killed, %u failed, %u unsettled)", p->oom, p->failed, p->unsettled);
+        if (p->settle_max_usec != TRIAL_MISSING)
+                fprintf(f, ", settled in %.1f s at most", usec_s(p->settle_max_usec));
+        if (p->hold_usec && p->stall_full_usec != TRIAL_MISSING)
+                fprintf(f, ", node full stall %.1f %% of the hold", 100.0 * (double) p->stall_full_usec / (double) p->hold_usec);
+        if (p->hold_usec && p->budget_stall_full_usec != TRIAL_MISSING)
+                fprintf(f, ", budget's %.1f %%", 100.0 * (double) p->budget_stall_full_usec / (double) p->hold_usec);
+        fputc('\n', f);
+}
+
+static void density_print_table(FILE *f, const TrialRecord *t) {
+        const TrialDensity *d = t->density;
+        static const int width[] = { 8, 5, 6, 8, 7, 10, 10, 10, 10, 10, 10 };
+        static const char *const head[] = { "replicas", "swap", "result", "settle s", "stall %", "memory",
+                                            "in swap", "GiB out", "GiB in", "GB written", "zram RAM" };
+        char a[32], b[32], c[FORMAT_BYTES_MAX], e[FORMAT_BYTES_MAX], g[32], h[32], k[32], z[FORMAT_BYTES_MAX], n[16];
+        fputc('\n', f);
+        for (size_t i = 0; i < ELEMENTSOF(head); i++) {
+                if (i)
+                        fputc(' ', f);
+                put_col(f, head[i], width[i], i >= 3 || i == 0);
+        }
+        fputc('\n', f);
+        for (size_t i = 0; i < d->n_points; i++) {
+                const TrialDensityPoint *p = &d->points[i];
+                snprintf(n, sizeof n, "%u", p->replicas);
+                const char *col[] = {
+                        n,
+                        p->swap ? "yes" : "no",
+                        strempty(p->gave_out),
+                        fmt_num(a, sizeof a, usec_s(p->settle_max_usec), 1, ""),
+                        fmt_num(b, sizeof b, p->hold_usec && p->stall_full_usec != TRIAL_MISSING
+                                                     ? 100.0 * (double) p->stall_full_usec / (double) p->hold_usec : NAN,
+                                1, ""),
+                        fmt_bytes(c, sizeof c, p->memory),
+                        fmt_bytes(e, sizeof e, p->swapped),
+                        fmt_num(g, sizeof g, bytes_per(p->swapped_out, (double) GiB), 2, ""),
+                        fmt_num(h, sizeof h, bytes_per(p->swapped_in, (double) GiB), 2, ""),
+                        fmt_num(k, sizeof k, bytes_per(p->disk_written, 1e9), 2, ""),
+                        fmt_bytes(z, sizeof z, p->zram_ram_peak),
+                };
+                for (size_t j = 0; j < ELEMENTSOF(col); j++) {
+                        if (j)
+                                fputc(' ', f);
+                        put_col(f, col[j], width[j], j >= 3 || j == 0);
+                }
+                fputc('\n', f);
+        }
+}
+
+static void density_print_verdict(FILE *f, const TrialRecord *t) {
+        const TrialDensity *d = t->density;
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        fprintf(f, "\nVerdict:\n");
+        if (d->density_no_swap == 0) {
+                fprintf(f, "  a lone replica does not hold at limit %s without swap: no density to compare\n",
+                        format_bytes(a, sizeof a, d->limit));
+                return;
+        }
+        fprintf(f, "  held without swap: %s%u replicas (predicted %u); with swap: %s%u (predicted %u)\n",
+                d->at_least_no_swap ? "at least " : "", d->density_no_swap, d->predicted_no_swap,
+                d->at_least_swap ? "at least " : "", d->density_swap, d->predicted_swap);
+        fprintf(f, "  the ceiling 1 + swap/RAM: %.2f×", d->ceiling);
+        if (!isnan(d->ceiling_zram))
+                fprintf(f, " (%.2f× with zram's pages in RAM at its measured ratio)", d->ceiling_zram);
+        fputc('\n', f);
+        fprintf(f, "  the scheduler: allocatable %s = MemTotal %s less kubeReserved %s (%s), systemReserved %s (%s) and "
+                   "memory.available %s (%s)\n",
+                format_bytes(a, sizeof a, d->allocatable), format_bytes(b, sizeof b, d->kubelet_mem_total),
+                format_bytes(c, sizeof c, d->kube_reserved), strempty(d->kube_reserved_source),
+                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->system_reserved),
+                strempty(d->system_reserved_source),
+                format_bytes((char[FORMAT_BYTES_MAX]) {}, FORMAT_BYTES_MAX, d->eviction_hard), strempty(d->eviction_source));
+        fprintf(f, "  %s requested by %u pods on the node%s; it admits %u more of request %s%s (maxPods %u, %s)\n",
+                format_bytes(a, sizeof a, d->requests_on_node), d->pods_on_node,
+                d->requests_unknown ? " (some requests unknown: their cgroups do not tell)" : "", d->admitted,
+                format_bytes(b, sizeof b, d->request), d->by_max_pods ? ", as many as maxPods allows" : "", d->max_pods,
+                strempty(d->max_pods_source));
+        double ratio = density_ratio(d);
+        if (!isnan(ratio)) {
+                fprintf(f, "  swap fits %.1f× as many replicas here", ratio);
+                if (d->request_for_swap == 0)
+                        fprintf(f, "; the scheduler admits %u of them at no request (allocatable or maxPods)\n",
+                                d->density_swap);
+                else if (d->request_for_swap < d->request)
+                        fprintf(f, "; the scheduler admits them only with requests of at most %s\n",
+                                format_bytes(a, sizeof a, d->request_for_swap));
+                else
+                        fprintf(f, "; the scheduler admits them at this request (up to %s each)\n",
+                                format_bytes(a, sizeof a, d->request_for_swap));
+        }
+        fprintf(f, "  the replicas are transient units, not pods: the figures leave out what a pod adds on a node\n"
+                   "  (its sandbox and its runtime's shim)\n");
+}
+
+void trial_print_density(FILE *f, const TrialRecord *t) {
+        density_print_table(f, t);
+        density_print_verdict(f, t);
 }
 
 /* --- --compare -------------------------------------------------------------------------------- */
@@ -652,4 +900,170 @@ int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, 
                 return -ENOMEM;
         *ret = TAKE_PTR(o);
         return 0;
+}
+
+/* --- --svg -------------------------------------------------------------------------------------- */
+
+static double mib(uint64_t v) {
+        return v == TRIAL_MISSING ? NAN : (double) v / (double) MiB;
+}
+
+/* The runs of t, with or without swap, by limit: wall time (which_out false) or MiB swapped out. */
+static int runs_series(const TrialRecord *t, bool swap, bool which_out, SvgSeries *ret) {
+        SvgPoint *p = calloc(t->n_runs ?: 1, sizeof *p);
+        size_t n = 0;
+        if (!p)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n_runs; i++) {
+                const TrialRun *r = &t->runs[i];
+                if (r->swap != swap || r->limit == TRIAL_MISSING)
+                        continue;
+                bool ok = r->result == TRIAL_RESULT_OK;
+                p[n++] = (SvgPoint) { .x = mib(r->limit),
+                                      .y = which_out ? mib(r->swapped_out) : usec_s(r->wall_usec),
+                                      .marker = ok ? SVG_MARKER_DOT : SVG_MARKER_CROSS,
+                                      .label = ok ? NULL : trial_result_to_string(r->result) };
+        }
+        /* by limit, so that the line runs left to right */
+        for (size_t i = 1; i < n; i++)
+                for (size_t k = i; k > 0 && p[k - 1].x > p[k].x; k--) {
+                        SvgPoint x = p[k];
+                        p[k] = p[k - 1];
+                        p[k - 1] = x;
+                }
+        *ret = (SvgSeries) { .name = swap ? "with swap (MemorySwapMax= the allowance)" : "without swap",
+                             .points = p, .n_points = n, .dashed = !swap };
+        return 0;
+}
+
+static void panels_free(SvgPanel *p, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                for (size_t s = 0; s < p[i].n_series; s++)
+                        free(p[i].series[s].points);
+                free(p[i].series);
+        }
+}
+
+static int density_series(const TrialDensity *d, bool swap, bool stall, SvgSeries *ret) {
+        SvgPoint *p = calloc(d->n_points ?: 1, sizeof *p);
+        size_t n = 0;
+        if (!p)
+                return -ENOMEM;
+        for (size_t i = 0; i < d->n_points; i++) {
+                const TrialDensityPoint *x = &d->points[i];
+                if (x->swap != swap)
+                        continue;
+                bool held = streq_ptr(x->gave_out, "held");
+                p[n++] = (SvgPoint) {
+                        .x = x->replicas,
+                        .y = stall ? (x->hold_usec && x->stall_full_usec != TRIAL_MISSING
+                                              ? 100.0 * (double) x->stall_full_usec / (double) x->hold_usec : NAN)
+                                   : usec_s(x->settle_max_usec),
+                        .marker = held ? SVG_MARKER_DOT : SVG_MARKER_CROSS,
+                        .label = held ? NULL : x->gave_out,
+                };
+                /* a point that gave out before the figure was taken (an OOM kill before the
+                 * hold) still shows, on the axis, with what gave out */
+                if (isnan(p[n - 1].y) && !held)
+                        p[n - 1].y = 0;
+        }
+        for (size_t i = 1; i < n; i++)
+                for (size_t k = i; k > 0 && p[k - 1].x > p[k].x; k--) {
+                        SvgPoint x = p[k];
+                        p[k] = p[k - 1];
+                        p[k - 1] = x;
+                }
+        *ret = (SvgSeries) { .name = swap ? "replicas with swap" : "replicas without swap", .points = p,
+                             .n_points = n, .dashed = !swap };
+        return 0;
+}
+
+static int two_series(SvgPanel *pn, const char *title, const char *x_label, const char *y_label) {
+        pn->series = calloc(2, sizeof *pn->series);
+        pn->n_series = 2;
+        pn->title = title;
+        pn->x_label = x_label;
+        pn->y_label = y_label;
+        return pn->series ? 0 : -ENOMEM;
+}
+
+char *trial_svg(const TrialRecord *t, unsigned *ret_width, unsigned *ret_height) {
+        SvgPanel pn[2] = {};
+        char *svg = NULL;
+        _cleanup_free_ char *cmd = command_line(t->command), *title = NULL;
+        int r = two_series(&pn[0], NULL, NULL, NULL);
+        if (r >= 0)
+                r = two_series(&pn[1], NULL, NULL, NULL);
+        if (r < 0)
+                goto finish;
+        if (t->density) {
+                title = strdup_printf("Density trial %s: %s (%s swap)", t->id, strempty(cmd), strempty(t->node.backend));
+                pn[0] = (SvgPanel) { "the slowest replica to settle", "replicas (count)", "settle time (s)", pn[0].series, 2 };
+                pn[1] = (SvgPanel) { "the node's full memory stall over the hold", "replicas (count)",
+                                     "full stall (% of the hold)", pn[1].series, 2 };
+                for (int k = 0; k < 2 && r >= 0; k++)
+                        r = density_series(t->density, false, k == 1, &pn[k].series[0]) < 0 ||
+                                            density_series(t->density, true, k == 1, &pn[k].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        } else {
+                title = strdup_printf("Trial %s: %s (%s swap)", t->id, strempty(cmd), strempty(t->node.backend));
+                pn[0] = (SvgPanel) { "wall time against the limit", "memory limit (MiB)", "wall time (s)", pn[0].series, 2 };
+                pn[1] = (SvgPanel) { "swap traffic against the limit", "memory limit (MiB)", "swapped out (MiB)",
+                                     pn[1].series, 2 };
+                for (int k = 0; k < 2 && r >= 0; k++)
+                        r = runs_series(t, false, k == 1, &pn[k].series[0]) < 0 ||
+                                            runs_series(t, true, k == 1, &pn[k].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        }
+        if (r >= 0 && title)
+                svg = svg_render(title, pn, 2, ret_width, ret_height);
+finish:
+        panels_free(pn, 2);
+        return svg;
+}
+
+char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
+                        unsigned *ret_height) {
+        /* the trials of command (NULL: of the latest trial's command), one panel each */
+        char *const *want = command;
+        for (size_t i = n; !want && i > 0; i--)
+                if (t[i - 1].n_runs > 0)
+                        want = t[i - 1].command;
+        size_t k = 0;
+        for (size_t i = 0; want && i < n; i++)
+                k += t[i].n_runs > 0 && strv_equal(t[i].command, want);
+        SvgPanel *pn = calloc(k ?: 1, sizeof *pn);
+        char **titles = calloc(k + 1, sizeof *titles);
+        _cleanup_free_ char *cmd = want ? command_line(want) : NULL, *title = NULL;
+        char *svg = NULL;
+        size_t m = 0;
+        int r = pn && titles ? 0 : -ENOMEM;
+        for (size_t i = 0; r >= 0 && want && i < n; i++) {
+                if (t[i].n_runs == 0 || !strv_equal(t[i].command, want))
+                        continue;
+                titles[m] = strdup_printf("%s: %s%s%s", t[i].id, strempty(t[i].node.backend),
+                                          t[i].node.zram_algorithm ? " " : "", strempty(t[i].node.zram_algorithm));
+                r = titles[m] ? two_series(&pn[m], titles[m], "memory limit (MiB)", "wall time (s)") : -ENOMEM;
+                m++;
+                if (r >= 0)
+                        r = runs_series(&t[i], false, false, &pn[m - 1].series[0]) < 0 ||
+                                            runs_series(&t[i], true, false, &pn[m - 1].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        }
+        if (r >= 0) {
+                title = strdup_printf("nodeswap trial --compare: %s", cmd ?: "no trial recorded");
+                svg = title ? svg_render(title, pn, m, ret_width, ret_height) : NULL;
+        }
+        if (pn)
+                panels_free(pn, m);
+        free(pn);
+        for (size_t i = 0; titles && i < m; i++)
+                free(titles[i]);
+        free(titles);
+        return svg;
+}
+
+int trial_svg_write(const char *path, const char *svg) {
+        /* 0644: a picture for people, read by whoever opens it; nothing in it is secret */
+        return write_file_atomic(path, svg, 0644);
 }

@@ -19,7 +19,23 @@ void trial_print_run(FILE *f, const TrialRun *r, size_t n_planned);
 /* The table, its footnotes for missing figures and the verdict. */
 void trial_print(FILE *f, const TrialRecord *t);
 
+/* --density: the intro before the points, one progress line a point (stderr), and (trial_print()
+ * calls it for a density record) the points' table and the verdict. */
+void trial_print_density_intro(FILE *f, const TrialRecord *t);
+void trial_print_density_point(FILE *f, const TrialDensityPoint *p);
+void trial_print_density(FILE *f, const TrialRecord *t);
+
 /* --compare: the records of the same command side by side (command NULL: every command, one
  * table each), one column per trial, rows limit × swap. */
 void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
 int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object **ret);
+
+/* --svg: a self-contained SVG chart (report/svg.h) of a trial (wall time and swap traffic against
+ * the limit, without and with swap; a density trial: the slowest settle time and the node's stall
+ * against the replicas, each point marked held or with what gave out) and of --compare (one panel
+ * a trial of the command, NULL: of the latest trial's, side by side). NULL on ENOMEM. *ret_width,
+ * *ret_height: the declared size. */
+char *trial_svg(const TrialRecord *t, unsigned *ret_width, unsigned *ret_height);
+char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
+                        unsigned *ret_height);
+int trial_svg_write(const char *path, const char *svg);

@@ -6,7 +6,7 @@
 # ansible scenario boots an image of its own without nodeswap: the role installs the package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,x,e,ansible,g,n (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_PART       a or b: one of the two halves meson runs as the tests e2e and e2e-b, side
 #                       by side in two VMs (b: the scenarios in PART_B below: trial's boot with
@@ -27,6 +27,9 @@
 #                       reboot, boot 2, runs 6.1, the oldest kernel nodeswap supports)
 #        E2E_CHARGE_ROUNDS  how many times scenario charge measures each backend (default 1;
 #                       the README's table: 3)
+#        E2E_DENSITY_FULL=1  scenario density searches the whole range, three runs a point, instead
+#                       of --around 2 with one run (the README's table; opt-in: much longer)
+#        E2E_DENSITY_DIR scenario density's records and charts go to DIR/NAME.json and NAME.svg
 #        E2E_CHARGE_DIR scenario charge's numbers go to DIR/backends.json and, rendered by
 #                       tests/bench/charge-report.py, DIR/backends.md (tests/bench/results)
 #        E2E_SMP        the VM's CPUs (default 2)
@@ -38,7 +41,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,x,e,ansible,g,n
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -47,6 +50,8 @@ STANDIN=${E2E_STANDIN:-rpi-swap}
 BOOT_TIMEOUT=${E2E_TIMEOUT:-}   # default: see "Default timeouts" below (plan=)
 KEEP=${E2E_KEEP:-0}
 CHARGE_ROUNDS=${E2E_CHARGE_ROUNDS:-1}
+DENSITY_FULL=${E2E_DENSITY_FULL:-0}
+[[ $DENSITY_FULL == 0 || $DENSITY_FULL == 1 ]] || { echo "E2E_DENSITY_FULL must be 0 or 1, not '$DENSITY_FULL'" >&2; exit 2; }
 KERNEL_CHOICE=${E2E_KERNEL:-}
 [[ -z $KERNEL_CHOICE || $KERNEL_CHOICE == 6.12 || $KERNEL_CHOICE == 6.1 ]] || {
         echo "unknown E2E_KERNEL '$KERNEL_CHOICE' (6.12 or 6.1)" >&2; exit 2; }
@@ -85,7 +90,7 @@ done
 # part a's 2200 s, and g's two boots (285 s together, 294 s of the host's CPU, in that run) even
 # them out.
 # Scenario x (the encrypted swap file, issue 37) and its reboot x2 go to part b too, the shorter half.
-PART_B=trial,ansible,g,x
+PART_B=trial,density,ansible,g,x
 PART=${E2E_PART:-}
 if [[ -n $PART ]]; then
         [[ $PART == a || $PART == b ]] || { echo "unknown E2E_PART '$PART' (a or b)" >&2; exit 2; }
@@ -253,6 +258,15 @@ if want trial; then
         fi
         "$HERE/../bench/gen-compile.sh" "$ROOT/usr/local/lib/nodeswap-e2e/compile" 1 40
 fi
+# scenario density (issue 39): its two replicas, idle and hot (tests/bench/replica.c, static as
+# hotcold is)
+if want density; then
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/replica" "$HERE/../bench/replica.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/replica" "$ROOT/usr/local/lib/nodeswap-e2e/replica"
+        else
+                log "cannot build tests/bench/replica.c ($(tail -n 1 "$TMP/cc.log")); scenario density will skip"
+        fi
+fi
 # scenario h: the hostile policies that need no set-up (modes, links) on the test's part
 # scenario n: NFD's rules for a feature file, the checker the unit tests use too
 install -m 0755 "$HERE/../lib/nfd-local-check.py" "$ROOT/usr/local/lib/nodeswap-e2e/nfd-local-check.py"
@@ -377,7 +391,7 @@ boot() {
         # The root disk sits in the lower PCI slot, so it is vda. (root=LABEL= would wait for
         # the initramfs to see a by-label link, which it did not until its timeout.)
         local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
-        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS"
+        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS e2e.density_full=$DENSITY_FULL"
         append+=" e2e.kernel=${KREL[$kern]}"
         log "boot $phase: kernel ${KREL[$kern]}, scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
@@ -480,6 +494,18 @@ boot() {
 
         # Scenario charge's numbers, one JSON object a line ("DATA charge {...}"): kept for the report.
         sed -n 's/^DATA charge //p' <<<"$text" >>"$TMP/charge.jsonl"
+        # Scenario density's records and charts ("DATA density-record|density-svg NAME ..."), into
+        # E2E_DENSITY_DIR when given: the README's table and picture
+        if [[ -n ${E2E_DENSITY_DIR:-} ]]; then
+                mkdir -p "$E2E_DENSITY_DIR"
+                local kind name rest
+                while read -r _ kind name rest; do
+                        case $kind in
+                        density-record) printf '%s\n' "$rest" >"$E2E_DENSITY_DIR/${name// /-}.json" ;;
+                        density-svg) base64 -d <<<"$rest" >"$E2E_DENSITY_DIR/${name// /-}.svg" 2>/dev/null ;;
+                        esac
+                done < <(grep '^DATA density-' <<<"$text")
+        fi
 
         local l failed_here=0
         while IFS= read -r l; do
@@ -528,6 +554,10 @@ if [[ -n $first ]] || want g || want n; then
         # scenario x: some 25 applies (the switch and a fault after each of its steps), each
         # writing a 64 MiB file, and two marker fills
         want x && t1=$(( t1 + 900 ))
+        # scenario density: two policy applies, four density trials of five to nine points each,
+        # an interrupted one and a revert: 508 s beside one other VM (2026-12-03); the full sweep
+        # (E2E_DENSITY_FULL=1: three runs a point, no --around) several times that
+        want density && t1=$(( t1 + (DENSITY_FULL == 1 ? 3600 : 1200) ))
         plan+=("1 $first $t1")
         # each reboot: about 70-100 s alone, up to 200 s at load 15 (2026-12-02), so 400
         tr=400

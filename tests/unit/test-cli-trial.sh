@@ -53,9 +53,19 @@ has 'No trial recorded in /var/lib/nodeswap/trials'
 run 2 trial --limits 48M
 has "needs a command after '--'"
 run 2 trial -- /bin/true
-has 'needs --limits L1,L2,... or --find-floor'
+has 'needs --limits L1,L2,..., --find-floor or --density'
+run 2 trial --density -- /bin/true
+has 'needs --request R and --limit L'
+run 2 trial --density --request 32Mi --limit 64Mi --limits 48M -- /bin/true
+has 'takes --request and --limit, not --limits'
+run 2 trial --limits 48M --hold 10 -- /bin/true
+has 'go with nodeswap trial --density'
+run 2 trial --limits 48M --memory 1Gi -- /bin/true
+has 'go with nodeswap trial --density'
+run 2 trial --compare --density
+has 'takes only --json, --svg, --root and -- COMMAND'
 run 2 trial --compare --limits 48M
-has 'takes only --json, --root and -- COMMAND'
+has 'takes only --json, --svg, --root and -- COMMAND'
 run 2 trial --find-floor --limits 48M -- /bin/true
 has '--find-floor takes --limits LO,HI'
 run 2 status -- /bin/true
@@ -90,6 +100,34 @@ run 2 trial --root "$tmp/v2" --limits 48M --seed -1 -- /bin/true
 has "Invalid --seed '-1'"
 run 2 trial --root "$tmp/v2" --limits 48M --drive-tbw 0 -- /bin/true
 has "Invalid --drive-tbw '0'"
+
+for bad in "--request 32x" "--request 64Mi --limit 32Mi" "--limit 512Ki" "--replicas-max 0" "--around x" "--hold 0" "--memory 32Mi"; do
+	run 2 trial --root "$tmp/v2" --density --request 32Mi --limit 64Mi $bad -- /bin/true
+	has "Invalid --|is above --limit"
+done
+
+# --density's refusals, before the host's: SwapTotal 0, no allowance (a request equal to the
+# limit, or zero), an allowance above SwapFree; then a node it could run on is still refused for
+# --root. 32Mi / 4026532 kB × 2097148 kB = 17476266 bytes (float64, truncated), 17473536 in pages.
+run 1 trial --root "$tmp/v2" --density --request 64Mi --limit 64Mi -- /bin/true
+has 'gets no swap on this node \(the memory request equals the limit'
+run 1 trial --root "$tmp/v2" --density --request 0 --limit 64Mi -- /bin/true
+has 'gets no swap on this node \(a request of zero gets no swap\)'
+mk_root "$tmp/noswap" cgroup2 systemd
+sed -i 's/^SwapTotal:.*/SwapTotal:             0 kB/; s/^SwapFree:.*/SwapFree:              0 kB/' "$tmp/noswap/proc/meminfo"
+run 1 trial --root "$tmp/noswap" --density --request 32Mi --limit 64Mi -- /bin/true
+has 'this node has none \(SwapTotal 0\): nothing was run'
+mk_root "$tmp/full" cgroup2 systemd
+sed -i 's/^SwapFree:.*/SwapFree:          16000 kB/' "$tmp/full/proc/meminfo"
+run 1 trial --root "$tmp/full" --density --request 32Mi --limit 64Mi -- /bin/true
+has "One replica's allowance, 16.7 MiB, is more than the node's free swap \\(SwapFree 15.6 MiB\\)"
+mk_root "$tmp/tight" cgroup2 systemd
+sed -i 's/^MemAvailable:.*/MemAvailable:     150000 kB/' "$tmp/tight/proc/meminfo"
+run 1 trial --root "$tmp/tight" --density --request 32Mi --limit 64Mi -- /bin/true
+has "The replicas' budget, 46.5 MiB \\(MemAvailable less memory.available\\), is less than one replica's limit, 64.0 MiB"
+run 1 trial --root "$tmp/v2" --density --request 32Mi --limit 64Mi -- /bin/true
+has 'runs commands on this host only'
+check "density: a refused trial recorded nothing" [ ! -e "$tmp/v2/var/lib/nodeswap" ]
 
 # --- a node it cannot run on: exit 1, nothing run, nothing recorded -------------------------
 mk_root "$tmp/nosd" cgroup2

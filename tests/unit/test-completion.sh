@@ -26,6 +26,8 @@ expect() {              # expect "WANTED" WORD...
 expect "allowance apply bench check metrics plan revert status trial writeback " nodeswap ""
 expect "--find-floor " nodeswap trial --fi
 expect "--compare " nodeswap trial --limits 48M --com
+expect "--density " nodeswap trial --de
+expect "--replicas-max " nodeswap trial --density --rep
 expect "revert " nodeswap re
 expect "--purge " nodeswap revert --pu
 expect "--pods " nodeswap status --po

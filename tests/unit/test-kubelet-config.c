@@ -810,6 +810,75 @@ static void test_flags_k3s_eviction(void **state) {
         kubelet_config_done(&c);
 }
 
+/* kubeReserved, systemReserved (maps merged key by key, a null taking back) and maxPods in the
+ * files, and the flags over them (issue 39: the scheduler's allocatable memory). */
+static void test_reserved_and_max_pods(void **state) {
+        KubeletConfigFile f[2];
+        KubeletEffective e;
+        f[0] = parse_text(HDR "kubeReserved:\n  cpu: 500m\n  memory: 1Gi\nsystemReserved: {memory: 200Mi}\nmaxPods: 60\n");
+        assert_false(f[0].invalid);
+        assert_int_equal(f[0].kube_reserved.map_field, KUBELET_FIELD_SET);
+        assert_string_equal(f[0].kube_reserved.memory_value, "1Gi");
+        assert_int_equal(f[0].kube_reserved.memory_line, 5);
+        assert_string_equal(f[0].system_reserved.memory_value, "200Mi");
+        assert_int_equal(f[0].max_pods_field, KUBELET_FIELD_SET);
+        assert_int_equal(f[0].max_pods, 60);
+        effective_of(f, 1, &e);
+        assert_string_equal(e.kube_reserved_memory, "1Gi");
+        assert_ptr_equal(e.kube_reserved_from, &f[0]);
+        assert_string_equal(e.system_reserved_memory, "200Mi");
+        assert_int_equal(e.max_pods, 60);
+        assert_ptr_equal(e.max_pods_from, &f[0]);
+
+        /* a later drop-in: the maps merge key by key (cpu alone leaves memory), a null takes back */
+        f[1] = parse_text(HDR "kubeReserved:\n  cpu: 1\nsystemReserved:\n  memory: null\nmaxPods: null\n");
+        effective_of(f, 2, &e);
+        assert_string_equal(e.kube_reserved_memory, "1Gi");
+        assert_null(e.system_reserved_memory);
+        assert_int_equal(e.max_pods, KUBELET_DEFAULT_MAX_PODS);
+        kubelet_config_file_done(&f[1]);
+        kubelet_config_file_done(&f[0]);
+
+        /* nothing set: none reserved, the default maxPods */
+        f[0] = parse_text(HDR "failSwapOn: false\n");
+        effective_of(f, 1, &e);
+        assert_null(e.kube_reserved_memory);
+        assert_null(e.system_reserved_memory);
+        assert_int_equal(e.max_pods, KUBELET_DEFAULT_MAX_PODS);
+        kubelet_config_file_done(&f[0]);
+
+        /* what the kubelet's decoder refuses */
+        f[0] = parse_text(HDR "maxPods: \"60\"\n");
+        assert_true(f[0].invalid);
+        assert_string_equal(f[0].invalid_reason, "maxPods is not a whole number");
+        kubelet_config_file_done(&f[0]);
+        f[0] = parse_text(HDR "kubeReserved: memory=1Gi\n");
+        assert_true(f[0].invalid);
+        assert_string_equal(f[0].invalid_reason, "kubeReserved is not a mapping");
+        kubelet_config_file_done(&f[0]);
+}
+
+static void test_flags_k3s_reserved(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-reserved");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.n_files, 2);
+        assert_string_equal(c.flag_kube_reserved_memory, "300Mi");
+        assert_null(c.system_reserved_flag);
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        /* the flag's map replaces the file's: 300Mi, not 1Gi */
+        assert_string_equal(e.kube_reserved_memory, "300Mi");
+        assert_ptr_equal(e.kube_reserved_flag, c.kube_reserved_flag);
+        assert_null(e.kube_reserved_from);
+        assert_string_equal(e.system_reserved_memory, "200Mi");
+        assert_ptr_equal(e.system_reserved_from, &c.files[1]);
+        assert_int_equal(e.system_reserved_line, 9);
+        assert_int_equal(e.max_pods, 40);
+        assert_non_null(e.max_pods_flag);
+        kubelet_config_done(&c);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_parse),
@@ -834,6 +903,8 @@ int main(void) {
                 cmocka_unit_test(test_read_k3s_eviction),
                 cmocka_unit_test(test_read_k3s_eviction_site),
                 cmocka_unit_test(test_flags_k3s_eviction),
+                cmocka_unit_test(test_reserved_and_max_pods),
+                cmocka_unit_test(test_flags_k3s_reserved),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -368,6 +368,28 @@ static void unit_state_read_and_ended(void **state) {
         trial_unit_state_done(&st);
 }
 
+/* trial --density's budget (issue 39): a transient slice with MemoryMax=, no aux units; stopped
+ * alone by trial_unit_cleanup() without a service */
+static void budget_slice_start_and_stop(void **state) {
+        Fixture *f = *state;
+        char *err = NULL;
+        assert_int_equal(trial_slice_start(f->client, "nodeswap_trial_X.slice", "nodeswap trial X: the replicas' budget",
+                                           400 * MiB, &err), 0);
+        assert_null(err);
+        pthread_mutex_lock(&seen.lock);
+        assert_string_equal(seen.name, "nodeswap_trial_X.slice");
+        assert_string_equal(seen.mode, "fail");
+        assert_int_equal(seen.n_aux, 0);
+        assert_string_equal(seen.props, "Description=s:nodeswap trial X: the replicas' budget MemoryAccounting=b:1 "
+                                        "MemoryMax=t:419430400");
+        seen.calls[0] = 0;
+        pthread_mutex_unlock(&seen.lock);
+        assert_int_equal(trial_unit_cleanup(f->client, NULL, "nodeswap_trial_X.slice"), 0);
+        pthread_mutex_lock(&seen.lock);
+        assert_string_equal(seen.calls, "Stop:nodeswap_trial_X.slice");
+        pthread_mutex_unlock(&seen.lock);
+}
+
 static void cleanup_stops_service_resets_and_stops_slice(void **state) {
         Fixture *f = *state;
         assert_int_equal(trial_unit_cleanup(f->client, "nodeswap-trial-X-1.service", "nodeswap_trial_X_1.slice"), 0);
@@ -383,6 +405,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(start_refused_says_pid1s_words, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_state_read_and_ended, setup, teardown),
                 cmocka_unit_test_setup_teardown(cleanup_stops_service_resets_and_stops_slice, setup, teardown),
+                cmocka_unit_test_setup_teardown(budget_slice_start_and_stop, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

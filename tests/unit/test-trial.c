@@ -276,6 +276,17 @@ static void cgroup_6_1_lacks_swap_peak_and_psi(void **state) {
         assert_true(s.zswpout == TRIAL_MISSING);
 }
 
+static void density_replica_footprint_and_node_stall(void **state) {
+        uint64_t m, sw;
+        assert_int_equal(trial_cgroup_footprint(FX "/replica", &m, &sw), 0);
+        assert_true(m == 41943040 && sw == 9437184);
+        assert_int_equal(trial_cgroup_footprint(FX "/replica-noswap", &m, &sw), 0);
+        assert_true(m == 50331648 && sw == TRIAL_MISSING);
+        assert_int_equal(trial_cgroup_footprint(FX "/cgroup-6.1", &m, &sw), -ENOENT);
+        assert_true(trial_node_stall_full(FX "/node") == 45678901);
+        assert_true(trial_node_stall_full(FX "/cgroup-6.1") == TRIAL_MISSING);
+}
+
 static void cgroup_after_6_12_counts_pswp(void **state) {
         TrialCgroupSample s;
         assert_int_equal(trial_cgroup_read(FX "/cgroup-6.13", &s), 0);
@@ -448,6 +459,90 @@ static void json_round_trip_keeps_missing_as_null(void **state) {
         trial_record_done(&back);
 }
 
+/* A density record (issue 39) as the trial leaves it: its JSON shape (the stable keys, null for
+ * what was not measured), the text table and the verdict's sentences, and that it reads back as a
+ * density record, which --compare leaves out. */
+static void density_record_json_and_text(void **state) {
+        TrialRecord t = {};
+        load("20261201T100000Z", &t);
+        TrialDensity *d = calloc(1, sizeof *d);
+        TrialDensityPoint *p = calloc(2, sizeof *p);
+        assert_non_null(d);
+        assert_non_null(p);
+        p[0] = (TrialDensityPoint) { .replicas = 10, .swap = false, .repeat = 1, .gave_out = strdup("held"),
+                                     .settle_max_usec = 2500000, .settle_mean_usec = 2000000, .hold_usec = 10000000,
+                                     .stall_full_usec = 50000, .replicas_stall_full_usec = 30000, .memory = 400 * MiB,
+                                     .swapped = 0, .swapped_out = 0, .swapped_in = 0, .disk_written = TRIAL_MISSING,
+                                     .zram_ram_peak = TRIAL_MISSING, .wall_usec = 14000000 };
+        p[1] = (TrialDensityPoint) { .replicas = 18, .swap = true, .repeat = 1, .gave_out = strdup("oom"), .oom = 2,
+                                     .settle_max_usec = TRIAL_MISSING, .settle_mean_usec = TRIAL_MISSING,
+                                     .stall_full_usec = TRIAL_MISSING, .replicas_stall_full_usec = TRIAL_MISSING,
+                                     .memory = TRIAL_MISSING, .swapped = TRIAL_MISSING, .swapped_out = 2 * GiB,
+                                     .swapped_in = GiB, .disk_written = 2000000000, .zram_ram_peak = TRIAL_MISSING,
+                                     .wall_usec = 9000000 };
+        *d = (TrialDensity) { .request = 32 * MiB, .limit = 64 * MiB, .swap_max = 16 * MiB,
+                              .kubelet_mem_total = 4 * GiB, .kubelet_swap_total = 2 * GiB, .replicas_max = 64,
+                              .hold_usec = 10000000, .settle_timeout_usec = 300000000, .mem_available = 3 * GiB,
+                              .lone_settle_usec = 1000000, .lone_footprint = 40 * MiB, .predicted_no_swap = 10,
+                              .predicted_swap = 18, .density_no_swap = 10, .density_swap = 17, .ceiling = 1.5,
+                              .ceiling_zram = NAN, .allocatable = 4 * GiB - 100 * MiB, .eviction_hard = 100 * MiB,
+                              .admitted = 124, .request_for_swap = 234 * MiB, .points = p, .n_points = 2 };
+        d->eviction_source = strdup("the kubelet's default");
+        t.density = d;
+        t.drive_tbw = 600;
+        _cleanup_json_ json_object *o = NULL;
+        assert_int_equal(trial_record_to_json(&t, &o), 0);
+        json_object *D, *v, *pts, *p1, *sch;
+        assert_true(json_object_object_get_ex(o, "mode", &v));
+        assert_string_equal(json_object_get_string(v), "density");
+        assert_true(json_object_object_get_ex(o, "density", &D));
+        assert_true(json_object_object_get_ex(D, "ratio", &v));
+        assert_true(json_object_get_double(v) == 1.7);  /* 17 / 10 */
+        assert_true(json_object_object_get_ex(D, "ceiling_zram", &v));
+        assert_null(v);
+        assert_true(json_object_object_get_ex(D, "around", &v));
+        assert_null(v);
+        assert_true(json_object_object_get_ex(D, "scheduler", &sch));
+        assert_true(json_object_object_get_ex(sch, "request_for_density_swap_bytes", &v));
+        assert_true(json_object_get_int64(v) == 234 * (int64_t) MiB);
+        assert_true(json_object_object_get_ex(D, "points", &pts));
+        assert_int_equal(json_object_array_length(pts), 2);
+        p1 = json_object_array_get_idx(pts, 1);
+        const char *keys[] = { "replicas", "swap", "repeat", "result", "oom_killed", "failed", "unsettled",
+                               "settle_max_s", "settle_mean_s", "hold_s", "node_stall_full_s",
+                               "node_stall_full_percent", "budget_stall_full_s", "replicas_stall_full_s", "memory_bytes", "swap_bytes",
+                               "swapped_out_bytes", "swapped_in_bytes", "disk_written_bytes",
+                               "points_per_drive_life", "zram_ram_peak_bytes", "wall_s" };
+        for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+                assert_true(json_object_object_get_ex(p1, keys[i], &v));
+        assert_true(json_object_object_get_ex(p1, "hold_s", &v));
+        assert_null(v);                                 /* it gave out before the hold */
+        assert_true(json_object_object_get_ex(p1, "points_per_drive_life", &v));
+        assert_true(json_object_get_double(v) == 300000); /* 600 TB / 2 GB */
+        assert_true(json_object_object_get_ex(json_object_array_get_idx(pts, 0), "node_stall_full_percent", &v));
+        assert_true(json_object_get_double(v) == 0.5);  /* 0.05 s of a 10 s hold */
+
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        assert_non_null(m);
+        trial_print(m, &t);
+        fclose(m);
+        assert_non_null(strstr(buf, "held without swap: 10 replicas (predicted 10); with swap: 17 (predicted 18)"));
+        assert_non_null(strstr(buf, "swap fits 1.7× as many replicas here; the scheduler admits them at this request"));
+        assert_non_null(strstr(buf, "the ceiling 1 + swap/RAM: 1.50×\n"));
+        assert_non_null(strstr(buf, "it admits 124 more of request 32.0 MiB"));
+        assert_non_null(strstr(buf, "transient units, not pods"));
+        free(buf);
+
+        TrialRecord back = {};
+        _cleanup_free_ char *why = NULL;
+        assert_int_equal(trial_record_parse(json_object_to_json_string(o), &back, &why), 0);
+        assert_true(back.density_mode);
+        trial_record_done(&back);
+        trial_record_done(&t);
+}
+
 static void records_read_skips_and_names_a_bad_one(void **state) {
         TrialRecord *t;
         size_t n;
@@ -488,12 +583,14 @@ int main(void) {
                 cmocka_unit_test(cgroup_6_1_lacks_swap_peak_and_psi),
                 cmocka_unit_test(cgroup_after_6_12_counts_pswp),
                 cmocka_unit_test(node_counters_and_block_stat),
+                cmocka_unit_test(density_replica_footprint_and_node_stall),
                 cmocka_unit_test(executable_lookup),
                 cmocka_unit_test(verdict_from_recorded_runs),
                 cmocka_unit_test(table_dashes_and_footnotes),
                 cmocka_unit_test(find_floor_record_keeps_the_searchs_floors),
                 cmocka_unit_test(json_round_trip_keeps_missing_as_null),
                 cmocka_unit_test(records_read_skips_and_names_a_bad_one),
+                cmocka_unit_test(density_record_json_and_text),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,11 +7,12 @@
 #                          and g3 for scenario g, x2 for scenario x, n2 for scenario n without e (with e, n is
 #                          checked in boot 2); ansible: the image without nodeswap that the
 #                          Ansible role installs on)
-#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,trial,x,e,ansible,g,n, and g-prepare,
+#   e2e.scenarios=LIST     comma-separated: smoke,h,a,b,c,d,f,k,v,m,w,p,thrash,trial,density,x,e,ansible,g,n, and g-prepare,
 #                          x-prepare and n-prepare (the boot before g2, x2, or before 2 or n2, prepares it at its end)
 #   e2e.keep=1             do not power off at the end (debugging)
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
+#   e2e.density_full=1     scenario density searches the whole range, three runs a point
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
 # END line, so the host can tell a finished run from a crashed or hung one. LOG lines carry
@@ -42,7 +43,7 @@ RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
 rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
-phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel=
+phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel= density_full=0
 for w in $(cat /proc/cmdline); do
         case $w in
         e2e.kernel=*) want_kernel=${w#*=} ;;
@@ -50,6 +51,7 @@ for w in $(cat /proc/cmdline); do
         e2e.scenarios=*) scenarios=${w#*=} ;;
         e2e.keep=*) keep=${w#*=} ;;
         e2e.charge_rounds=*) charge_rounds=${w#*=} ;;
+        e2e.density_full=*) density_full=${w#*=} ;;
         esac
 done
 BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
@@ -2226,6 +2228,160 @@ PY
 }
 
 # ---------------------------------------------------------------------------------------------
+# density: nodeswap trial --density (issue 39) with two workloads of ours (tests/bench/replica.c:
+# "idle" fills DN_MIB MiB once and touches none of it again, the sandbox case; "hot" passes over all
+# of it again and again) on zram sized to the RAM and on a swap file. The replicas run in a budget
+# of DN_BUDGET (--memory: their parent slice's MemoryMax=, as kubepods.slice is capped), which keeps
+# the counts small and the OOM killer inside the budget; and the VM's RAM outside it is cut down to
+# about DN_AVAIL MiB with huge pages (vm.nr_hugepages: out of MemAvailable, never swapped), so that
+# zram's compressed pages, which no cgroup counts, come out of a node-sized RAM too; the huge pages
+# go back at the end. Each trial searches from the arithmetic's prediction with --around 2 (one run
+# a point, a short hold); e2e.density_full=1 (E2E_DENSITY_FULL=1 on the host) searches the whole
+# range instead, three runs a point. Checked: the idle workload fits at least two more replicas
+# with swap than without on both backends, the hot one gains less than the idle one; each
+# replica's MemorySwapMax= is the kubelet's formula to the page; every replica's unit and the
+# budget's slice are gone after every trial and after an interrupted one; the swaps and the vm
+# sysctls are byte for byte as before.
+DN_REPLICA=/usr/local/lib/nodeswap-e2e/replica
+DN_DIR=$STATE/density
+DN_MIB=40                       # each replica's fill
+DN_REQUEST=16Mi DN_LIMIT=48Mi   # its request and limit: with zram Size=ram, an allowance of ~16 MiB
+DN_FILE_REQUEST=40Mi            # on the file (~640 MiB on the 3 GiB disk: 0.32 of the RAM), ~12 MiB
+DN_BUDGET=400Mi                 # --memory: about 9 replicas without swap
+DN_AVAIL=1000                   # MiB of MemAvailable the huge pages leave
+DN_HOLD=3
+declare -A DN_T=()
+
+# dn_trial NAME ARGS...: one density trial (--json), its record the document it printed; $NS_OUT
+dn_trial() {
+        local name=$1 t0=$SECONDS
+        shift
+        tr_ns trial --json --density --request "$DN_REQUEST" --limit "$DN_LIMIT" --memory "$DN_BUDGET" --hold "$DN_HOLD" \
+                "${DN_SEARCH[@]}" --svg "$DN_DIR/$name.svg" "$@"
+        DN_T[$name]=$(( SECONDS - t0 ))
+        expect "$name: nodeswap trial --density exits 0" "$NS_RC" 0 "stderr: $(tail -c 300 "$NS_ERR")"
+        cp "$NS_OUT" "$DN_DIR/$name.json" 2>/dev/null
+        local id
+        id=$(json 'j["id"]')
+        check "$name: --json prints the saved record ($TR_RECORDS/$id.json, 0600)" "$(stat -c '%a' "$TR_RECORDS/$id.json" 2>&1)" \
+                python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+                "$NS_OUT" "$TR_RECORDS/$id.json"
+        local l
+        while IFS= read -r l; do info "$name: $l"; done < <(json '"\n".join("%s replicas, %s: %s (oom %s, failed %s, unsettled %s), settle %s s, stall %s %%, memory %s MiB, in swap %s MiB, out %s MiB, written %s MiB, zram %s MiB, %s s" % (p["replicas"], "swap" if p["swap"] else "no swap", p["result"], p["oom_killed"], p["failed"], p["unsettled"], p["settle_max_s"], p["node_stall_full_percent"], (p["memory_bytes"] or 0) >> 20, (p["swap_bytes"] or 0) >> 20, (p["swapped_out_bytes"] or 0) >> 20, (p["disk_written_bytes"] or 0) >> 20, (p["zram_ram_peak_bytes"] or 0) >> 20, p["wall_s"]) for p in j["density"]["points"])')
+        info "$name: density" "$(json '"without swap %s%s (predicted %s), with swap %s%s (predicted %s), ratio %s; swap_max %s; scheduler admits %s, request for the swap density %s" % (("at least " if j["density"]["at_least_no_swap"] else ""), j["density"]["density_no_swap"], j["density"]["predicted_no_swap"], ("at least " if j["density"]["at_least_swap"] else ""), j["density"]["density_swap"], j["density"]["predicted_swap"], j["density"]["ratio"], j["density"]["swap_max_bytes"], j["density"]["scheduler"]["admitted"], j["density"]["scheduler"]["request_for_density_swap_bytes"])')"
+        expect "$name: no replica's unit and no budget slice left (systemctl list-units 'nodeswap-trial-*' 'nodeswap_trial_*')" \
+                "$(systemctl list-units --all --plain --no-legend 'nodeswap-trial-*' 'nodeswap_trial_*' | wc -l)" 0
+        check "$name: --svg drew the trial" "$(ls -l "$DN_DIR/$name.svg" 2>&1)" grep -q '</svg>' "$DN_DIR/$name.svg"
+        # the record and the chart for the host (the README's table and picture): DATA lines
+        echo "DATA density-record ${name// /-} $(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1])), separators=(",", ":")))' "$NS_OUT")" >>"$RESULTS"
+        echo "DATA density-svg ${name// /-} $(base64 -w0 "$DN_DIR/$name.svg" 2>/dev/null)" >>"$RESULTS"
+        check "$name: the budget is --memory" "$(json 'j["density"]["budget_bytes"]')" \
+                test "$(json 'j["density"]["budget_bytes"]')" = $(( ${DN_BUDGET%Mi} << 20 ))
+        # the allowance: int64(float64(request) / float64(MemTotal) x float64(SwapTotal)), in pages
+        check "$name: a replica's MemorySwapMax= is the kubelet's formula in whole pages" \
+                "$(json 'j["density"]["swap_max_bytes"]')" \
+                test "$(json 'j["density"]["swap_max_bytes"] == (lambda a: a - a % j["node"]["page_size"])(int(float(j["density"]["request_bytes"]) / float(j["density"]["kubelet_mem_total_bytes"]) * float(j["density"]["kubelet_swap_total_bytes"])))')" = true
+}
+dn_gain() { json 'j["density"]["density_swap"] - j["density"]["density_no_swap"]'; }
+
+scenario_density() {
+        if [[ ! -x $DN_REPLICA ]]; then line SKIP "replica not installed (the harness builds it with the host's C compiler)"; return; fi
+        local t0=$SECONDS s0 sa sb hp avail mt_mib file_mib idle_gain hot_gain
+        rm -rf "$DN_DIR"; mkdir -p "$DN_DIR"
+        if [[ $density_full == 1 ]]; then DN_SEARCH=(--runs 3); else DN_SEARCH=(--around 2 --runs 1); fi
+        s0=$(tr_snap)
+        local out rc=0
+        out=$("$DN_REPLICA" hot 8 1 2>&1) || rc=$?
+        expect "replica runs and checks its data outside a limit" "$rc" 0 "$(tail -n 1 <<<"$out")"
+        # room: huge pages until about DN_AVAIL MiB are available
+        avail=$(( $(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024 ))
+        hp=$(( (avail - DN_AVAIL) / 2 ))
+        (( hp < 0 )) && hp=0
+        sysctl -q -w vm.nr_hugepages=$hp
+        info "setup" "MemAvailable $avail MiB before; $(cat /proc/sys/vm/nr_hugepages) huge pages of 2 MiB taken: $(( $(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) / 1024 )) MiB available"
+        cd "$DN_DIR" || return
+        # the scenario's own shell (and nodeswap, its child) out of the OOM killer's way: a no-swap
+        # point past the node's memory ends in the kernel's OOM killer, which should pick a replica
+        echo -900 >/proc/self/oom_score_adj
+
+        # --- zram, SwapTotal = MemTotal ------------------------------------------------------------
+        tr_policy zram
+        sa=$(tr_snap)
+        dn_trial "zram idle" -- "$DN_REPLICA" idle "$DN_MIB"
+        idle_gain=$(dn_gain)
+        check "zram idle: at least 2 more replicas with swap than without" "$idle_gain more" test "${idle_gain/null/0}" -ge 2
+        expect "zram idle: the trial saw the zram backend" "$(json 'j["node"]["backend"]')" zram
+        check "zram idle: the points with swap swapped out (swapped_out_bytes > 0 where more replicas held than without swap)" \
+                "$(json '[p["swapped_out_bytes"] for p in j["density"]["points"] if p["swap"]]')" \
+                test "$(json 'any((p["swapped_out_bytes"] or 0) > 0 for p in j["density"]["points"] if p["swap"] and p["replicas"] > j["density"]["density_no_swap"])')" = true
+        tr_same "zram idle: the trial changed nothing on the node (swaps, vm sysctls, drop-ins)" "$sa"
+        dn_trial "zram hot" -- "$DN_REPLICA" hot "$DN_MIB"
+        hot_gain=$(dn_gain)
+        check "zram hot: swap buys the hot workload less than the idle one" "hot $hot_gain, idle $idle_gain more" \
+                test "${hot_gain/null/0}" -lt "${idle_gain/null/0}"
+        tr_same "zram hot: the trial changed nothing on the node" "$sa"
+
+        # an interrupted trial: SIGINT during the lone replica's hold; every replica's unit
+        # stopped, the record saved, exit 1
+        local pid before_n
+        before_n=$(tr_records | wc -l)
+        nodeswap trial --density --request "$DN_REQUEST" --limit "$DN_LIMIT" --memory "$DN_BUDGET" --hold 120 --runs 1 \
+                -- "$DN_REPLICA" idle 16 >"$DN_DIR/interrupted.out" 2>"$DN_DIR/interrupted.err" &
+        pid=$!
+        sleep 20
+        kill -INT "$pid"
+        rc=0
+        wait "$pid" || rc=$?
+        expect "interrupted: nodeswap trial --density exits 1" "$rc" 1 "stderr: $(tail -c 300 "$DN_DIR/interrupted.err")"
+        expect "interrupted: no replica's unit left" \
+                "$(systemctl list-units --all --plain --no-legend 'nodeswap-trial-*' 'nodeswap_trial_*' | wc -l)" 0
+        expect "interrupted: the trial was recorded" "$(tr_records | wc -l)" $(( before_n + 1 ))
+        tr_same "interrupted: the trial changed nothing on the node" "$sa"
+
+        # --- a swap file as large as the disk leaves room for, up to the RAM ------------------------
+        mt_mib=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 1024 ))
+        avail=$(( $(df -B1M --output=avail /var/lib | tail -n 1) ))
+        file_mib=$(( ((avail - 128 - 16) * 64 / 65) / 32 * 32 ))
+        (( file_mib > mt_mib )) && file_mib=$(( mt_mib / 32 * 32 ))
+        TR_FILE_MIB=$file_mib
+        tr_policy file
+        check "file policy: the swap file is on, zram off" "$(swaps_summary)" in_file_state
+        sb=$(tr_snap)
+        DN_REQUEST=$DN_FILE_REQUEST
+        dn_trial "file idle" -- "$DN_REPLICA" idle "$DN_MIB"
+        idle_gain=$(dn_gain)
+        check "file idle: at least 2 more replicas with swap than without" "$idle_gain more (file $file_mib MiB)" \
+                test "${idle_gain/null/0}" -ge 2
+        expect "file idle: the trial saw the file backend" "$(json 'j["node"]["backend"]')" file
+        tr_same "file idle: the trial changed nothing on the node" "$sb"
+        dn_trial "file hot" -- "$DN_REPLICA" hot "$DN_MIB"
+        hot_gain=$(dn_gain)
+        check "file hot: swap buys the hot workload less than the idle one" "hot $hot_gain, idle $idle_gain more" \
+                test "${hot_gain/null/0}" -lt "${idle_gain/null/0}"
+        tr_same "file hot: the trial changed nothing on the node" "$sb"
+
+        DN_REQUEST=16Mi
+        # --compare leaves density records out, and says so
+        tr_ns trial --compare
+        expect "compare exits 0 beside density records" "$NS_RC" 0
+        check "compare names the density records it leaves out" "$(grep -c 'a density trial' "$NS_ERR")" \
+                test "$(grep -c 'a density trial' "$NS_ERR")" -ge 4
+
+        # --- back to the start ------------------------------------------------------------------
+        cd / || return
+        echo 0 >/proc/self/oom_score_adj
+        ns revert --purge --json
+        ns_expect_rc "revert --purge" 0
+        sysctl -q -w vm.nr_hugepages=0
+        wait_for 30 tr_is "$s0"
+        tr_same "after revert: swaps, vm sysctls (the huge pages given back) and drop-ins byte for byte as before" "$s0"
+        no_failed_units "after the density trials"
+        local k times=
+        for k in "${!DN_T[@]}"; do times+="$k ${DN_T[$k]} s, "; done
+        info "took" "$(( SECONDS - t0 )) s: ${times%, }"
+}
+
+# ---------------------------------------------------------------------------------------------
 
 journal_excerpt() {
         journalctl -b --no-pager -o short-monotonic \
@@ -2364,7 +2520,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k v m w charge p thrash trial x; do
+        for s in smoke h a b c d f k v m w charge p thrash trial density x; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then

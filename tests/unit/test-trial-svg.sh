@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nodeswap trial --svg (issue 39): the charts of a --limits trial, a --find-floor trial, a density
+# trial and --compare (trial-svg-render, from tests/fixtures/trial), and --compare --svg through
+# the binary, rendered with a real renderer, Debian's rsvg-convert (librsvg2-bin, in the README's
+# setup command): each renders at the size it declares, its axis labels carry their units and
+# its legend names every series.
+# Usage: test-trial-svg.sh RENDER NODESWAP FIXTURES
+set -uo pipefail
+
+render=$1 fx=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$(readlink -f "$0")")/../lib/common.sh"
+ns=$(under_test "$2" "$tmp") || exit 1
+if ! command -v rsvg-convert >/dev/null; then
+	echo "rsvg-convert is not installed (apt-get install librsvg2-bin: the README's setup command)"
+	[ "${CI:-}" = true ] && exit 1
+	exit 77
+fi
+
+"$render" "$fx" "$tmp" >"$tmp/sizes" || { echo "FAIL: trial-svg-render"; exit 1; }
+"$ns" trial --compare --root "$fx/trial/root" --svg "$tmp/cli-compare.svg" -- make -j4 Image >"$tmp/out" 2>&1
+check "trial --compare --svg exits 0 and says so" grep -q "^Drew $tmp/cli-compare.svg" "$tmp/out"
+check "--svg writes the same chart as trial_compare_svg()" cmp -s "$tmp/cli-compare.svg" "$tmp/compare.svg"
+
+# png_size FILE: the width and height in a PNG's IHDR chunk (bytes 16-23, big-endian)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'; }
+# texts FILE: every <text> element's content, one a line
+texts() { python3 -c 'import sys, xml.etree.ElementTree as E; [print("".join(e.itertext())) for e in E.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}text")]' "$1"; }
+
+while read -r name w h; do
+	svg=$tmp/$name.svg
+	check "$name: declares $w x $h" grep -q "width=\"$w\" height=\"$h\"" "$svg"
+	check "$name: rsvg-convert renders it" rsvg-convert -o "$tmp/$name.png" "$svg"
+	check "$name: the PNG is $w x $h" [ "$(png_size "$tmp/$name.png")" = "$w $h" ]
+	check "$name: self-contained (no href, no script)" not grep -Eqi 'href|<script|<image' "$svg"
+	texts "$svg" >"$tmp/$name.txt"
+	case $name in
+	density) labels=("replicas (count)" "settle time (s)" "full stall (% of the hold)")
+	         legend=("replicas without swap" "replicas with swap") ;;
+	compare) labels=("memory limit (MiB)" "wall time (s)")
+	         legend=("without swap" "with swap (MemorySwapMax= the allowance)") ;;
+	*)       labels=("memory limit (MiB)" "wall time (s)" "swapped out (MiB)")
+	         legend=("without swap" "with swap (MemorySwapMax= the allowance)") ;;
+	esac
+	for l in "${labels[@]}"; do check "$name: an axis labelled '$l'" grep -qxF "$l" "$tmp/$name.txt"; done
+	for l in "${legend[@]}"; do check "$name: the legend names '$l'" grep -qxF "$l" "$tmp/$name.txt"; done
+	check "$name: the legend says what the markers mean" grep -qF "gave out" "$tmp/$name.txt"
+done <"$tmp/sizes"
+check "four charts" [ "$(wc -l <"$tmp/sizes")" = 4 ]
+check "density: a point that gave out is labelled with what gave out" grep -qx oom "$tmp/density.txt"
+check "compare: one panel a trial, backend in its title" \
+	eval 'grep -qx "20261201T100000Z: zram lz4" "$tmp/compare.txt" && grep -qx "20261201T120000Z: file" "$tmp/compare.txt"'
+# the pictures for a person to look at (NODESWAP_SVG_KEEP=DIR)
+[ -n "${NODESWAP_SVG_KEEP:-}" ] && cp "$tmp"/*.png "$tmp"/*.svg "$NODESWAP_SVG_KEEP"/
+[ "$fails" = 0 ]
