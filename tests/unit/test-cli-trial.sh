@@ -122,9 +122,9 @@ sed -i 's/^SwapFree:.*/SwapFree:          16000 kB/' "$tmp/full/proc/meminfo"
 run 1 trial --root "$tmp/full" --density --request 32Mi --limit 64Mi -- /bin/true
 has "One replica's allowance, 16.7 MiB, is more than the node's free swap \\(SwapFree 15.6 MiB\\)"
 mk_root "$tmp/tight" cgroup2 systemd
-sed -i 's/^MemAvailable:.*/MemAvailable:     150000 kB/' "$tmp/tight/proc/meminfo"
+sed -i 's/^MemAvailable:.*/MemAvailable:      50000 kB/' "$tmp/tight/proc/meminfo"
 run 1 trial --root "$tmp/tight" --density --request 32Mi --limit 64Mi -- /bin/true
-has "The replicas' budget, 46.5 MiB \\(MemAvailable less memory.available\\), is less than one replica's limit, 64.0 MiB"
+has "The replicas' budget, 48.8 MiB \\(MemAvailable less memory.available\\), is less than one replica's limit, 64.0 MiB"
 run 1 trial --root "$tmp/v2" --density --request 32Mi --limit 64Mi -- /bin/true
 has 'runs commands on this host only'
 check "density: a refused trial recorded nothing" [ ! -e "$tmp/v2/var/lib/nodeswap" ]
