@@ -2381,6 +2381,9 @@ scenario_density() {
         local k times=
         for k in "${!DN_T[@]}"; do times+="$k ${DN_T[$k]} s, "; done
         info "took" "$(( SECONDS - t0 )) s: ${times%, }"
+}
+
+# ---------------------------------------------------------------------------------------------
 # kube: the real node (issue 36). containerd and the real kubelet (the version the harness put in,
 # /etc/nodeswap-e2e/kube/version) in kubeadm's shape: kubelet.service with kubeadm's 10-kubeadm.conf,
 # --config /var/lib/kubelet/config.yaml, kubeadm-flags.env, and /etc/default/kubelet naming the
