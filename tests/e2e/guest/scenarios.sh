@@ -2372,9 +2372,13 @@ scenario_density() {
         # --- back to the start ------------------------------------------------------------------
         cd / || return
         echo 0 >/proc/self/oom_score_adj
+        # the huge pages first: the RAM they hold back is the scenario's, and with them taken and
+        # the file policy's reclaim headroom (watermark_scale_factor 2000: the high watermarks some
+        # 40 % of the RAM above min, all out of MemAvailable) the revert's swapoff found MemAvailable
+        # 0 B and refused (swapoff-no-room) in the .ci/run of 2026-12-03
+        sysctl -q -w vm.nr_hugepages=0
         ns revert --purge --json
         ns_expect_rc "revert --purge" 0
-        sysctl -q -w vm.nr_hugepages=0
         wait_for 30 tr_is "$s0"
         tr_same "after revert: swaps, vm sysctls (the huge pages given back) and drop-ins byte for byte as before" "$s0"
         no_failed_units "after the density trials"
