@@ -91,7 +91,8 @@ pbad=$(policy bad "$(sed 's/^Compressor=.*/Compressor=nosuch-compressor/' "$pz")
 "$NODESWAP" apply --config "$pbad" >"$tmp/out" 2>"$tmp/err"
 check "no offered compressor: apply exits 1" [ $? = 1 ]
 check "no offered compressor: the finding names the key" grep -q "zswap-compressor-unavailable" "$tmp/err"
-check "no offered compressor: the finding names file and line" grep -q "$pbad:7: \[Zswap\] Compressor=nosuch-compressor" "$tmp/err"
+line=$(grep -n '^Compressor=' "$pbad" | cut -d: -f1)
+check "no offered compressor: the finding names file and line" grep -q "$pbad:$line: \[Zswap\] Compressor=nosuch-compressor" "$tmp/err"
 check "no offered compressor: zswap untouched" zswap_same
 check "no offered compressor: no swap file" [ ! -e "$mnt/swapfile" ]
 
