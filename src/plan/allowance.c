@@ -259,3 +259,19 @@ int allowance_check_containers(const PodSwap *pods, size_t n_pods, uint64_t mem_
         }
         return 0;
 }
+
+int allowance_burstable(uint64_t mem_total, uint64_t swap_total, uint64_t request, uint64_t limit,
+                        uint64_t *ret_swap, AllowanceReason *ret_reason) {
+        AllowanceInput in = {
+                .has_request = true,
+                .request = request,
+                .has_limit = true,
+                .limit = limit,
+                .qos = POD_QOS_BURSTABLE,
+                .behavior = SWAP_BEHAVIOR_LIMITED_SWAP,
+                .cgroup = CGROUP_V2,
+                .mem_total = mem_total,
+                .swap_total = swap_total,
+        };
+        return allowance_compute(&in, ret_swap, ret_reason);
+}

@@ -72,6 +72,12 @@ const char *allowance_reason_to_string(AllowanceReason r);
  * the limit, which the API server rejects). */
 int allowance_compute(const AllowanceInput *in, uint64_t *ret_swap, AllowanceReason *ret_reason);
 
+/* allowance_compute() for a Burstable container with this request and limit on a cgroup v2 node
+ * whose kubelet runs LimitedSwap (what trial and trial --density run a workload as): nothing but
+ * the formula and the node's totals decide. */
+int allowance_burstable(uint64_t mem_total, uint64_t swap_total, uint64_t request, uint64_t limit,
+                        uint64_t *ret_swap, AllowanceReason *ret_reason);
+
 /* The formula with the numbers, for people:
  *   "256.0 MiB request / 15.8 GiB MemTotal × 16.0 GiB SwapTotal = 258.6 MiB (101.0 % of the request)"
  * NULL on ENOMEM. */

@@ -40,22 +40,10 @@ int density_allowance(uint64_t mem_total, uint64_t swap_total, uint64_t page_siz
                       uint64_t limit, uint64_t *ret_swap, const char **ret_reason) {
         if (mem_total == 0 || request > limit)
                 return -EINVAL;
-        /* A Burstable container on a cgroup v2 node whose kubelet runs LimitedSwap: the request
-         * and the node's totals decide (a request of zero gets 0 from the formula itself). */
-        AllowanceInput in = {
-                .has_request = true,
-                .request = request,
-                .has_limit = true,
-                .limit = limit,
-                .qos = POD_QOS_BURSTABLE,
-                .behavior = SWAP_BEHAVIOR_LIMITED_SWAP,
-                .cgroup = CGROUP_V2,
-                .mem_total = mem_total,
-                .swap_total = swap_total,
-        };
+        /* a request of zero gets 0 from the formula itself */
         uint64_t swap;
         AllowanceReason why;
-        int r = allowance_compute(&in, &swap, &why);
+        int r = allowance_burstable(mem_total, swap_total, request, limit, &swap, &why);
         if (r < 0)
                 return r;
         if (why != ALLOWANCE_GRANTED)

@@ -12,22 +12,10 @@ int trial_allowance(uint64_t mem_total, uint64_t swap_total, uint64_t limit, uin
                 *ret_swap = 0;
                 return 0;
         }
-        /* A Burstable container (request < limit) on a cgroup v2 node whose kubelet runs
-         * LimitedSwap: nothing but the formula decides. */
-        AllowanceInput in = {
-                .has_request = true,
-                .request = limit - TRIAL_REQUEST_BELOW_LIMIT,
-                .has_limit = true,
-                .limit = limit,
-                .qos = POD_QOS_BURSTABLE,
-                .behavior = SWAP_BEHAVIOR_LIMITED_SWAP,
-                .cgroup = CGROUP_V2,
-                .mem_total = mem_total,
-                .swap_total = swap_total,
-        };
+        /* a Burstable container whose request is just below its limit */
         uint64_t swap;
         AllowanceReason reason;
-        int r = allowance_compute(&in, &swap, &reason);
+        int r = allowance_burstable(mem_total, swap_total, limit - TRIAL_REQUEST_BELOW_LIMIT, limit, &swap, &reason);
         if (r < 0)
                 return r;
         *ret_swap = reason == ALLOWANCE_GRANTED ? swap : 0;
