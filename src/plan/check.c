@@ -732,10 +732,16 @@ static int check_kubelet_config(const Policy *p, const HostState *h, Findings *f
                 _cleanup_free_ char *src = kubelet_source(f, f->invalid_line);
                 if (!src)
                         return -ENOMEM;
-                r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
-                        strdup_printf("%s: %s: the kubelet refuses it and does not start", src, f->invalid_reason),
-                        strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
-                                      "KubeletConfiguration) or remove it", f->path));
+                if (f->copy_failed)     /* k3s's extractConfigArgs() fails: no kubelet */
+                        r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
+                                strdup_printf("%s: %s: k3s does not start the kubelet", f->path, f->invalid_reason),
+                                strdup_printf("create %s or remove the kubelet-arg entry from %s", f->path,
+                                              f->copy_failed));
+                else
+                        r = add(fs, VERDICT_KUBELET_CONFIG_INVALID,
+                                strdup_printf("%s: %s: the kubelet refuses it and does not start", src, f->invalid_reason),
+                                strdup_printf("fix %s (apiVersion: kubelet.config.k8s.io/v1beta1, kind: "
+                                              "KubeletConfiguration) or remove it", f->path));
                 if (r < 0)
                         return r;
         }

@@ -19,6 +19,8 @@ void kubelet_config_file_done(KubeletConfigFile *f) {
         if (!f)
                 return;
         free(f->path);
+        free(f->order_path);
+        free(f->copy_failed);
         free(f->invalid_reason);
         free(f->swap_behavior_value);
         free(f->memory_available_value);
@@ -449,44 +451,149 @@ static int name_cmp(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* filepath.WalkDir: the entries of a directory in lexical order, a subdirectory walked where its
- * name sorts; files whose name ends in .conf are read (symlinks to files too; a symlink to a
- * directory is not followed). */
-static int walk(KubeletConfig *c, const char *root, const char *dir, unsigned depth) {
+/* What k3s and rke2 put into their kubelet's --config-dir before every start, from the
+ * kubelet-arg entries they take out of the kubelet's flags (k3s-io/k3s pkg/agent
+ * extractConfigArgs()): "config=FILE" copied to 10-cli-config.conf, "config-dir=DIR" copied into
+ * 20-cli-config-dir/ (otiai10/copy: DIR's files replace those of the same name, the others an
+ * earlier start copied stay). Either is left where it is when it already lies below the
+ * --config-dir (strings.HasPrefix), and a copy that fails stops k3s before the kubelet starts. */
+typedef struct KubeletCopy {
+        const char *name;               /* in the --config-dir */
+        const KubeletFlag *flag;        /* the kubelet-arg entry; its value is the source */
+        bool dir;
+} KubeletCopy;
+
+/* An entry that stands for a copy k3s cannot make: the kubelet does not start. */
+static int copy_failed(KubeletConfig *c, const KubeletCopy *k, const char *dest, const char *why) {
+        KubeletConfigFile f = { .path = strdup(k->flag->value), .order_path = strdup(dest),
+                                .copy_failed = strdup(k->flag->file) };
+        int r = !f.path || !f.order_path || !f.copy_failed ? -ENOMEM
+                : set_invalid(&f, 0, strdup_printf("k3s cannot copy it (kubelet-arg %s=%s in %s:%u) to %s: %s",
+                                                   k->flag->name, k->flag->value, k->flag->file, k->flag->line, dest,
+                                                   why));
+        if (r < 0) {
+                kubelet_config_file_done(&f);
+                return r;
+        }
+        return files_add(c, &f);
+}
+
+static int walk(KubeletConfig *c, const char *root, const char *dir, const char *over, unsigned depth,
+                const KubeletCopy *copies, size_t n_copies);
+
+/* The entry name of the --config-dir that is one of k3s's copies. */
+static int walk_copy(KubeletConfig *c, const char *root, const KubeletCopy *k, const char *dest, unsigned depth) {
+        const char *src = k->flag->value;
+        if (!*src)       /* "value required for kubelet-arg --config" */
+                return copy_failed(c, k, dest, "no value");
+        if (!k->dir) {
+                size_t n = c->n_files;
+                int r = read_one(c, root, src, false);
+                if (r < 0 || c->n_files == n)
+                        return r;
+                c->files[n].order_path = strdup(dest);
+                return c->files[n].order_path ? 0 : -ENOMEM;
+        }
+        _cleanup_free_ char *full = path_join_root(root, src);
+        struct stat st;
+        if (!full)
+                return -ENOMEM;
+        if (stat(full, &st) < 0)
+                return errno == ENOMEM ? -ENOMEM : copy_failed(c, k, dest, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+                return copy_failed(c, k, dest, "not a directory");
+        return walk(c, root, dest, src, depth + 1, NULL, 0);
+}
+
+/* The names in a directory below root, added to *names; absent or unreadable: none. */
+static int list_names(const char *root, const char *dir, char ***names) {
         _cleanup_free_ char *full = path_join_root(root, dir);
         if (!full)
                 return -ENOMEM;
         _cleanup_(closedirp) DIR *d = opendir(full);
         if (!d)
-                return errno == ENOMEM ? -ENOMEM : 0;   /* absent or unreadable: nothing read */
-
-        _cleanup_strv_free_ char **names = NULL;
+                return errno == ENOMEM ? -ENOMEM : 0;
         struct dirent *de;
-        while ((errno = 0, de = readdir(d))) {
-                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
-                        continue;
-                if (strv_extend(&names, de->d_name) < 0)
+        while ((errno = 0, de = readdir(d)))
+                if (!streq(de->d_name, ".") && !streq(de->d_name, "..") && strv_extend(names, de->d_name) < 0)
                         return -ENOMEM;
+        return 0;
+}
+
+/* The entry dir/name, or over/name where over has it: its path and lstat() (-1: neither has it). */
+static int entry_stat(const char *root, const char *dir, const char *over, const char *name, char **ret_path,
+                      struct stat *st) {
+        const char *parents[] = { over, dir };
+        for (size_t i = 0; i < ELEMENTSOF(parents); i++) {
+                if (!parents[i])
+                        continue;
+                _cleanup_free_ char *path = strdup_printf("%s%s%s", parents[i], endswith(parents[i], "/") ? "" : "/", name);
+                _cleanup_free_ char *full = path ? path_join_root(root, path) : NULL;
+                if (!full)
+                        return -ENOMEM;
+                if (lstat(full, st) == 0) {
+                        *ret_path = TAKE_PTR(path);
+                        return 0;
+                }
         }
+        return -1;
+}
+
+/* filepath.WalkDir: the entries of a directory in lexical order, a subdirectory walked where its
+ * name sorts; files whose name ends in .conf are read (symlinks to files too; a symlink to a
+ * directory is not followed). over: a directory k3s copies over dir before the kubelet starts (its
+ * entries win), NULL: none; copies: k3s's entries in the --config-dir itself. */
+static int walk(KubeletConfig *c, const char *root, const char *dir, const char *over, unsigned depth,
+                const KubeletCopy *copies, size_t n_copies) {
+        _cleanup_strv_free_ char **names = NULL;
+        int r = list_names(root, dir, &names);
+        if (r >= 0 && over)
+                r = list_names(root, over, &names);
+        for (size_t i = 0; r >= 0 && i < n_copies; i++)
+                r = strv_extend(&names, copies[i].name);
+        if (r < 0)
+                return r;
         size_t n = strv_length(names);
         if (n > 1)
                 qsort(names, n, sizeof(char *), name_cmp);
 
         for (size_t i = 0; i < n; i++) {
+                if (i > 0 && streq(names[i], names[i - 1]))
+                        continue;       /* in dir and in over, or one of k3s's copies */
                 _cleanup_free_ char *path = strdup_printf("%s%s%s", dir, endswith(dir, "/") ? "" : "/", names[i]);
                 if (!path)
                         return -ENOMEM;
-                struct stat st;
-                if (fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+                const KubeletCopy *k = NULL;
+                for (size_t j = 0; j < n_copies && !k; j++)
+                        if (streq(copies[j].name, names[i]))
+                                k = &copies[j];
+                if (k) {
+                        r = walk_copy(c, root, k, path, depth);
+                        if (r < 0)
+                                return r;
                         continue;
-                int r;
+                }
+                _cleanup_free_ char *from = NULL;
+                struct stat st;
+                r = entry_stat(root, dir, over, names[i], &from, &st);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        continue;
                 if (S_ISDIR(st.st_mode)) {
                         if (depth >= KUBELET_WALK_DEPTH)
                                 continue;
-                        r = walk(c, root, path, depth + 1);
-                } else if (endswith(names[i], ".conf"))
-                        r = read_one(c, root, path, false);
-                else
+                        _cleanup_free_ char *sub = over ? strdup_printf("%s/%s", over, names[i]) : NULL;
+                        if (over && !sub)
+                                return -ENOMEM;
+                        r = walk(c, root, path, sub, depth + 1, NULL, 0);
+                } else if (endswith(names[i], ".conf")) {
+                        size_t first = c->n_files;
+                        r = read_one(c, root, from, false);
+                        if (r >= 0 && !streq(from, path) && c->n_files > first &&
+                            !(c->files[first].order_path = strdup(path)))
+                                r = -ENOMEM;
+                } else
                         continue;
                 if (r < 0)
                         return r;
@@ -561,6 +668,17 @@ static int read_reserved_flags(KubeletConfig *c, const char *name, const Kubelet
                 }
         }
         return 0;
+}
+
+/* k3s's copies into its kubelet's --config-dir (KubeletCopy), of the kubelet-arg entries not already
+ * below it (strings.HasPrefix(src, dir), as k3s compares them). */
+static void k3s_copies(const KubeletConfig *c, KubeletCopy copies[static 2], size_t *n) {
+        const KubeletFlag *k[] = { &c->flags.k3s_config, &c->flags.k3s_config_dir };
+        const char *names[] = { "10-cli-config.conf", "20-cli-config-dir" };
+        *n = 0;
+        for (size_t i = 0; i < ELEMENTSOF(k); i++)
+                if (k[i]->name && !startswith(k[i]->value, c->config_dir))
+                        copies[(*n)++] = (KubeletCopy) { .name = names[i], .flag = k[i], .dir = i == 1 };
 }
 
 static bool unit_is_kubeadm(const char *unit) {
@@ -650,7 +768,10 @@ int kubelet_config_read(const char *root, const char *unit, const char *dropin, 
                         c.config_dir_error = ENOTDIR;
         }
         if (c.config_dir) {
-                r = walk(&c, root, c.config_dir, 0);
+                KubeletCopy copies[2];
+                size_t n_copies = 0;
+                k3s_copies(&c, copies, &n_copies);
+                r = walk(&c, root, c.config_dir, NULL, 0, copies, n_copies);
                 if (r < 0)
                         goto fail;
         }
@@ -948,7 +1069,7 @@ void kubelet_config_effective(const KubeletConfig *c, const char *replace_path,
         s = base;
         for (size_t i = first; c && i < c->n_files; i++) {
                 const KubeletConfigFile *f = &c->files[i];
-                if (pending && walk_cmp(replace_path, f->path) <= 0) {
+                if (pending && walk_cmp(replace_path, f->order_path ? f->order_path : f->path) <= 0) {
                         merge_dropin(c, &s, &base, replacement);
                         pending = false;
                 }

@@ -49,7 +49,12 @@ typedef struct KubeletReserved {
 
 typedef struct KubeletConfigFile {
         char *path;                     /* host path (without the root prefix) */
+        char *order_path;               /* where the kubelet reads it, when that is a copy k3s makes
+                                         * of path before every start (its merge order), NULL: path */
         bool invalid;                   /* the kubelet refuses this file and does not start */
+        char *copy_failed;              /* invalid: k3s cannot copy path, which a kubelet-arg entry in
+                                         * this file names, into the --config-dir (and does not start
+                                         * the kubelet); NULL: not that */
         char *invalid_reason;           /* why, in words (when invalid) */
         bool no_api_version;            /* it names no apiVersion (kind KubeletConfiguration): a drop-in
                                          * 1.30 and 1.31 take (they decode drop-ins into an unstructured

@@ -31,6 +31,12 @@ void kubelet_flags_done(KubeletFlags *f) {
                 free(f->flags[i].file);
         }
         free(f->flags);
+        KubeletFlag *k[] = { &f->k3s_config, &f->k3s_config_dir };
+        for (size_t i = 0; i < ELEMENTSOF(k); i++) {
+                free(k[i]->name);
+                free(k[i]->value);
+                free(k[i]->file);
+        }
         *f = (KubeletFlags) {};
 }
 
@@ -155,6 +161,29 @@ static int flags_from_k3s_arg(KubeletFlags *f, const char *arg, const char *file
                 arg += 2;
         const char *eq = strchr(arg, '=');
         size_t len = eq ? (size_t) (eq - arg) : strlen(arg);
+        /* extractConfigArgs() matches the name as written, before GetArgs() reads a '+' or '-' */
+        bool config = len == strlen("config") && strncmp(arg, "config", len) == 0;
+        if (config || (len == strlen("config-dir") && strncmp(arg, "config-dir", len) == 0)) {
+                KubeletFlag *k = config ? &f->k3s_config : &f->k3s_config_dir;
+                KubeletFlag n = {
+                        .name = strndup(arg, len),
+                        .value = strdup(eq ? eq + 1 : ""),
+                        .file = strdup(file),
+                        .line = line,
+                        .via = via,
+                };
+                if (!n.name || !n.value || !n.file) {
+                        free(n.name);
+                        free(n.value);
+                        free(n.file);
+                        return -ENOMEM;
+                }
+                free(k->name);
+                free(k->value);
+                free(k->file);
+                *k = n;
+                return 0;
+        }
         bool prepend = false;
         while (len > 0 && (arg[len - 1] == '+' || arg[len - 1] == '-')) {
                 prepend = arg[len - 1] == '-';

@@ -39,6 +39,12 @@ typedef struct KubeletFlag {
 typedef struct KubeletFlags {
         KubeletFlag *flags;     /* in the order the kubelet receives them */
         size_t n;
+        /* k3s and rke2: the last kubelet-arg "config=FILE" and "config-dir=DIR". They never reach
+         * the kubelet: before every start k3s takes them out of the kubelet's flags and copies FILE
+         * to 10-cli-config.conf and DIR's contents into 20-cli-config-dir/ of its own --config-dir
+         * (unless they already lie below it), where the kubelet reads them as drop-ins (k3s-io/k3s
+         * pkg/agent extractConfigArgs(); k3s-io/k3s#2116). name NULL: none. */
+        KubeletFlag k3s_config, k3s_config_dir;
 } KubeletFlags;
 
 void kubelet_flags_done(KubeletFlags *f);

@@ -380,6 +380,13 @@ static void print_kubelet_text(FILE *f, const StatusModel *m) {
         if (h->kubelet.config_dir)
                 fprintf(f, "  drop-in dir     %s%s\n", h->kubelet.config_dir,
                         h->kubelet.config_dir_error ? " (cannot be read: the kubelet does not start)" : "");
+        const KubeletFlag *copies[] = { &h->kubelet.flags.k3s_config, &h->kubelet.flags.k3s_config_dir };
+        for (size_t i = 0; i < ELEMENTSOF(copies); i++)
+                if (copies[i]->name && h->kubelet.config_dir && !startswith(copies[i]->value, h->kubelet.config_dir))
+                        /* k3s's extractConfigArgs(): read as drop-ins, never as --config (kubelet-config.h) */
+                        fprintf(f, "  k3s copies      %s to %s/%s before every start (kubelet-arg %s= in %s:%u)\n",
+                                copies[i]->value, h->kubelet.config_dir, i == 0 ? "10-cli-config.conf" : "20-cli-config-dir/",
+                                copies[i]->name, copies[i]->file, copies[i]->line);
         for (char **fl = m->kubelet_flags; fl && *fl; fl++)
                 fprintf(f, "  flag            %s\n", *fl);
         for (size_t i = 0; i < h->kubelet.n_files; i++) {

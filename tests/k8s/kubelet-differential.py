@@ -6,8 +6,9 @@ usage: kubelet-differential.py NODESWAP FIXTURES KUBELET... [--seed N] [--trees 
 
 Generates --trees kubelet configuration trees from --seed (each tree from the seed and its index,
 so --only I repeats one), in both shapes nodeswap reads: k3s's (k3s-agent.service, no --config
-file unless a kubelet-arg names one, k3s's own --config-dir with its 00-k3s-defaults.conf, the
-kubelet-arg entries of /etc/rancher/k3s/config.yaml) and kubeadm's (kubelet.service,
+file: a kubelet-arg config=FILE is copied by k3s to 10-cli-config.conf of its own --config-dir,
+with its 00-k3s-defaults.conf there, the other kubelet-arg entries of /etc/rancher/k3s/config.yaml
+as flags) and kubeadm's (kubelet.service,
 --config=/var/lib/kubelet/config.yaml, the flags of kubeadm-flags.env and /etc/default/kubelet).
 The drop-ins and subdirectories set or leave out swapBehavior, failSwapOn, evictionHard (in part
 or whole; memory.available in bytes or a percentage, 0% and 100% among them),
@@ -166,12 +167,19 @@ def generate(seed, i, fixtures):
                                    "00-k3s-defaults.conf")) as f:
                 files[f"{K3S_DIR}/00-k3s-defaults.conf"] = f.read()
         files.update(gen_dropins(rng, K3S_DIR))
+        entries = list(flags)
         if rng.random() < 0.2:
-            files["/etc/rancher/k3s/kubelet.yaml"] = gen_file(rng, config_file=True)
-            flags.insert(0, ("config", "/etc/rancher/k3s/kubelet.yaml"))
-        if flags:
+            # kubelet-arg config=FILE never reaches the kubelet: before every start k3s takes it out
+            # of the kubelet's flags and copies FILE to 10-cli-config.conf in its --config-dir
+            # (k3s-io/k3s pkg/agent extractConfigArgs()), where the kubelet reads it as a drop-in;
+            # the tree holds both, as after an earlier start
+            text = gen_file(rng, config_file=True)
+            files["/etc/rancher/k3s/kubelet.yaml"] = text
+            files[f"{K3S_DIR}/10-cli-config.conf"] = text
+            entries.insert(0, ("config", "/etc/rancher/k3s/kubelet.yaml"))
+        if entries:
             files["/etc/rancher/k3s/config.yaml"] = "kubelet-arg:\n" + "".join(
-                f"  - {json.dumps(n + '=' + v)}\n" for n, v in flags)
+                f"  - {json.dumps(n + '=' + v)}\n" for n, v in entries)
         args += [f"--{n}={v}" for n, v in flags]
         binary = "/usr/local/bin/k3s"
     else:

@@ -217,18 +217,39 @@ check "status --json: failSwapOn true from the flag, the flags nodeswap reads" \
 	  "(True, '--fail-swap-on=true (--kubelet-arg on ExecStart= in $U:27)', 3)" ]
 
 # --- k3s: a unit drop-in's ExecStart= passes --kubelet-arg "config-dir=..." for a directory that
-# does not exist (the kubelet's walk fails and it does not start) and fail_swap_on=false
+# does not exist and fail_swap_on=false. k3s takes config-dir out of the kubelet's flags and copies
+# the directory into 20-cli-config-dir/ of its own --config-dir (k3s-io/k3s pkg/agent
+# extractConfigArgs()): the copy fails and k3s does not start the kubelet
 r=$(root k3s-dropin-dir)
 k3salone=$(policy k3salone $'[Kubelet]\nUnit=k3s-agent.service')
-run 1 check --root "$r" --config "$k3salone"
-has '^error +kubelet-config-dir-missing: '
+run 0 check --root "$r" --config "$k3salone"
+has '^warning +kubelet-config-invalid: /etc/rancher/k3s/kubelet.conf.d: k3s cannot copy it \(kubelet-arg config-dir=/etc/rancher/k3s/kubelet.conf.d in /etc/systemd/system/k3s-agent.service.d/10-kubelet.conf:4\) to /var/lib/rancher/k3s/agent/etc/kubelet.conf.d/20-cli-config-dir: No such file or directory: k3s does not start the kubelet$'
+has '^ +hint: create /etc/rancher/k3s/kubelet.conf.d or remove the kubelet-arg entry from /etc/systemd/system/k3s-agent.service.d/10-kubelet.conf$'
+lacks 'kubelet-config-dir-missing'
 lacks 'kubelet-fail-swap-on'
 run 0 status --root "$r" --config "$k3salone"
-has '^  drop-in dir +/etc/rancher/k3s/kubelet.conf.d \(cannot be read'
+has '^  drop-in dir +/var/lib/rancher/k3s/agent/etc/kubelet.conf.d$'
 has '^  failSwapOn +false from --fail-swap-on=false '
-# the policy's drop-in in k3s's usual directory is not what this kubelet reads
-run 1 plan --root "$r" --config "$limited"
-has '^error +dropin-overridden: '
+lacks '^  flag +--config-dir'
+# the policy's drop-in in k3s's own directory is what this kubelet reads
+run 0 plan --root "$r" --config "$limited"
+lacks 'dropin-overridden'
+
+# --- k3s: kubelet-arg config=FILE and config-dir=DIR are copied to 10-cli-config.conf and into
+# 20-cli-config-dir/ and read as drop-ins, never as --config: FILE brings no default evictionHard
+# (only a --config file does), and nodeswap's 90-nodeswap.conf is merged after both
+r=$(root k3s-cli-config)
+run 0 status --root "$r" --config "$k3salone"
+has '^  swapBehavior +NoSwap from /etc/rancher/k3s/kubelet.yaml:5$'
+has '^  memory eviction memory.available<300Mi from /etc/rancher/k3s/kubelet.d/95-site.conf:4$'
+has '^  k3s copies +/etc/rancher/k3s/kubelet.yaml to /var/lib/rancher/k3s/agent/etc/kubelet.conf.d/10-cli-config.conf before every start \(kubelet-arg config= in /etc/rancher/k3s/config.yaml:5\)$'
+lacks '^  config file'
+run 0 plan --root "$r" --config "$limited"
+has 'kubelet.conf.d/90-nodeswap.conf: swapBehavior none -> LimitedSwap'
+lacks 'dropin-overridden'
+rm "$r/etc/rancher/k3s/kubelet.d/95-site.conf"
+run 0 status --root "$r" --config "$k3salone"
+has '^  memory eviction none: no --config file '
 
 # --- kubeadm: --config-dir DIR in KUBELET_KUBEADM_ARGS, --fail-swap-on=false in /etc/default/kubelet's
 # KUBELET_EXTRA_ARGS (quoted, continued) over 10-site.conf's failSwapOn: true: the kubelet starts

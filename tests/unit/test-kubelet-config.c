@@ -444,23 +444,74 @@ static void test_flags_k3s(void **state) {
 }
 
 /* A unit drop-in clears ExecStart= and passes --kubelet-arg "config-dir=..." (a separate, quoted
- * word) for a directory that does not exist, and fail_swap_on (pflag reads '_' as '-'). */
+ * word) for a directory that does not exist, and fail_swap_on (pflag reads '_' as '-'). k3s takes
+ * config-dir out of the kubelet's flags and copies the directory into 20-cli-config-dir/ of its own
+ * --config-dir (extractConfigArgs()); the copy fails, and k3s does not start the kubelet. */
 static void test_flags_k3s_dropin_missing_dir(void **state) {
         _cleanup_free_ char *root = overlay("k3s-dropin-dir");
         KubeletConfig c;
         assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
-        assert_int_equal(c.flags.n, 2);
+        assert_int_equal(c.flags.n, 1);
         const char *d = "/etc/systemd/system/k3s-agent.service.d/10-kubelet.conf";
-        assert_flag(&c.flags.flags[0], "config-dir", "/etc/rancher/k3s/kubelet.conf.d", d, 4);
-        assert_flag(&c.flags.flags[1], "fail-swap-on", "false", d, 4);
-        assert_string_equal(c.config_dir, "/etc/rancher/k3s/kubelet.conf.d");
-        assert_ptr_equal(c.config_dir_flag, &c.flags.flags[0]);
-        assert_int_equal(c.config_dir_error, ENOENT);
-        assert_false(kubelet_config_reads(&c, K3S_DIR "/90-nodeswap.conf"));
+        assert_flag(&c.flags.k3s_config_dir, "config-dir", "/etc/rancher/k3s/kubelet.conf.d", d, 4);
+        assert_flag(&c.flags.flags[0], "fail-swap-on", "false", d, 4);
+        assert_null(kubelet_flags_last(&c.flags, "config-dir"));
+        assert_string_equal(c.config_dir, K3S_DIR);
+        assert_null(c.config_dir_flag);
+        assert_int_equal(c.config_dir_error, 0);
+        assert_true(kubelet_config_reads(&c, K3S_DIR "/90-nodeswap.conf"));
+        assert_int_equal(c.n_files, 1);
+        assert_string_equal(c.files[0].path, "/etc/rancher/k3s/kubelet.conf.d");
+        assert_string_equal(c.files[0].order_path, K3S_DIR "/20-cli-config-dir");
+        assert_true(c.files[0].invalid);
+        assert_string_equal(c.files[0].copy_failed, d);
         KubeletEffective e;
         kubelet_config_effective(&c, NULL, NULL, &e);
         assert_false(e.fail_swap_on);
-        assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[1]);
+        assert_ptr_equal(e.fail_swap_on_flag, &c.flags.flags[0]);
+        assert_ptr_equal(e.first_invalid, &c.files[0]);
+        assert_false(kubelet_config_starts(&c, &e));
+        kubelet_config_done(&c);
+}
+
+/* kubelet-arg config= and config-dir= on k3s (the fixture alone, without k3s's own
+ * 00-k3s-defaults.conf): the file is read as the drop-in 10-cli-config.conf
+ * (replacing the copy an earlier start left), not as --config, so it brings no default
+ * evictionHard; the directory's files merge as 20-cli-config-dir/, beside the files an earlier
+ * start copied there, and before nodeswap's 90-nodeswap.conf. */
+static void test_flags_k3s_cli_config(void **state) {
+        _cleanup_free_ char *root = overlay("k3s-cli-config");
+        KubeletConfig c;
+        assert_int_equal(kubelet_config_read(root, "k3s-agent.service", K3S_DIR "/90-nodeswap.conf", &c), 0);
+        assert_int_equal(c.flags.n, 0);
+        assert_null(c.config_file);
+        assert_flag(&c.flags.k3s_config, "config", "/etc/rancher/k3s/kubelet.yaml", "/etc/rancher/k3s/config.yaml", 5);
+        assert_string_equal(c.config_dir, K3S_DIR);
+        assert_int_equal(c.n_files, 3);
+        assert_string_equal(c.files[0].path, "/etc/rancher/k3s/kubelet.yaml");
+        assert_string_equal(c.files[0].order_path, K3S_DIR "/10-cli-config.conf");
+        assert_string_equal(c.files[1].path, K3S_DIR "/20-cli-config-dir/10-old.conf");
+        assert_null(c.files[1].order_path);
+        assert_string_equal(c.files[2].path, "/etc/rancher/k3s/kubelet.d/95-site.conf");
+        assert_string_equal(c.files[2].order_path, K3S_DIR "/20-cli-config-dir/95-site.conf");
+
+        KubeletEffective e;
+        kubelet_config_effective(&c, NULL, NULL, &e);
+        assert_true(kubelet_config_starts(&c, &e));
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_NO_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &c.files[0]);
+        assert_string_equal(e.memory_available, "300Mi");
+        assert_false(e.memory_available_default);
+        assert_ptr_equal(e.memory_available_from, &c.files[2]);
+        assert_int_equal(e.max_pods, 50);
+
+        /* nodeswap's drop-in sorts after every copy: LimitedSwap wins */
+        KubeletConfigFile ours;
+        assert_int_equal(kubelet_effective_with_dropin(&c, K3S_DIR "/90-nodeswap.conf", SWAP_BEHAVIOR_LIMITED_SWAP, NULL,
+                                                       &ours, &e), 0);
+        assert_int_equal(e.swap_behavior, SWAP_BEHAVIOR_LIMITED_SWAP);
+        assert_ptr_equal(e.swap_behavior_from, &ours);
+        kubelet_config_file_done(&ours);
         kubelet_config_done(&c);
 }
 
@@ -896,6 +947,7 @@ int main(void) {
                 cmocka_unit_test(test_read_k3s_merge_default),
                 cmocka_unit_test(test_flags_k3s),
                 cmocka_unit_test(test_flags_k3s_dropin_missing_dir),
+                cmocka_unit_test(test_flags_k3s_cli_config),
                 cmocka_unit_test(test_flags_kubeadm),
                 cmocka_unit_test(test_read_invalid),
                 cmocka_unit_test(test_parse_eviction),
