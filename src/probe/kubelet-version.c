@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "probe/kubelet-version.h"
 
+#include "shared/sd-dl.h"
 #include "shared/util.h"
 
 #include <fcntl.h>
@@ -10,6 +11,9 @@
 #define SECTION_NAMES_MAX (64 * 1024)    /* bytes of the section name table read */
 #define BUILDINFO_MAX (4 * 1024 * 1024)  /* bytes of .go.buildinfo read (k3s: about 40 KiB) */
 #define SECTIONS_MAX 4096
+#define JOURNAL_PIDS_MAX 64             /* processes of the unit's cgroup matched in the journal */
+#define JOURNAL_FIRST_ENTRIES 1000      /* entries read forward from the unit's processes' first */
+#define JOURNAL_LAST_ENTRIES 20000      /* entries of the unit read back from the end otherwise */
 
 void kubelet_version_done(KubeletVersion *v) {
         if (!v)
@@ -196,6 +200,141 @@ int kubelet_version_of_file(const char *root, const char *path, KubeletVersion *
         return 0;
 }
 
+/* The version in one journal entry's MESSAGE when it is the kubelet's "Kubelet version" line:
+ * Run() logs it first thing (kubernetes cmd/kubelet/app/server.go: klog.InfoS("Kubelet version",
+ * "kubeletVersion", version.Get())), as the real v1.31.0 and v1.36.3 print it
+ *   I1205 08:49:45.579386       1 server.go:545] "Kubelet version" kubeletVersion="v1.36.3"
+ * in klog's text format and
+ *   {"ts":...,"caller":"app/server.go:545","msg":"Kubelet version","v":0,"kubeletVersion":"v1.36.3"}
+ * with --logging-format=json. k3s's embedded kubelet logs the same line into k3s's unit. */
+static int version_in_entry(sd_journal *j, char **ret, unsigned *major, unsigned *minor) {
+        const void *data;
+        size_t len;
+        *ret = NULL;
+        if (sym_sd_journal_get_data(j, "MESSAGE", &data, &len) < 0 || len <= strlen("MESSAGE="))
+                return 0;
+        _cleanup_free_ char *m = strndup((const char *) data + strlen("MESSAGE="), len - strlen("MESSAGE="));
+        if (!m)
+                return -ENOMEM;
+        if (!strstr(m, "\"Kubelet version\""))
+                return 0;
+        const char *v = strstr(m, "kubeletVersion");
+        if (!v)
+                return 0;
+        v += strlen("kubeletVersion");
+        v += strspn(v, "\"=: ");
+        size_t l = strcspn(v, "\"' \t,}");
+        if (!parse_version(v, l, major, minor))
+                return 0;
+        *ret = strndup(v, l);
+        return *ret ? 0 : -ENOMEM;
+}
+
+/* The matches for the processes of the unit's cgroup in this boot (0: none added). */
+static int add_process_matches(sd_journal *j, const char *root, const char *unit) {
+        _cleanup_free_ char *procs_path = strdup_printf("/sys/fs/cgroup/system.slice/%s/cgroup.procs", unit);
+        _cleanup_free_ char *procs_full = procs_path ? path_join_root(root, procs_path) : NULL;
+        _cleanup_free_ char *boot_full = path_join_root(root, "/proc/sys/kernel/random/boot_id");
+        _cleanup_free_ char *procs = NULL, *boot = NULL;
+        if (!procs_full || !boot_full)
+                return -ENOMEM;
+        if (read_full_file(procs_full, 64 * 1024, &procs) < 0 || read_one_line(boot_full, &boot) < 0)
+                return 0;
+        /* _BOOT_ID is written without dashes (sd_id128_to_string()) */
+        char id[33];
+        size_t n = 0;
+        for (const char *c = boot; *c && n < 32; c++)
+                if (*c != '-')
+                        id[n++] = *c;
+        id[n] = 0;
+        if (n != 32)
+                return 0;
+        int added = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(procs, "\n", &save); t && added < JOURNAL_PIDS_MAX; t = strtok_r(NULL, "\n", &save)) {
+                char match[32];
+                if (strspn(t, "0123456789") != strlen(t) || strlen(t) > 10)
+                        continue;
+                snprintf(match, sizeof match, "_PID=%s", t);
+                if (sym_sd_journal_add_match(j, match, 0) < 0)
+                        return 0;
+                added++;
+        }
+        _cleanup_free_ char *b = strdup_printf("_BOOT_ID=%s", id);
+        _cleanup_free_ char *u = strdup_printf("_SYSTEMD_UNIT=%s", unit);
+        if (!b || !u)
+                return -ENOMEM;
+        if (added > 0 && (sym_sd_journal_add_match(j, b, 0) < 0 || sym_sd_journal_add_match(j, u, 0) < 0))
+                return 0;
+        return added;
+}
+
+static sd_journal *journal_open(const char *root) {
+        sd_journal *j = NULL;
+        int r = !root || !*root || streq(root, "/")
+                ? sym_sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM)
+                : sym_sd_journal_open_directory(&j, root, SD_JOURNAL_OS_ROOT);
+        return r < 0 ? NULL : j;
+}
+
+/* The version the unit's kubelet logged at its start: the running kubelet's (the first entries of
+ * the processes now in the unit's cgroup, this boot), else the last one the unit logged (the
+ * JOURNAL_LAST_ENTRIES newest entries). Where the executable names no version (Kubernetes' own
+ * release binaries), this is the version of the kubelet that ran last, which an upgrade without a
+ * restart makes stale. Nothing found, no journal, no libsystemd: *ret stays unknown. */
+static int kubelet_version_from_journal(const char *root, const char *unit, KubeletVersion *ret) {
+        if (!unit)
+                return 0;
+        /* no journal below root (most fixture trees): libsystemd is not even loaded */
+        bool any = false;
+        for (size_t i = 0; i < 2 && !any; i++) {
+                _cleanup_free_ char *d = path_join_root(root, i == 0 ? "/var/log/journal" : "/run/log/journal");
+                if (!d)
+                        return -ENOMEM;
+                any = access(d, F_OK) == 0;
+        }
+        if (!any || sd_dl_load() < 0)
+                return 0;
+        for (int pass = 0; pass < 2; pass++) {
+                _cleanup_(sym_sd_journal_closep) sd_journal *j = journal_open(root);
+                if (!j)
+                        return 0;
+                int r;
+                if (pass == 0) {
+                        r = add_process_matches(j, root, unit);
+                        if (r <= 0) {
+                                if (r < 0)
+                                        return r;
+                                continue;
+                        }
+                        r = sym_sd_journal_seek_head(j);
+                } else {
+                        _cleanup_free_ char *u = strdup_printf("_SYSTEMD_UNIT=%s", unit);
+                        if (!u)
+                                return -ENOMEM;
+                        r = sym_sd_journal_add_match(j, u, 0);
+                        if (r >= 0)
+                                r = sym_sd_journal_seek_tail(j);
+                }
+                if (r < 0)
+                        continue;
+                for (unsigned n = 0; n < (pass == 0 ? JOURNAL_FIRST_ENTRIES : JOURNAL_LAST_ENTRIES); n++) {
+                        r = pass == 0 ? sym_sd_journal_next(j) : sym_sd_journal_previous(j);
+                        if (r <= 0)
+                                break;
+                        r = version_in_entry(j, &ret->text, &ret->major, &ret->minor);
+                        if (r < 0)
+                                return r;
+                        if (ret->text) {
+                                ret->path = strdup_printf("the journal of %s, its %s start", unit,
+                                                          pass == 0 ? "running kubelet's" : "last logged");
+                                return ret->path ? 0 : -ENOMEM;
+                        }
+                }
+        }
+        return 0;
+}
+
 int kubelet_version_read(const char *root, const char *unit, const char *exec, KubeletVersion *ret) {
         const char *candidates[3] = { exec };
         if (unit && (streq(unit, "k3s-agent.service") || streq(unit, "k3s.service")))
@@ -210,5 +349,5 @@ int kubelet_version_read(const char *root, const char *unit, const char *exec, K
                 if (r < 0 || ret->text)
                         return r;
         }
-        return 0;
+        return kubelet_version_from_journal(root, unit, ret);
 }

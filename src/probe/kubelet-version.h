@@ -19,7 +19,11 @@
  * k3s's /usr/local/bin/k3s), then, for k3s, the k3s binary it unpacked into
  * /var/lib/rancher/k3s/data/current/bin/k3s, for rke2 /var/lib/rancher/rke2/bin/kubelet.
  * Kubernetes' release binaries are built from inside k8s.io/kubernetes with -trimpath: they name
- * no version there, and the version stays unknown. */
+ * no version there. Then the version is the one the unit's kubelet logged when it started (its
+ * "Kubelet version" line, read from the journal below root through libsystemd's sd-journal): the
+ * running kubelet's (the first entries of the processes in the unit's cgroup, this boot), else the
+ * newest the unit logged; that is the kubelet which ran last, stale after an upgrade without a
+ * restart. Without either the version stays unknown. */
 
 typedef struct KubeletVersion {
         unsigned major, minor;  /* 0.0: unknown */

@@ -35,6 +35,15 @@ SD_DL_DEFINE(sd_bus_message_close_container);
 SD_DL_DEFINE(sd_bus_message_unref);
 SD_DL_DEFINE(sd_bus_error_free);
 SD_DL_DEFINE(sd_bus_error_has_name);
+SD_DL_DEFINE(sd_journal_open);
+SD_DL_DEFINE(sd_journal_open_directory);
+SD_DL_DEFINE(sd_journal_close);
+SD_DL_DEFINE(sd_journal_add_match);
+SD_DL_DEFINE(sd_journal_seek_head);
+SD_DL_DEFINE(sd_journal_seek_tail);
+SD_DL_DEFINE(sd_journal_next);
+SD_DL_DEFINE(sd_journal_previous);
+SD_DL_DEFINE(sd_journal_get_data);
 
 /* Every pointer with its name, resolved together: all or none. */
 #define SD_DL_ENTRY(name) { #name, (void **) &sym_##name }
@@ -68,6 +77,15 @@ static const DlSymbol symbols[] = {
         SD_DL_ENTRY(sd_bus_message_unref),
         SD_DL_ENTRY(sd_bus_error_free),
         SD_DL_ENTRY(sd_bus_error_has_name),
+        SD_DL_ENTRY(sd_journal_open),
+        SD_DL_ENTRY(sd_journal_open_directory),
+        SD_DL_ENTRY(sd_journal_close),
+        SD_DL_ENTRY(sd_journal_add_match),
+        SD_DL_ENTRY(sd_journal_seek_head),
+        SD_DL_ENTRY(sd_journal_seek_tail),
+        SD_DL_ENTRY(sd_journal_next),
+        SD_DL_ENTRY(sd_journal_previous),
+        SD_DL_ENTRY(sd_journal_get_data),
 };
 
 static int load_result = 1;             /* 1 not tried yet, 0 loaded, < 0 failed */

@@ -57,6 +57,16 @@ SD_DL_SYMBOL(sd_bus_message_close_container);
 SD_DL_SYMBOL(sd_bus_message_unref);
 SD_DL_SYMBOL(sd_bus_error_free);
 SD_DL_SYMBOL(sd_bus_error_has_name);
+/* the kubelet's version from its log (probe/kubelet-version.c) */
+SD_DL_SYMBOL(sd_journal_open);
+SD_DL_SYMBOL(sd_journal_open_directory);
+SD_DL_SYMBOL(sd_journal_close);
+SD_DL_SYMBOL(sd_journal_add_match);
+SD_DL_SYMBOL(sd_journal_seek_head);
+SD_DL_SYMBOL(sd_journal_seek_tail);
+SD_DL_SYMBOL(sd_journal_next);
+SD_DL_SYMBOL(sd_journal_previous);
+SD_DL_SYMBOL(sd_journal_get_data);
 
 #undef SD_DL_SYMBOL
 
@@ -70,6 +80,10 @@ static inline void sym_sd_bus_flush_close_unrefp(sd_bus **b) {
 static inline void sym_sd_bus_message_unrefp(sd_bus_message **m) {
         if (*m)
                 sym_sd_bus_message_unref(*m);
+}
+static inline void sym_sd_journal_closep(sd_journal **j) {
+        if (*j)
+                sym_sd_journal_close(*j);
 }
 static inline void sym_sd_bus_slot_unrefp(sd_bus_slot **s) {
         if (*s)

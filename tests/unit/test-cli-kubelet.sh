@@ -175,6 +175,34 @@ lacks 'kubelet-config-invalid'
 run 0 allowance --root "$r" --config "$kubeadm" --request 256Mi --limit 512Mi
 lacks '^Swap: 0'
 
+# A release kubelet names no version in its executable (built -trimpath from inside
+# k8s.io/kubernetes): the version is the one its running process logged at start ("Kubelet
+# version", in the journal: tests/fixtures/kubelet/journal/kubelet.export, made into a journal file
+# by systemd-journal-remote), this boot's PID 4242, not the same PID of an earlier boot
+jr=/usr/lib/systemd/systemd-journal-remote
+check "systemd-journal-remote is installed (the README's setup installs it)" [ -x "$jr" ]
+r=$(root kubeadm-null-1.31)
+rm "$r/usr/bin/kubelet"
+mkdir -p "$r/proc/sys/kernel/random" "$r/sys/fs/cgroup/system.slice/kubelet.service" \
+	"$r/var/log/journal/c0ffee00c0ffee00c0ffee00c0ffee00"
+echo 0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0 >"$r/proc/sys/kernel/random/boot_id"
+echo 4242 >"$r/sys/fs/cgroup/system.slice/kubelet.service/cgroup.procs"
+sed '1,/^$/d' "$fx/kubelet/journal/kubelet.export" >"$tmp/kubelet.export"
+"$jr" --output="$r/var/log/journal/c0ffee00c0ffee00c0ffee00c0ffee00/system.journal" "$tmp/kubelet.export" \
+	>"$tmp/jr.log" 2>&1
+check "systemd-journal-remote wrote the journal" [ -s "$r/var/log/journal/c0ffee00c0ffee00c0ffee00c0ffee00/system.journal" ]
+run 0 status --root "$r" --config "$kubeadm"
+has "^  version +v1.31.0 \(from the journal of kubelet.service, its running kubelet's start\): drop-ins merged the 1.30-1.31 way$"
+has '^  swapBehavior +LimitedSwap from /var/lib/kubelet/config.yaml:6$'
+# the kubelet not running: the newest start the unit logged
+rm "$r/sys/fs/cgroup/system.slice/kubelet.service/cgroup.procs"
+run 0 status --root "$r" --config "$kubeadm"
+has "^  version +v1.31.0 \(from the journal of kubelet.service, its last logged start\): "
+# no such line at all: unknown, the 1.32+ rule
+rm -r "$r/var/log/journal"
+run 0 status --root "$r" --config "$kubeadm"
+has '^  version +unknown: drop-ins read the 1.32\+ way$'
+
 # --- the memory eviction threshold, as the kubelet has it: kubeadm's config.yaml sets no
 # evictionHard, so DefaultEvictionHard holds and a drop-in's disk thresholds merge into it:
 # nodeswap's drop-in adds no memory.available
