@@ -2,6 +2,7 @@
 /* cli_load(): the policy and the host state every command starts from. */
 #include "cli/cli.h"
 #include "report/log.h"
+#include "probe/kubelet-unit.h"
 #include "probe/probe.h"
 #include "probe/meminfo.h"
 #include "report/report.h"
@@ -110,6 +111,20 @@ int cli_load(const CliContext *c, LoadMode mode, Policy *ret_policy, HostState *
                 p.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
         }
         policy_errors_clear(&errors);
+
+        /* DropIn= unset: the default of the kubelet's unit (rke2's own directory) */
+        const char *dropin = p.origin[POLICY_KEY_KUBELET_DROPIN].file ? NULL
+                : kubelet_unit_default_dropin(kubelet_unit_find(c->root, &p));
+        if (dropin) {
+                char *d = strdup(dropin);
+                if (!d) {
+                        log_oom();
+                        policy_done(&p);
+                        return EXIT_FAIL;
+                }
+                free(p.dropin);
+                p.dropin = d;
+        }
 
         r = probe(c->root, &p, ret_host);
         if (r < 0) {

@@ -47,3 +47,9 @@ const char *kubelet_unit_find(const char *root, const Policy *policy) {
                         return kubelet_units[i];
         return NULL;
 }
+
+const char *kubelet_unit_default_dropin(const char *unit) {
+        if (unit && (streq(unit, "rke2-agent.service") || streq(unit, "rke2-server.service")))
+                return "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/90-nodeswap.conf";
+        return NULL;
+}

@@ -15,3 +15,9 @@ bool unit_file_in(const char *root, const char *const *dirs, size_t n, const cha
  * unit) in systemd's unit directories; NULL: none. The one reader, for probe() and the generator
  * (NoSwapUnits='s "kubelet"); files only. */
 const char *kubelet_unit_find(const char *root, const Policy *policy);
+
+/* [Kubelet] DropIn='s default for the kubelet of unit when the policy leaves it unset: rke2's
+ * agent passes its kubelet --config-dir=/var/lib/rancher/rke2/agent/etc/kubelet.conf.d (k3s's
+ * agent code with rke2's data directory), so the built-in default in k3s's directory would be a
+ * file that kubelet never reads. NULL: the built-in default holds (k3s, kubeadm, none). */
+const char *kubelet_unit_default_dropin(const char *unit);

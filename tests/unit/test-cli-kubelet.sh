@@ -279,6 +279,24 @@ rm "$r/etc/rancher/k3s/kubelet.d/95-site.conf"
 run 0 status --root "$r" --config "$k3salone"
 has '^  memory eviction none: no --config file '
 
+# --- rke2 (its unit file as rke2's installer writes it; 00-rke2-defaults.conf as its agent, k3s's
+# code, writes it): DropIn= unset means rke2's own drop-in directory, which its kubelet reads, not
+# k3s's, which it never does
+r=$(root rke2)
+rm "$r/etc/systemd/system/k3s-agent.service"
+run 0 status --root "$r" --config "$limited"
+has '^  unit +rke2-agent.service$'
+has '^  drop-in +/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/90-nodeswap.conf \(absent\)$'
+has '^  drop-in dir +/var/lib/rancher/rke2/agent/etc/kubelet.conf.d$'
+has '^  memory eviction none: /var/lib/rancher/rke2/agent/etc/kubelet.conf.d/00-rke2-defaults.conf:3 sets evictionHard without memory.available'
+run 0 plan --root "$r" --config "$limited"
+has 'writing /var/lib/rancher/rke2/agent/etc/kubelet.conf.d/90-nodeswap.conf: swapBehavior none -> LimitedSwap'
+lacks 'k3s/agent'
+# an operator's DropIn= stays as written
+rke2own=$(policy rke2own $'[Kubelet]\nSwapBehavior=LimitedSwap\nDropIn=/var/lib/rancher/rke2/agent/etc/kubelet.conf.d/95-mine.conf')
+run 0 plan --root "$r" --config "$rke2own"
+has 'writing /var/lib/rancher/rke2/agent/etc/kubelet.conf.d/95-mine.conf: '
+
 # --- kubeadm: --config-dir DIR in KUBELET_KUBEADM_ARGS, --fail-swap-on=false in /etc/default/kubelet's
 # KUBELET_EXTRA_ARGS (quoted, continued) over 10-site.conf's failSwapOn: true: the kubelet starts
 r=$(root kubeadm-flags)
