@@ -5,10 +5,11 @@
 usage: kubelet-differential.py NODESWAP FIXTURES KUBELET... [--seed N] [--trees N] [--only I]
 
 Generates --trees kubelet configuration trees from --seed (each tree from the seed and its index,
-so --only I repeats one), in both shapes nodeswap reads: k3s's (k3s-agent.service, no --config
+so --only I repeats one), in the shapes nodeswap reads: k3s's (k3s-agent.service, no --config
 file: a kubelet-arg config=FILE is copied by k3s to 10-cli-config.conf of its own --config-dir,
 with its 00-k3s-defaults.conf there, the other kubelet-arg entries of /etc/rancher/k3s/config.yaml
-as flags) and kubeadm's (kubelet.service,
+as flags), rke2's (rke2-agent.service: the same agent code under /var/lib/rancher/rke2 and
+/etc/rancher/rke2, its kubelet the binary /var/lib/rancher/rke2/bin/kubelet) and kubeadm's (kubelet.service,
 --config=/var/lib/kubelet/config.yaml, the flags of kubeadm-flags.env and /etc/default/kubelet).
 The drop-ins and subdirectories set or leave out swapBehavior, failSwapOn, evictionHard (in part
 or whole; memory.available in bytes or a percentage, 0% and 100% among them),
@@ -54,6 +55,23 @@ import threading
 import time
 
 K3S_DIR = "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d"
+RKE2_DIR = "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d"
+# rke2's unit as its installer writes it (the lines nodeswap reads: ExecStart=)
+RKE2_UNIT = """[Unit]
+Description=Rancher Kubernetes Engine v2 (agent)
+Wants=network-online.target
+After=network-online.target
+Conflicts=rke2-server.service
+
+[Service]
+Type=notify
+KillMode=process
+Delegate=yes
+ExecStart=/usr/local/bin/rke2 agent
+
+[Install]
+WantedBy=multi-user.target
+"""
 KUBEADM_DIR = "/etc/kubernetes/kubelet.conf.d"
 KUBEADM_CONFIG = "/var/lib/kubelet/config.yaml"
 # How the kubelet's NewKubeletCommand() (cmd/kubelet/app/server.go) words the errors of its flags
@@ -153,20 +171,27 @@ def gen_flags(rng):
 def generate(seed, i, fixtures):
     """One tree: {"shape", "files": {path: text}, "args": [kubelet's flags], "binary": path}."""
     rng = random.Random(f"{seed}-{i}")
-    shape = "k3s" if rng.random() < 0.5 else "kubeadm"
+    r = rng.random()
+    shape = "k3s" if r < 0.35 else "rke2" if r < 0.5 else "kubeadm"
     files = {}
     absent = []
     flags = gen_flags(rng)
-    if shape == "k3s":
+    if shape in ("k3s", "rke2"):
         # k3s's own flags before the kubelet-arg entries (k3s-io/k3s pkg/daemons/agent: the
         # drop-in directory with its 00-k3s-defaults.conf, whose containerRuntimeEndpoint is "",
-        # and the endpoint of its containerd as a flag)
-        args = [f"--config-dir={K3S_DIR}", "--container-runtime-endpoint=unix:///run/k3s/containerd/containerd.sock"]
+        # and the endpoint of its containerd as a flag). rke2 runs the same agent code with its
+        # own data directory and program name (00-rke2-defaults.conf, /etc/rancher/rke2), and its
+        # kubelet as a binary of its own, /var/lib/rancher/rke2/bin/kubelet
+        d = K3S_DIR if shape == "k3s" else RKE2_DIR
+        args = [f"--config-dir={d}", "--container-runtime-endpoint=unix:///run/k3s/containerd/containerd.sock"]
         if rng.random() < 0.8:
             with open(os.path.join(fixtures, "kubelet/k3s-eviction", K3S_DIR.lstrip("/"),
                                    "00-k3s-defaults.conf")) as f:
-                files[f"{K3S_DIR}/00-k3s-defaults.conf"] = f.read()
-        files.update(gen_dropins(rng, K3S_DIR))
+                files[f"{d}/00-{shape}-defaults.conf"] = f.read().replace("/rancher/k3s/", f"/rancher/{shape}/")
+        files.update(gen_dropins(rng, d))
+        if shape == "rke2":
+            absent.append("/etc/systemd/system/k3s-agent.service")
+            files["/etc/systemd/system/rke2-agent.service"] = RKE2_UNIT
         entries = list(flags)
         if rng.random() < 0.2:
             # kubelet-arg config=FILE never reaches the kubelet: before every start k3s takes it out
@@ -174,14 +199,14 @@ def generate(seed, i, fixtures):
             # (k3s-io/k3s pkg/agent extractConfigArgs()), where the kubelet reads it as a drop-in;
             # the tree holds both, as after an earlier start
             text = gen_file(rng, config_file=True)
-            files["/etc/rancher/k3s/kubelet.yaml"] = text
-            files[f"{K3S_DIR}/10-cli-config.conf"] = text
-            entries.insert(0, ("config", "/etc/rancher/k3s/kubelet.yaml"))
+            files[f"/etc/rancher/{shape}/kubelet.yaml"] = text
+            files[f"{d}/10-cli-config.conf"] = text
+            entries.insert(0, ("config", f"/etc/rancher/{shape}/kubelet.yaml"))
         if entries:
-            files["/etc/rancher/k3s/config.yaml"] = "kubelet-arg:\n" + "".join(
+            files[f"/etc/rancher/{shape}/config.yaml"] = "kubelet-arg:\n" + "".join(
                 f"  - {json.dumps(n + '=' + v)}\n" for n, v in entries)
         args += [f"--{n}={v}" for n, v in flags]
-        binary = "/usr/local/bin/k3s"
+        binary = "/usr/local/bin/k3s" if shape == "k3s" else "/var/lib/rancher/rke2/bin/kubelet"
     else:
         args = [f"--config={KUBEADM_CONFIG}"]  # 10-kubeadm.conf's
         if rng.random() < 0.04:
@@ -212,7 +237,7 @@ def describe(tree):
 
 
 def build_tree(tree, fixtures, kubelet, dest, pki):
-    base = "rpi-untouched" if tree["shape"] == "k3s" else "vps-cgroupv1"
+    base = "vps-cgroupv1" if tree["shape"] == "kubeadm" else "rpi-untouched"
     shutil.copytree(os.path.join(fixtures, base), dest, symlinks=True)
     for path in tree.get("absent", []):
         os.unlink(dest + path)
@@ -225,12 +250,12 @@ def build_tree(tree, fixtures, kubelet, dest, pki):
     os.makedirs(os.path.dirname(b), exist_ok=True)
     os.link(kubelet, b)
     os.makedirs(dest + "/sys/fs/cgroup", exist_ok=True)
-    if tree["shape"] == "k3s":
+    if tree["shape"] != "kubeadm":
         # the files 00-k3s-defaults.conf names, which k3s writes before it starts the kubelet
         # (the kubelet loads them before it logs its configuration): any certificate will do
         for name, src in (("client-ca.crt", "kubelet.crt"), ("serving-kubelet.crt", "kubelet.crt"),
                           ("serving-kubelet.key", "kubelet.key")):
-            shutil.copy(os.path.join(pki, src), dest + "/var/lib/rancher/k3s/agent/" + name)
+            shutil.copy(os.path.join(pki, src), dest + f"/var/lib/rancher/{tree['shape']}/agent/" + name)
 
 
 def make_pki(kubelet, tmp, cg2, timeout):
