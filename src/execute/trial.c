@@ -5,7 +5,14 @@
 #include <sys/stat.h>
 
 #include "execute/systemd-jobs.h"
+#include "shared/clock.h"
 #include "shared/path-util.h"
+
+/* The manager's answers while the trial has the node swapping: a method call may wait this long
+ * (sd-bus's default is 25 s), a stop job this long an attempt, the whole cleanup this long. */
+#define TRIAL_BUS_TIMEOUT_USEC (120 * USEC_PER_SEC)
+#define TRIAL_STOP_JOB_USEC (60 * USEC_PER_SEC)
+#define TRIAL_CLEANUP_USEC (300 * USEC_PER_SEC)
 
 int trial_dir_prepare(const char *root, const char *id, char **ret_reason) {
         _cleanup_free_ char *p = strdup_printf(TRIAL_DIR "/%s", id), *name = NULL;
@@ -133,7 +140,7 @@ int trial_unit_start(sd_bus *b, const TrialUnitSpec *s, char **ret_error) {
             (r = sym_sd_bus_message_open_container(m, 'a', "(sa(sv))")) < 0 ||
             (r = sym_sd_bus_message_close_container(m)) < 0)
                 return r;
-        r = sym_sd_bus_call(b, m, 0, &e, &reply);
+        r = sym_sd_bus_call(b, m, TRIAL_BUS_TIMEOUT_USEC, &e, &reply);
         if (r < 0 && ret_error && e.message)
                 *ret_error = strdup(e.message);
         return r < 0 ? r : 0;
@@ -154,28 +161,55 @@ int trial_slice_start(sd_bus *b, const char *slice, const char *description, uin
                                            "MemoryMax", "t", memory_max)) < 0 ||
             (r = sym_sd_bus_message_append(m, "a(sa(sv))", 0)) < 0)
                 return r;
-        r = sym_sd_bus_call(b, m, 0, &e, &reply);
+        r = sym_sd_bus_call(b, m, TRIAL_BUS_TIMEOUT_USEC, &e, &reply);
         if (r < 0 && ret_error && e.message)
                 *ret_error = strdup(e.message);
         return r < 0 ? r : 0;
 }
 
+/* Stop unit, again while the manager does not answer in time (-ETIMEDOUT: the method call's or
+ * the job's), until deadline: a StopUnit for a unit already stopping joins its job. */
+static int stop_until(sd_bus *b, const char *unit, uint64_t deadline) {
+        for (;;) {
+                _cleanup_free_ char *res = NULL;
+                int r = systemd_stop_unit(b, unit, TRIAL_STOP_JOB_USEC, &res);
+                if (r != -ETIMEDOUT || now_monotonic_usec() >= deadline)
+                        return r;
+        }
+}
+
+/* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or "not failed"
+ * is no error here (the unit may already be gone); a manager that does not answer in time is
+ * asked again until deadline. */
+static void reset_failed_until(sd_bus *b, const char *unit, uint64_t deadline) {
+        for (;;) {
+                _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
+                _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
+                int r = sym_sd_bus_message_new_method_call(b, &m, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH,
+                                                           SYSTEMD_MANAGER_IFACE, "ResetFailedUnit");
+                if (r >= 0)
+                        r = sym_sd_bus_message_append(m, "s", unit);
+                if (r >= 0)
+                        r = sym_sd_bus_call(b, m, TRIAL_BUS_TIMEOUT_USEC, &e, &reply);
+                if (r != -ETIMEDOUT || now_monotonic_usec() >= deadline)
+                        return;
+        }
+}
+
 int trial_unit_cleanup(sd_bus *b, const char *service, const char *slice) {
-        _cleanup_free_ char *res1 = NULL, *res2 = NULL;
+        /* The trial drives the node into swap on purpose: on a thrashing node (a TCG VM swapping to
+         * a disk, seen in the e2e's density trial) PID 1 took longer than sd-bus's default 25 s to
+         * answer, and a cleanup that gave up left the replicas' units and a failed unit behind. */
+        uint64_t deadline = now_monotonic_usec() + TRIAL_CLEANUP_USEC;
         int first = 0, r;
 
         if (service) {
-                r = systemd_stop_unit(b, service, 30 * USEC_PER_SEC, &res1);
+                r = stop_until(b, service, deadline);
                 if (r < 0 && r != -ENOENT)
                         first = r;
-                /* ResetFailedUnit: a failed transient unit stays loaded until reset. NoSuchUnit or
-                 * "not failed" is no error here: the unit may already be gone. */
-                _cleanup_bus_error_ sd_bus_error e = SD_BUS_ERROR_NULL;
-                _cleanup_bus_message_ sd_bus_message *reply = NULL;
-                (void) sym_sd_bus_call_method(b, SYSTEMD_DEST, SYSTEMD_MANAGER_PATH, SYSTEMD_MANAGER_IFACE,
-                                              "ResetFailedUnit", &e, &reply, "s", service);
+                reset_failed_until(b, service, deadline);
         }
-        r = systemd_stop_unit(b, slice, 30 * USEC_PER_SEC, &res2);
+        r = stop_until(b, slice, deadline);
         if (r < 0 && r != -ENOENT && first == 0)
                 first = r;
         return first;
