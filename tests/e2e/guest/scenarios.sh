@@ -766,7 +766,7 @@ scenario_w() {
 
         rm -f "$WB_FILE"
         printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=256M' 'Priority=100' \
-                "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' '' \
+                "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' 'WritebackEncrypt=no' '' \
                 '[Sysctl]' 'Swappiness=100' >"$POLICY"
         chmod 0644 "$POLICY"
         systemctl stop nodeswap-writeback.timer >/dev/null 2>&1
