@@ -94,6 +94,10 @@ static void knobs_print(FILE *f, const Policy *p) {
         fprintf(f, "%s", p->zram.writeback_limit ? format_bytes(b, sizeof b, p->zram.writeback_limit) : "none");
         fputs(p->zram.writeback_limit ? " a day" : "", f);
         end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK_LIMIT);
+        key_of(f, POLICY_KEY_ZRAM_WRITEBACK_ENCRYPT);
+        fputs(!policy_writeback_is_file(p) ? "(a block device is used as it is)"
+                                           : p->zram.writeback_encrypt ? "yes" : "no", f);
+        end_line(f, p, POLICY_KEY_ZRAM_WRITEBACK_ENCRYPT);
 }
 
 static void sysctl_print(FILE *f, const Policy *p, PolicyKey k, int want) {

@@ -63,25 +63,9 @@ static uint32_t disk_logical_block_size(int fd) {
         return CRYPT_SECTOR_SIZE;
 }
 
-/* "/dev/dm-N" of the mapping called name (devtmpfs makes that node whether or not udev runs):
- * 0, -ENOENT no such mapping, -errno. */
+/* "/dev/dm-N" of the mapping called name: 0, -ENOENT no such mapping, -errno. */
 static int dm_node(const char *name, char **ret) {
-        _cleanup_(closedirp) DIR *d = opendir("/sys/block");
-        if (!d)
-                return -errno;
-        struct dirent *de;
-        while ((de = readdir(d))) {
-                if (!startswith(de->d_name, "dm-"))
-                        continue;
-                _cleanup_free_ char *p = strdup_printf("/sys/block/%s/dm/name", de->d_name), *n = NULL;
-                if (!p)
-                        return -ENOMEM;
-                if (read_one_line(p, &n) < 0 || !streq(n, name))
-                        continue;
-                *ret = strdup_printf("/dev/%s", de->d_name);
-                return *ret ? 0 : -ENOMEM;
-        }
-        return -ENOENT;
+        return crypt_mapping_find("/", name, ret);
 }
 
 static int random_fill(void *buf, size_t n) {
@@ -198,6 +182,50 @@ int crypt_map_file(int file_fd, const char *path, uint64_t size, const char *nam
         }
         /* loopfd closes here: the mapping holds the loop device, which autoclear takes away with it */
         return 0;
+}
+
+int crypt_unmap_file(const char *root, const char *path, char **ret_reason) {
+        _cleanup_free_ char *name = NULL, *node = NULL;
+        if (!root_is_host(root))
+                return -EOPNOTSUPP;
+        int r = crypt_swap_name(path, &name);
+        if (r < 0)
+                return fail(ret_reason, r, "No mapping name for '%s': %m", path);
+        r = dm_node(name, &node);
+        if (r == -ENOENT)
+                return 0;       /* no mapping: the library is not needed */
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to look for the mapping of '%s': %m", path);
+        r = crypt_dl_load();
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to load %s: %s", CRYPT_DL_LIBRARY, strempty(crypt_dl_error()));
+        crypt_msg_start();
+        r = deactivate(name);
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to remove the mapping %s of '%s': %s%s%m", name, path, crypt_msg.text,
+                            crypt_msg.text[0] ? ": " : "");
+        r = wait_loop_gone(root, path);
+        if (r < 0)
+                return fail(ret_reason, r, "The loop device under '%s' stayed after its mapping went: %m", path);
+        return 1;
+}
+
+int crypt_map_writeback(const char *root, const char *path, int file_fd, uint64_t size, char **ret_node,
+                        char **ret_reason) {
+        _cleanup_free_ char *name = NULL;
+        if (!root_is_host(root))
+                return -EOPNOTSUPP;
+        if (size < CRYPT_DATA_OFFSET + CRYPT_SECTOR_SIZE)
+                return fail(ret_reason, -EINVAL, "'%s': %" PRIu64 " bytes do not make an encrypted writeback file", path,
+                            size);
+        int r = crypt_swap_name(path, &name);
+        if (r < 0)
+                return fail(ret_reason, r, "No mapping name for '%s': %m", path);
+        r = crypt_unmap_file(root, path, ret_reason);
+        if (r < 0)
+                return r;
+        uint64_t mapped = CRYPT_DATA_OFFSET + (size - CRYPT_DATA_OFFSET) / CRYPT_SECTOR_SIZE * CRYPT_SECTOR_SIZE;
+        return crypt_map_file(file_fd, path, mapped, name, ret_node, ret_reason);
 }
 
 int crypt_unmap(const char *name) {

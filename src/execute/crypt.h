@@ -36,5 +36,20 @@ int crypt_swap_off(const char *root, const char *path, char **ret_reason);
  * of size bytes, under name, for nodeswap bench: *ret_node is "/dev/dm-N". Its loop device goes
  * with the mapping (autoclear). 0, -errno with *ret_reason (may be NULL). */
 int crypt_map_file(int file_fd, const char *path, uint64_t size, const char *name, char **ret_node, char **ret_reason);
+/* zram's [Zram] Writeback= file under WritebackEncrypt=yes: its mapping (crypt_swap_name() of path)
+ * over the open file file_fd with steps 1 and 2 of crypt_swap_on() (a direct-I/O loop device, a new
+ * key), its data the size - CRYPT_DATA_OFFSET bytes after the marker page, rounded down to whole
+ * encryption sectors. A mapping of that name left by a run killed before zram took it goes first
+ * (one zram holds is busy: -EBUSY). No swap header: zram writes pages to it as a block device.
+ * *ret_node is "/dev/dm-N", for backing_dev. -EOPNOTSUPP under a foreign root. 0, -errno with
+ * *ret_reason (may be NULL). */
+int crypt_map_writeback(const char *root, const char *path, int file_fd, uint64_t size, char **ret_node,
+                        char **ret_reason);
+/* The mapping of the file at path (crypt_swap_name()) removed, and its loop device waited for until
+ * autoclear has detached it (up to 5 s; -EBUSY after): for the writeback file once zram has let go
+ * of it (its reset). 1 removed, 0 there was none, -EOPNOTSUPP under a foreign root, -errno (-EBUSY
+ * while something holds it) with *ret_reason (may be NULL). */
+int crypt_unmap_file(const char *root, const char *path, char **ret_reason);
+
 /* Remove the mapping called name (crypt_deactivate()). 1 removed, 0 there was none, -errno. */
 int crypt_unmap(const char *name);

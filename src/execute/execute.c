@@ -273,7 +273,7 @@ static int exec_zram_create(Exec *e, size_t i) {
                 if (recorded)
                         (void) save_state(e);
                 r = zram_backing_prepare(e->root, p->zram.writeback, policy_writeback_is_file(p), z->size,
-                                         &backing, &reason);
+                                         p->zram.writeback_encrypt, &backing, &reason);
                 loop_skipped = r == -EOPNOTSUPP;
                 /* Not made now (someone else's after all), or removed again on failure: no record. */
                 if (recorded && !((r >= 0 || loop_skipped) && backing.created) &&
@@ -301,6 +301,9 @@ static int exec_zram_create(Exec *e, size_t i) {
                               z->priority, e->h->page_size, &id, &chosen);
         if (!algorithm)
                 algorithm = chosen;
+        if (r < 0 && backing.mapped)
+                /* zram did not take it: the mapping (and its key) goes again. */
+                (void) crypt_unmap_file(e->root, backing.file, NULL);
         if (r < 0) {
                 set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                            strdup_printf("Failed to set up a zram device (%s): %s", a->want, strerror(-r)));

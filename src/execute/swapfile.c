@@ -55,7 +55,7 @@ static int set_nocow(int fd) {
 }
 
 /* Write zeros over the first size bytes of fd and sync them. */
-static int write_zeros(int fd, uint64_t size) {
+int swapfile_write_zeros(int fd, uint64_t size) {
         _cleanup_free_ char *buf = calloc(1, ZERO_CHUNK);
         if (!buf)
                 return -ENOMEM;
@@ -75,7 +75,7 @@ static int write_zeros(int fd, uint64_t size) {
 
 /* The marker page of an encrypted swap file (probe/crypt.h): the magic, then a line saying what the
  * rest is, for a person who finds the file. */
-static int write_crypt_marker(int fd) {
+int swapfile_write_crypt_marker(int fd) {
         char page[CRYPT_DATA_OFFSET] = {};
         int n = snprintf(page, sizeof page,
                          CRYPT_MARKER_MAGIC "\nnodeswap encrypted swap: dm-crypt plain %s-%s, %u-bit key made at "
@@ -116,7 +116,7 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
          * every block is written once now, so that no write then finds an unwritten (fallocated)
          * extent whose conversion is a file system transaction in the middle of reclaim. */
         if (encrypt) {
-                r = write_zeros(fd, size);
+                r = swapfile_write_zeros(fd, size);
                 if (r < 0) {
                         errno = -r;
                         return reason_set(ret_reason, r, "cannot write %s over %s: %m", fmt_bytes(a, size), shown);
@@ -132,7 +132,7 @@ static int fill_area(int fd, const char *shown, uint64_t size, uint64_t page_siz
                 return reason_set(ret_reason, -EIO, "%s after fallocate()", problem);
 
         if (encrypt) {
-                r = write_crypt_marker(fd);
+                r = swapfile_write_crypt_marker(fd);
                 if (r < 0 || (r = crypt_marker_probe(fd)) <= 0) {
                         r = r < 0 ? r : -EIO;
                         errno = -r;
@@ -501,7 +501,7 @@ static int swapfile_remove_impl(const char *root, const char *path, bool need_la
                 _cleanup_close_ int wfd = openat(dirfd, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
                 if (wfd < 0)
                         return -errno;
-                r = write_zeros(wfd, (uint64_t) st.st_size);
+                r = swapfile_write_zeros(wfd, (uint64_t) st.st_size);
                 if (r < 0)
                         return r;
         }

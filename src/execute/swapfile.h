@@ -63,6 +63,11 @@ int swapfile_create_encrypted(const char *root, const char *path, uint64_t size,
  * Returns 1 rewritten, 0 the header was already made for page_size (nothing written), -errno. */
 int swapfile_rewrite_header(const char *root, const char *path, uint64_t page_size);
 
+/* Write zeros over the first size bytes of fd and sync them (fdatasync). 0, -errno. */
+int swapfile_write_zeros(int fd, uint64_t size);
+/* Write the marker page of an encrypted file (probe/crypt.h) at offset 0 of fd. 0, -errno. */
+int swapfile_write_crypt_marker(int fd);
+
 /* Open the file at path that is about to be deleted: a regular file, opened without following a
  * symlink on the way (swapfile_open_existing()). 0 with *ret_dirfd (its directory, O_PATH),
  * *ret_fd and its stat; -ENOENT nothing there, -ELOOP a symlink, -EMEDIUMTYPE anything else that

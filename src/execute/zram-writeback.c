@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "execute/crypt.h"
+#include "execute/fault.h"
+#include "probe/crypt.h"
 #include "probe/loop.h"
 #include "execute/loop.h"
 #include "execute/swapfile.h"
@@ -96,8 +99,39 @@ static int open_backing_file(const char *root, const char *path, uint64_t size, 
         return fd;
 }
 
-int zram_backing_prepare(const char *root, const char *writeback, bool is_file, uint64_t size, ZramBacking *ret,
-                         char **ret_reason) {
+/* WritebackEncrypt=: the file made ready for its mapping (the marker page, after zeros over
+ * everything when it had none), or for pages in clear (a marker cleared). */
+static int backing_file_mark(int fd, const char *path, bool created, bool encrypt, char **ret_reason) {
+        int m = crypt_marker_probe(fd);
+        if (m < 0)
+                return fail(ret_reason, m, "Failed to read '%s': %m", path);
+        if (!encrypt) {
+                if (m == 0)
+                        return 0;
+                int r = swapfile_write_zeros(fd, CRYPT_DATA_OFFSET);
+                return r < 0 ? fail(ret_reason, r, "Failed to clear the marker of '%s': %m", path) : 0;
+        }
+        if (m > 0)
+                return 0;
+        struct stat st;
+        if (fstat(fd, &st) < 0)
+                return fail(ret_reason, -errno, "Failed to stat '%s': %m", path);
+        /* Made now: fallocate()'d, it reads as zeros and held nothing. Else it may hold pages
+         * written back in clear: overwritten before the mapping takes it (an SSD may keep copies
+         * of its own: nodeswap.conf(5)). */
+        int r = created ? 0 : swapfile_write_zeros(fd, (uint64_t) st.st_size);
+        if (r >= 0)
+                r = swapfile_write_crypt_marker(fd);
+        if (r >= 0 && fdatasync(fd) < 0)
+                r = -errno;
+        if (r < 0)
+                return fail(ret_reason, r, "Failed to %s '%s' for encryption: %m", created ? "mark" : "overwrite", path);
+        fault_step("writeback-file-overwrite");
+        return 0;
+}
+
+int zram_backing_prepare(const char *root, const char *writeback, bool is_file, uint64_t size, bool encrypt,
+                         ZramBacking *ret, char **ret_reason) {
         ZramBacking b = ZRAM_BACKING_NULL;
         if (!writeback || !ret)
                 return -EINVAL;
@@ -114,11 +148,30 @@ int zram_backing_prepare(const char *root, const char *writeback, bool is_file, 
                 zram_backing_done(&b);
                 return ffd;
         }
+        int r = backing_file_mark(ffd, writeback, b.created, encrypt, ret_reason);
+        if (r < 0) {
+                zram_backing_done(&b);
+                return r;
+        }
         if (!root_is_host(root)) {
                 *ret = b;
                 return -EOPNOTSUPP;
         }
-        int r = loop_attach(ffd, writeback, 0, false, &b.fd, &b.dev, ret_reason);
+        if (encrypt) {
+                struct stat st;
+                r = fstat(ffd, &st) < 0 ? fail(ret_reason, -errno, "Failed to stat '%s': %m", writeback)
+                                        : crypt_map_writeback(root, writeback, ffd, (uint64_t) st.st_size, &b.dev,
+                                                              ret_reason);
+                if (r < 0) {
+                        zram_backing_done(&b);
+                        return r;
+                }
+                b.mapped = true;
+                fault_step("writeback-file-map");
+                *ret = b;
+                return 0;
+        }
+        r = loop_attach(ffd, writeback, 0, false, &b.fd, &b.dev, ret_reason);
         if (r < 0) {
                 if (b.created) {
                         _cleanup_free_ char *p = path_join_root(root, writeback);
@@ -270,6 +323,13 @@ int zram_writeback_forget(const char *root, int id) {
         if (rec.zram_id != id) {
                 writeback_record_done(&rec);
                 return 0;
+        }
+        /* The mapping first (WritebackEncrypt=yes): the kernel's copy of the key goes with it, and
+         * autoclear detaches the loop device under it. */
+        if (rec.file && root_is_host(root)) {
+                int k = crypt_unmap_file(root, rec.file, NULL);
+                if (k < 0)
+                        r = k;
         }
         if (rec.loop && rec.file && root_is_host(root)) {
                 _cleanup_free_ char *dev = NULL;

@@ -18,16 +18,25 @@ typedef struct ZramBacking {
         char *dev;              /* what backing_dev gets ("/dev/loop3", "/dev/nvme0n1p3") */
         char *file;             /* the loop device's backing file; NULL for a block device */
         bool created;           /* the file was made now */
+        bool mapped;            /* dev is the file's dm-crypt mapping (WritebackEncrypt=yes), which stays
+                                 * until zram_writeback_forget() or crypt_unmap_file() removes it */
 } ZramBacking;
 #define ZRAM_BACKING_NULL ((ZramBacking) { .fd = -EBADF })
 
 /* Writeback= a file: made when missing (O_CREAT|O_EXCL|O_NOFOLLOW, 0600, fallocate'd to size; missing
  * directories are made 0755), refused when it is not a regular file of root's that only root may
- * write; then the loop device. A block device is taken as it is. Under a root other than "/" the
- * file is made but no loop device attached: -EOPNOTSUPP with the file in ret->file.
- * *ret_reason (may be NULL) says what failed, naming the path. */
-int zram_backing_prepare(const char *root, const char *writeback, bool is_file, uint64_t size, ZramBacking *ret,
-                         char **ret_reason);
+ * write; then the loop device. With encrypt ([Zram] WritebackEncrypt=yes) the file's first page is
+ * the marker of an encrypted file (probe/crypt.h), which says that everything after it has been
+ * ciphertext or zeros since: a file without it (it may hold pages written back in clear) is
+ * overwritten with zeros in full first; then its dm-crypt mapping with a new key
+ * (crypt_map_writeback(): its own direct-I/O loop device), and ret->dev is the mapping. Without
+ * encrypt a marker is cleared (the file is about to take pages in clear). A block device is taken
+ * as it is. Under a root other than "/" the file is made (and overwritten and marked, or its marker
+ * cleared) but no loop device attached: -EOPNOTSUPP with the file in ret->file. *ret_reason (may be
+ * NULL) says what failed, naming the path. Each of the overwrite and the mapping is a step of its
+ * own for fault injection (execute/fault.h). */
+int zram_backing_prepare(const char *root, const char *writeback, bool is_file, uint64_t size, bool encrypt,
+                         ZramBacking *ret, char **ret_reason);
 /* Lets go of the loop device (close: autoclear removes it when zram has not taken it). */
 void zram_backing_done(ZramBacking *b);
 
@@ -36,9 +45,10 @@ void zram_backing_done(ZramBacking *b);
  * (/run/nodeswap-state/writeback) of the device, its loop device and the budget's window. */
 int zram_writeback_started(const char *root, int id, const ZramBacking *b, uint64_t limit);
 
-/* A device of nodeswap's was removed: the loop device nodeswap attached for it goes too (it is
- * detached when it is still attached to the recorded file; autoclear has normally done it
- * already), and the record is deleted. 0 when there was nothing recorded for id. */
+/* A device of nodeswap's was removed: the mapping over the recorded file goes (its key with it), and
+ * the loop device nodeswap attached for it too (it is detached when it is still attached to the
+ * recorded file; autoclear has normally done it already), and the record is deleted. 0 when there
+ * was nothing recorded for id. */
 int zram_writeback_forget(const char *root, int id);
 
 /* Delete a [Zram] Writeback= file nodeswap made (revert --purge, or a Writeback= that names

@@ -515,7 +515,7 @@ static int check_unencrypted(const Policy *p, const HostState *h, const Plan *pl
                 const char *why = NULL;
                 if (s->kind == SWAP_KIND_ZRAM) {
                         const ZramDevice *z = host_find_zram(h, s->zram_id);
-                        if (!z || !z->wb.backing_dev)
+                        if (!z || !z->wb.backing_dev || z->wb.backing_encrypted)
                                 continue;
                         why = "writes idle pages back to a disk";
                 } else if (!s->encrypted)
@@ -526,18 +526,32 @@ static int check_unencrypted(const Policy *p, const HostState *h, const Plan *pl
                            (s->unit && plan_find_action(pl, ACTION_STOP_UNIT, s->unit) >= 0)))
                         continue;       /* the plan takes it off */
                 bool ours = p->file.path && streq(s->path, p->file.path);
+                bool our_zram = s->kind == SWAP_KIND_ZRAM && s->owner == SWAP_OWNER_NODESWAP &&
+                                policy_writeback_is_file(p);
                 int r = add(fs, VERDICT_SWAP_UNENCRYPTED,
                             strdup_printf("pods get swap (LimitedSwap) and %s %s in clear: pages of their memory "
                                           "(tokens, keys, passwords) stay readable there after the pod, a reboot "
                                           "and the node are gone", s->path, why),
-                            strdup(ours ? "set [File] Encrypt=yes (the default) and run nodeswap apply: the file is "
-                                          "made anew, encrypted, through the bridge"
-                                        : "encrypt it with dm-crypt and a key made at boot, or swap it off"));
+                            strdup(ours       ? "set [File] Encrypt=yes (the default) and run nodeswap apply: the file is "
+                                                "made anew, encrypted, through the bridge"
+                                   : our_zram ? "set [Zram] WritebackEncrypt=yes (the default) and run nodeswap apply: "
+                                                "the zram device is set up anew on the file's mapping, through a bridge"
+                                              : "encrypt it with dm-crypt and a key made at boot, or swap it off"));
                 if (r < 0)
                         return r;
         }
         for (size_t i = 0; pl && i < pl->n_actions; i++) {
                 const Action *a = &pl->actions[i];
+                if (a->kind == ACTION_ZRAM_CREATE && policy_writeback_is_file(p) && !p->zram.writeback_encrypt) {
+                        int r = add(fs, VERDICT_SWAP_UNENCRYPTED,
+                                   strdup_printf("pods get swap (LimitedSwap) and the zram device is set up to write "
+                                                 "idle pages back to %s with [Zram] WritebackEncrypt=no: pages of "
+                                                 "their memory stay readable on the disk", p->zram.writeback),
+                                   strdup("set [Zram] WritebackEncrypt=yes (the default)"));
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
                 if (a->kind != ACTION_FILE_CREATE || a->file_create.encrypt || !streq_ptr(a->target, p->file.path))
                         continue;
                 return add(fs, VERDICT_SWAP_UNENCRYPTED,

@@ -210,14 +210,16 @@ static int kubelet_no_swap_after(const PlanContext *c) {
 }
 
 /* Whether the swap pages that reach a disk after the plan are encrypted: the swap file as [File]
- * Encrypt= makes it, and a [Zram] Writeback= device, which writes pages back in clear. -1 when no
- * swap of the policy's reaches a disk. */
+ * Encrypt= makes it, and zram's [Zram] Writeback=: a file as WritebackEncrypt= says, a block device
+ * in clear. -1 when no swap of the policy's reaches a disk. */
 static int disk_swap_encrypted_after(const Policy *p) {
         if (!p->backend_set)
                 return -1;
         bool file = p->backends & BACKEND_FILE, writeback = (p->backends & BACKEND_ZRAM) && p->zram.writeback;
-        if (writeback)
+        if (writeback && !(policy_writeback_is_file(p) && p->zram.writeback_encrypt))
                 return 0;
+        if (writeback)
+                return file ? p->file.encrypt : 1;
         return file ? p->file.encrypt : -1;
 }
 

@@ -67,6 +67,54 @@ static int plan_no_space(PlanContext *c, uint64_t have, const char *when) {
                          B(swapfile_margin(p->file.size)), f->fs_mount_point, B(have), *when ? " " : "", when);
 }
 
+int plan_bridge_up(PlanContext *c, const char *bridge, uint64_t size, int priority, bool encrypt, const char *holds,
+                   const char *reason) {
+        const HostState *h = c->h;
+        const SwapDevice *bridge_on = host_find_swap(h, bridge);
+        const RecordedSwapFile *bridge_rec = host_find_recorded_file(h, bridge);
+        if (bridge_on) {
+                c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
+                return 0;
+        }
+        if (bridge_rec && bridge_rec->exists) {
+                /* Left off by an earlier run that was stopped: made anew at the size wanted now. */
+                if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "present, off", "deleted",
+                              "a bridge left by an earlier run, made anew below"))
+                        return -ENOMEM;
+        }
+        _cleanup_free_ char *want = strdup_printf("%s, priority %d: the bridge that holds %s until the new one is on",
+                                                  B(size), priority, holds);
+        _cleanup_free_ char *why = strdup_printf("bridge: holds %s", reason);
+        if (!want || !why)
+                return -ENOMEM;
+        Action *a = plan_add(c->plan, ACTION_FILE_CREATE, bridge, NULL, want, why);
+        if (!a)
+                return -ENOMEM;
+        a->file_create.size = size;
+        a->file_create.priority = priority;
+        a->file_create.encrypt = encrypt;
+        return 0;
+}
+
+int plan_bridge_down(PlanContext *c, const char *bridge, bool encrypt, const char *to) {
+        const SwapDevice *bridge_on = host_find_swap(c->h, bridge);
+        _cleanup_free_ char *bnow = bridge_on ? strdup_printf("on, %s used, priority %d", B(bridge_on->used),
+                                                              bridge_on->priority)
+                                              : strdup("on");
+        _cleanup_free_ char *why = strdup_printf("bridge no longer needed: its pages go to memory or to %s", to);
+        if (!bnow || !why)
+                return -ENOMEM;
+        Action *a = plan_add(c->plan, ACTION_SWAPOFF, bridge, bnow, "off", why);
+        if (!a)
+                return -ENOMEM;
+        a->swapoff.used = bridge_on ? bridge_on->used : 0;
+        /* The bridge made by plan_bridge_up() is encrypted as asked; one found on, as it is. */
+        a->swapoff.encrypted = bridge_on ? bridge_on->encrypted : encrypt;
+        if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "off", "deleted", "bridge no longer needed"))
+                return -ENOMEM;
+        return 0;
+}
+
 /* The policy's swap file is on with another size or priority. An active swap file can be neither
  * renamed nor deleted (plan/placement.h), so it is replaced in steps, each an action of its own,
  * with swap room for its pages at every moment:
@@ -95,7 +143,6 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
         if (!bridge)
                 return -ENOMEM;
         const SwapDevice *bridge_on = host_find_swap(h, bridge);
-        const RecordedSwapFile *bridge_rec = host_find_recorded_file(h, bridge);
         uint64_t bridge_size = swapfile_bridge_size(on->used, h->page_size);
 
         /* Room: for the bridge beside the old file, then for the new file beside the bridge. */
@@ -126,27 +173,13 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
                         return -ENOMEM;
         }
 
-        if (bridged && !bridge_on && bridge_rec && bridge_rec->exists) {
-                /* Left off by an earlier run that was stopped: made anew at the size wanted now. */
-                if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "present, off", "deleted",
-                              "a bridge left by an earlier run, made anew below"))
-                        return -ENOMEM;
-        }
-        if (bridged && !bridge_on) {
-                _cleanup_free_ char *want = strdup_printf("%s, priority %d: the bridge that holds the old file's pages "
-                                                          "until the new one is on", B(bridge_size), p->file.priority);
-                if (!want)
-                        return -ENOMEM;
-                a = plan_add(c->plan, ACTION_FILE_CREATE, bridge, NULL, want,
-                             "bridge: holds the old file's pages while it is replaced (an active swap file "
-                             "cannot be renamed)");
-                if (!a)
-                        return -ENOMEM;
-                a->file_create.size = bridge_size;
-                a->file_create.priority = p->file.priority;
-                a->file_create.encrypt = p->file.encrypt;
-        }
-        if (bridge_on)
+        if (bridged) {
+                int r = plan_bridge_up(c, bridge, bridge_size, p->file.priority, p->file.encrypt, "the old file's pages",
+                                       "the old file's pages while it is replaced (an active swap file cannot be "
+                                       "renamed)");
+                if (r < 0)
+                        return r;
+        } else if (bridge_on)
                 c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
 
         _cleanup_free_ char *now = strdup_printf("on, %s, %s used, priority %d", B(f->size), B(on->used),
@@ -188,21 +221,8 @@ static int plan_file_replace(PlanContext *c, const SwapDevice *on) {
 
         if (!bridged && !bridge_on)
                 return 0;
-        _cleanup_free_ char *bnow = bridge_on ? strdup_printf("on, %s used, priority %d", B(bridge_on->used),
-                                                              bridge_on->priority)
-                                              : strdup("on");
-        if (!bnow)
-                return -ENOMEM;
-        a = plan_add(c->plan, ACTION_SWAPOFF, bridge, bnow, "off",
-                     "bridge no longer needed: its pages go to memory or to the new file");
-        if (!a)
-                return -ENOMEM;
-        a->swapoff.used = bridge_on ? bridge_on->used : 0;
         /* The bridge made above is encrypted as the policy says; one found on, as it is. */
-        a->swapoff.encrypted = bridge_on ? bridge_on->encrypted : p->file.encrypt;
-        if (!plan_add_swap_file_remove(c->plan, c->p, bridge, "off", "deleted", "bridge no longer needed"))
-                return -ENOMEM;
-        return 0;
+        return plan_bridge_down(c, bridge, p->file.encrypt, "the new file");
 }
 
 /* Whether [File] Path= is on a file system and storage that may hold a swap file, decided as the

@@ -112,7 +112,8 @@ const char *zram_knobs_backing_dev(const Policy *p, const HostState *h) {
                 return NULL;
         if (!policy_writeback_is_file(p))
                 return p->zram.writeback;
-        return h->writeback.loop_device;
+        /* WritebackEncrypt=yes: the mapping over the file's loop device; no: that loop device. */
+        return p->zram.writeback_encrypt ? h->writeback.mapping : h->writeback.loop_device;
 }
 
 bool zram_knobs_match(const Policy *p, const HostState *h, const ZramDevice *z) {
@@ -120,6 +121,13 @@ bool zram_knobs_match(const Policy *p, const HostState *h, const ZramDevice *z) 
                 return !z->wb.backing_dev;
         const char *want = zram_knobs_backing_dev(p, h);
         return want && streq_ptr(z->wb.backing_dev, want);
+}
+
+bool zram_knobs_holds_file(const Policy *p, const HostState *h, const ZramDevice *z) {
+        if (!p->zram.writeback || !policy_writeback_is_file(p) || !z->wb.backing_dev)
+                return false;
+        return streq_ptr(z->wb.backing_dev, h->writeback.loop_device) ||
+               streq_ptr(z->wb.backing_dev, h->writeback.mapping);
 }
 
 char *zram_knobs_describe(const Policy *p, const char *algorithm) {
@@ -134,5 +142,8 @@ char *zram_knobs_describe(const Policy *p, const char *algorithm) {
         return strdup_printf("%s%s%s%s%s%s%s%s%s", par ? " (" : "", par ?: "", par ? ")" : "",
                              rec ? ", recompression " : "", strempty(rec),
                              p->zram.writeback ? ", writeback to " : "", strempty(p->zram.writeback),
-                             policy_writeback_is_file(p) ? " (on a loop device)" : "", limit);
+                             !policy_writeback_is_file(p) ? ""
+                             : p->zram.writeback_encrypt ? " (encrypted, on a loop device)"
+                                                         : " (on a loop device)",
+                             limit);
 }

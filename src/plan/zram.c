@@ -4,6 +4,8 @@
 #include "plan/zram.h"
 
 #include "plan/context.h"
+#include "plan/file.h"
+#include "plan/placement.h"
 #include "plan/zram-knobs.h"
 #include "probe/zram.h"
 
@@ -18,6 +20,115 @@ static char *algorithm_hint(char **wanted, char **offered, const char *have) {
                                      near);
         return strdup_printf("this kernel offers %s: write [Zram] Algorithm= with one of them, e.g. "
                              "Algorithm=%s", have, offered && offered[0] ? offered[0] : "lz4");
+}
+
+/* A new zram device as the policy wants it (zram-create), with algorithm chosen (NULL: left to the
+ * device) and why. */
+static int plan_zram_create(PlanContext *c, const char *algorithm, const char *why) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        Plan *plan = c->plan;
+
+        _cleanup_free_ char *knobs = zram_knobs_describe(p, algorithm);
+        _cleanup_free_ char *want = knobs ? strdup_printf("%s, %s%s, priority %d%s%s", B(p->zram.size),
+                                                  algorithm ?: "first offered of the preference list", knobs,
+                                                  p->zram.priority, p->zram.mem_limit ? ", mem_limit " : "",
+                                                  p->zram.mem_limit ? B(p->zram.mem_limit) : "") : NULL;
+        if (!want)
+                return -ENOMEM;
+        Action *a = plan_add(plan, ACTION_ZRAM_CREATE, "zram", NULL, want, why);
+        if (!a)
+                return -ENOMEM;
+        a->zram_create.size = p->zram.size;
+        a->zram_create.mem_limit = p->zram.mem_limit;
+        a->zram_create.priority = p->zram.priority;
+        if (algorithm && !(a->zram_create.algorithm = strdup(algorithm)))
+                return -ENOMEM;
+        c->new_swap += swap_usable(p->zram.size, h->page_size);
+        return 0;
+}
+
+/* zram takes a backing device only before it is initialised (backing_dev_store() refuses with
+ * EBUSY after disksize, drivers/block/zram/zram_drv.c), and two devices cannot share the
+ * Writeback= file: the device z of ours that holds it is swapped off and reset (zram-remove, which
+ * takes its loop device or mapping away) before the new one is set up on the file. Make before
+ * break: a bridge swap file beside the Writeback= file (plan_bridge_up(), as a swap file's
+ * replacement uses) holds z's pages meanwhile, encrypted unless WritebackEncrypt=no, and goes once
+ * the new device is on. Without room for the bridge apply refuses, and --force swaps z off without
+ * one (its pages must fit in memory). A run stopped between two steps leaves swap on (z, the bridge
+ * or the new device), and the next run goes on from what it finds: a bridge that is on is kept and
+ * taken down after the new device. */
+static int plan_zram_rebuild(PlanContext *c, const ZramDevice *z, const char *algorithm, const char *why) {
+        const Policy *p = c->p;
+        const HostState *h = c->h;
+        _cleanup_free_ char *dev = strdup_printf("/dev/zram%d", z->id);
+        _cleanup_free_ char *bridge = swapfile_bridge_path(p->zram.writeback);
+        if (!dev || !bridge)
+                return -ENOMEM;
+        const SwapDevice *on = z->swap_on ? host_find_swap(h, dev) : NULL;
+        const SwapDevice *bridge_on = host_find_swap(h, bridge);
+        bool bridged = false;
+        if (on) {
+                uint64_t size = swapfile_bridge_size(on->used, h->page_size);
+                uint64_t need = bridge_on ? 0 : size + swapfile_margin(size);
+                bridged = h->writeback.fs_free >= need;
+                if (!bridged && !c->o->force) {
+                        c->keep[on - h->swaps] = KEEP_ON;       /* stays as it is */
+                        return plan_find(c->plan, VERDICT_SWAPFILE_NO_SPACE, p, POLICY_KEY_ZRAM_WRITEBACK,
+                                         p->zram.writeback,
+                                         strdup("run 'nodeswap apply --force' to swap the zram device off first "
+                                                "(its pages must fit in memory), or free space"),
+                                         "%s: not enough room beside %s for the bridge that carries the pages of "
+                                         "%s while it is reset for its new backing device (need %s, have %s)",
+                                         bridge, p->zram.writeback, dev, B(need), B(h->writeback.fs_free));
+                }
+                if (!bridged && on->used > h->mem_available &&
+                    plan_find(c->plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL,
+                              strdup("watch for the OOM killer; without --force apply refuses this"),
+                              "--force: swapping %s off without a bridge although %s of pages may not fit in "
+                              "memory (MemAvailable %s)",
+                              dev, B(on->used), B(h->mem_available)) < 0)
+                        return -ENOMEM;
+                if (bridged) {
+                        int r = plan_bridge_up(c, bridge, size, p->zram.priority, p->zram.writeback_encrypt,
+                                               "zram's pages",
+                                               "the zram device's pages while it is reset for its new backing "
+                                               "device (zram takes one only before it is initialised)");
+                        if (r < 0)
+                                return r;
+                } else if (bridge_on)
+                        c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
+                c->keep[on - h->swaps] = KEEP_REPLACED;
+                _cleanup_free_ char *now = strdup_printf("on, %s used, priority %d", B(on->used), on->priority);
+                if (!now)
+                        return -ENOMEM;
+                Action *a = plan_add(c->plan, ACTION_SWAPOFF, dev, now, "off",
+                                     bridged ? "rebuilt on the writeback file: its pages go to memory or to the bridge"
+                                             : "rebuilt on the writeback file, --force without room for a bridge: its "
+                                               "pages go to memory");
+                if (!a)
+                        return -ENOMEM;
+                a->swapoff.used = on->used;
+        } else if (bridge_on)
+                /* z is off already (a run stopped after its swapoff): the bridge goes after the new
+                 * device, below, and not in plan_swapoff() too. */
+                c->keep[bridge_on - h->swaps] = KEEP_REPLACED;
+        const char *wb = !z->wb.backing_dev ? "none"
+                         : streq_ptr(z->wb.backing_dev, h->writeback.mapping) ? "the file, encrypted"
+                                                                            : "the file, in clear";
+        _cleanup_free_ char *now = strdup_printf("initialised, writeback to %s", wb);
+        if (!now)
+                return -ENOMEM;
+        Action *a = plan_add(c->plan, ACTION_ZRAM_REMOVE, dev, now, "removed",
+                             "reset for a new device on its writeback file, as the policy has it");
+        if (!a)
+                return -ENOMEM;
+        a->zram_remove.zram_id = z->id;
+        int r = plan_zram_create(c, algorithm, why);
+        if (r < 0 || (!bridged && !bridge_on))
+                return r;
+        return plan_bridge_down(c, bridge, bridge_on ? bridge_on->encrypted : p->zram.writeback_encrypt,
+                                "the new zram device");
 }
 
 /* The swap devices nodeswap's backends want to keep, and the actions to bring them up. */
@@ -96,23 +207,14 @@ int plan_zram(PlanContext *c) {
                 return 0;
         }
 
-        _cleanup_free_ char *knobs = zram_knobs_describe(p, algorithm);
-        _cleanup_free_ char *want = knobs ? strdup_printf("%s, %s%s, priority %d%s%s", B(p->zram.size),
-                                                  algorithm ?: "first offered of the preference list", knobs,
-                                                  p->zram.priority, p->zram.mem_limit ? ", mem_limit " : "",
-                                                  p->zram.mem_limit ? B(p->zram.mem_limit) : "") : NULL;
-        if (!want)
-                return -ENOMEM;
-        Action *a = plan_add(plan, ACTION_ZRAM_CREATE, "zram", NULL, want, why);
-        if (!a)
-                return -ENOMEM;
-        a->zram_create.size = p->zram.size;
-        a->zram_create.mem_limit = p->zram.mem_limit;
-        a->zram_create.priority = p->zram.priority;
-        if (algorithm && !(a->zram_create.algorithm = strdup(algorithm)))
-                return -ENOMEM;
-        c->new_swap += swap_usable(p->zram.size, h->page_size);
-        return 0;
+        /* A device of ours on the Writeback= file that is not what the policy wants (another size or
+         * algorithm, or WritebackEncrypt= changed): rebuilt on the file (plan_zram_rebuild()). */
+        for (size_t i = 0; i < h->n_zrams; i++) {
+                const ZramDevice *z = &h->zrams[i];
+                if (z->ours && zram_knobs_holds_file(p, h, z))
+                        return plan_zram_rebuild(c, z, algorithm, why);
+        }
+        return plan_zram_create(c, algorithm, why);
 }
 
 /* nodeswap's own zram devices that are not swapped on and that the plan does not swap on again:

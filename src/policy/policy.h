@@ -62,6 +62,7 @@ typedef enum PolicyKey {
         POLICY_KEY_ZSWAP_SHRINKER,
         POLICY_KEY_FILE_DISCARD,
         POLICY_KEY_FILE_ENCRYPT,
+        POLICY_KEY_ZRAM_WRITEBACK_ENCRYPT,
         POLICY_KEY_SYSCTL_SWAPPINESS,
         POLICY_KEY_SYSCTL_PAGE_CLUSTER,
         POLICY_KEY_SYSCTL_MIN_FREE_KBYTES,
@@ -112,6 +113,8 @@ typedef struct Policy {
                 uint64_t writeback_idle_after; /* seconds a page must be idle before it is written back */
                 uint64_t writeback_interval;   /* seconds between runs of the writeback timer; 0 = no timer */
                 uint64_t writeback_limit;      /* bytes written back per day at most, a multiple of 4 KiB; 0 = no cap */
+                bool writeback_encrypt;        /* WritebackEncrypt=: a Writeback= file through dm-crypt with a key
+                                                * made at every setup (a block device is used as it is) */
         } zram;
 
         struct {

@@ -32,6 +32,7 @@
 #define DEFAULT_FILE_SIZE "ram"
 #define DEFAULT_FILE_PRIORITY "10"
 #define DEFAULT_FILE_ENCRYPT "yes"
+#define DEFAULT_WRITEBACK_ENCRYPT "yes"
 #define DEFAULT_STORAGE (STORAGE_NVME | STORAGE_SSD | STORAGE_VIRTUAL)
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
 #define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
@@ -564,6 +565,8 @@ const KeyDef schema_keys[] = {
         /* bytes per day, empty = no cap; rounded down to the kernel's 4 KiB unit */
         ROW("Zram", "WritebackLimit", ZRAM_WRITEBACK_LIMIT, parse_size, AT(zram.writeback_limit),
             .unit = ZRAM_WRITEBACK_UNIT),
+        ROW("Zram", "WritebackEncrypt", ZRAM_WRITEBACK_ENCRYPT, parse_bool, AT(zram.writeback_encrypt),
+            .def = DEFAULT_WRITEBACK_ENCRYPT),
 
         ROW("File", "Path", FILE_PATH, parse_path, AT(file.path), .dirs = swapfile_volatile_dirs, .what = "a swap file",
             .def = DEFAULT_FILE_PATH),

@@ -28,6 +28,28 @@ int crypt_swap_name(const char *path, char **ret) {
         return 0;
 }
 
+int crypt_mapping_find(const char *root, const char *name, char **ret) {
+        _cleanup_free_ char *sys = path_join_root(root, "/sys/block");
+        if (!sys)
+                return -ENOMEM;
+        _cleanup_(closedirp) DIR *d = opendir(sys);
+        if (!d)
+                return errno == ENOENT ? -ENOENT : -errno;
+        struct dirent *de;
+        while ((de = readdir(d))) {
+                if (!startswith(de->d_name, "dm-"))
+                        continue;
+                _cleanup_free_ char *p = strdup_printf("%s/%s/dm/name", sys, de->d_name), *n = NULL;
+                if (!p)
+                        return -ENOMEM;
+                if (read_one_line(p, &n) < 0 || !streq(n, name))
+                        continue;
+                *ret = strdup_printf("/dev/%s", de->d_name);
+                return *ret ? 0 : -ENOMEM;
+        }
+        return -ENOENT;
+}
+
 int crypt_marker_probe(int fd) {
         char buf[CRYPT_MARKER_SIZE];
         ssize_t k = pread(fd, buf, sizeof buf, 0);

@@ -34,6 +34,10 @@
 /* The mapping name for the swap file at path; -ENAMETOOLONG past CRYPT_NAME_MAX. */
 int crypt_swap_name(const char *path, char **ret);
 
+/* "/dev/dm-N" of the device-mapper device called name, from /sys/block/dm-N/dm/name below root
+ * (devtmpfs makes that node whether or not udev runs): 0, -ENOENT none, -errno. */
+int crypt_mapping_find(const char *root, const char *name, char **ret);
+
 /* 1: the first bytes of fd are the marker of an encrypted swap file; 0: not; -errno. */
 int crypt_marker_probe(int fd);
 

@@ -4,7 +4,10 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+
+#include "probe/crypt.h"
 
 /* "loop12" -> 12; -1 for anything else. */
 static int loop_number(const char *name) {
@@ -53,6 +56,7 @@ void writeback_target_done(WritebackTarget *t) {
         if (!t)
                 return;
         free(t->loop_device);
+        free(t->mapping);
         *t = (WritebackTarget) {};
 }
 
@@ -78,6 +82,24 @@ int writeback_target_probe(const char *root, const char *path, WritebackTarget *
                 int r = loop_find_by_backing_file(root, path, &t.loop_device);
                 if (r < 0 && r != -ENOENT)
                         return r;
+                _cleanup_free_ char *name = NULL;
+                if (crypt_swap_name(path, &name) >= 0) {
+                        r = crypt_mapping_find(root, name, &t.mapping);
+                        if (r < 0 && r != -ENOENT) {
+                                writeback_target_done(&t);
+                                return r;
+                        }
+                }
+                _cleanup_close_ int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+                t.marker = fd >= 0 && crypt_marker_probe(fd) > 0;
+                _cleanup_free_ char *dir = strdup(p);
+                char *slash = dir ? strrchr(dir, '/') : NULL;
+                struct statvfs sv;
+                if (slash && slash != dir) {
+                        *slash = 0;
+                        if (statvfs(dir, &sv) >= 0)
+                                t.fs_free = (uint64_t) sv.f_bavail * sv.f_frsize;
+                }
         } else if (t.is_block) {
                 _cleanup_free_ char *sz = strdup_printf("/sys/dev/block/%u:%u/size", major(st.st_rdev),
                                                         minor(st.st_rdev));

@@ -202,6 +202,13 @@ static int probe_one_zram(const char *root, int id, const HostState *h, ZramDevi
         z->has_algorithm_params = zram_has_attr(root, id, "algorithm_params");
         if (zram_writeback_probe(dir, &z->wb) < 0)
                 return -ENOMEM;
+        /* A Writeback= file under WritebackEncrypt=yes: zram's backing device is nodeswap's mapping. */
+        if (z->wb.backing_dev) {
+                r = crypt_swap_resolve(root, z->wb.backing_dev, &z->wb.backing_file, NULL, &z->wb.backing_dio);
+                if (r == -ENOMEM)
+                        return r;
+                z->wb.backing_encrypted = r > 0;
+        }
 
         /* mem_limit itself is write-only; mm_stat's fourth field reports it, in bytes. */
         ZramMmStat mm;

@@ -8,6 +8,7 @@ void zram_writeback_done(ZramWriteback *w) {
         if (!w)
                 return;
         free(w->backing_dev);
+        free(w->backing_file);
         *w = (ZramWriteback) {};
 }
 

@@ -8,6 +8,11 @@
 typedef struct ZramWriteback {
         bool has_backing_dev;           /* CONFIG_ZRAM_WRITEBACK: backing_dev, writeback, bd_stat */
         char *backing_dev;              /* NULL: "none" or no attribute */
+        bool backing_encrypted;         /* backing_dev is a dm-crypt mapping of nodeswap's over a loop
+                                         * device over a file (crypt_swap_resolve(), [Zram]
+                                         * WritebackEncrypt=) */
+        char *backing_file;             /* that file, NULL otherwise */
+        bool backing_dio;               /* that loop device has direct I/O */
         bool has_writeback_limit;       /* writeback_limit and writeback_limit_enable */
         bool writeback_limit_enabled;
         uint64_t writeback_limit;       /* bytes left of the budget (the kernel counts 4 KiB units) */

@@ -192,10 +192,16 @@ static void render_swaps(Out *o, const HostState *h) {
                 sample_i64(o, "nodeswap_swap_priority", LABELS("path", h->swaps[i].path), h->swaps[i].priority);
         family(o, "nodeswap_swap_encrypted", "gauge",
                "1 when the swap area on a disk is encrypted (nodeswap's dm-crypt mapping with an ephemeral key, "
-               "shown by its file's path), 0 when its pages reach the disk in clear; absent for zram.");
-        for (size_t i = 0; i < h->n_swaps; i++)
-                if (h->swaps[i].kind != SWAP_KIND_ZRAM)
-                        sample_u64(o, "nodeswap_swap_encrypted", LABELS("path", h->swaps[i].path), h->swaps[i].encrypted);
+               "shown by its file's path), 0 when its pages reach the disk in clear; for zram, present only when "
+               "it writes pages back to a disk: 1 through nodeswap's mapping of its writeback file.");
+        for (size_t i = 0; i < h->n_swaps; i++) {
+                const SwapDevice *s = &h->swaps[i];
+                const ZramDevice *z = s->kind == SWAP_KIND_ZRAM ? host_find_zram(h, s->zram_id) : NULL;
+                if (s->kind != SWAP_KIND_ZRAM)
+                        sample_u64(o, "nodeswap_swap_encrypted", LABELS("path", s->path), s->encrypted);
+                else if (z && z->wb.backing_dev)
+                        sample_u64(o, "nodeswap_swap_encrypted", LABELS("path", s->path), z->wb.backing_encrypted);
+        }
 }
 
 static void render_zram(Out *o, const HostState *h) {

@@ -189,6 +189,15 @@ static void print_zram_text(FILE *f, const ZramDevice *z) {
                 if (z->wb.writeback_limit_enabled)
                         fprintf(f, "; %s left of the day's limit", format_bytes(a, sizeof a, z->wb.writeback_limit));
                 fputc('\n', f);
+                /* As for a swap file on a disk (print_encryption_text()): from nodeswap's own
+                 * definition, never the kernel's table, which carries the key. */
+                if (z->wb.backing_encrypted)
+                        fprintf(f, "      writeback file %s encrypted: dm-crypt %s-%s, %d-bit key, ephemeral (made at "
+                                "setup, never stored); loop device %s\n", z->wb.backing_file, CRYPT_CIPHER,
+                                CRYPT_CIPHER_MODE, CRYPT_KEY_BYTES * 8,
+                                z->wb.backing_dio ? "with direct I/O" : "WITHOUT direct I/O");
+                else
+                        fprintf(f, "      writeback not encrypted: pages written back stay readable on the disk\n");
         }
 }
 
@@ -686,6 +695,14 @@ static int zram_to_json(const ZramDevice *z, json_object **ret) {
                     json_add_u64(wb, "read", z->bd_reads) < 0 ||
                     (z->wb.writeback_limit_enabled ? json_add_u64(wb, "limit_left", z->wb.writeback_limit)
                                                    : json_add_null(wb, "limit_left")) < 0 ||
+                    json_add_bool(wb, "encrypted", z->wb.backing_encrypted) < 0 ||
+                    json_add_string(wb, "cipher", z->wb.backing_encrypted ? CRYPT_CIPHER "-" CRYPT_CIPHER_MODE : NULL) < 0 ||
+                    (z->wb.backing_encrypted ? json_add_int(wb, "key_bits", CRYPT_KEY_BYTES * 8)
+                                             : json_add_null(wb, "key_bits")) < 0 ||
+                    json_add_bool(wb, "ephemeral_key", z->wb.backing_encrypted) < 0 ||
+                    json_add_string(wb, "file", z->wb.backing_file) < 0 ||
+                    (z->wb.backing_encrypted ? json_add_bool(wb, "loop_dio", z->wb.backing_dio)
+                                             : json_add_null(wb, "loop_dio")) < 0 ||
                     json_add(o, "writeback", TAKE_PTR(wb)) < 0)
                         return -ENOMEM;
         } else if (json_add_null(o, "writeback") < 0)

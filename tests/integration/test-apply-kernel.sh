@@ -270,6 +270,7 @@ Backend=zram
 [Zram]
 Size=64M
 Writeback=$mnt/swap/wb
+WritebackEncrypt=no
 EOF
 )
 	if [ ! -e "$(ls -d /sys/block/zram* 2>/dev/null | head -n 1)/backing_dev" ]; then

@@ -159,6 +159,12 @@ static void file_plain_noswap(void) {
         policy.swap_behavior = SWAP_BEHAVIOR_NO_SWAP;
 }
 static void zram_writeback_disk(void) { zrams[0].wb.backing_dev = (char *) "/dev/loop3"; }
+/* [Zram] WritebackEncrypt=yes: zram's backing device is nodeswap's mapping over the file */
+static void zram_writeback_encrypted(void) {
+        zrams[0].wb.backing_dev = (char *) "/dev/dm-4";
+        zrams[0].wb.backing_encrypted = true;
+        zrams[0].wb.backing_file = (char *) "/var/lib/nodeswap/wb";
+}
 static void kernel_6_1(void) { host.kernel_release = (char *) "6.1.0-57-amd64"; }
 static void kernel_6_3(void) { host.kernel_release = (char *) "6.3.0"; }
 static void kernel_6_1_noswap(void) {
@@ -330,6 +336,7 @@ static const Case rule_cases[] = {
         { "plain file, LimitedSwap",            file_plain,                     "swap-unencrypted", SEVERITY_WARNING },
         { "plain file, NoSwap",                 file_plain_noswap,              NULL, 0 },
         { "zram writing back to a disk",        zram_writeback_disk,            "swap-unencrypted", SEVERITY_WARNING },
+        { "zram writing back, encrypted",       zram_writeback_encrypted,       NULL, 0 },
         { "Linux 6.1, LimitedSwap",             kernel_6_1,                     "tmpfs-swap", SEVERITY_WARNING },
         { "Linux 6.3, LimitedSwap",             kernel_6_3,                     NULL, 0 },
         { "Linux 6.1, NoSwap",                  kernel_6_1_noswap,              NULL, 0 },

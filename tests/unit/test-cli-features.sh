@@ -87,14 +87,19 @@ run 0 plan --json --root "$r" --config "$file"
 check "file alone under NoSwap: backend file, no zram algorithm, its 36 KiB count as 1 GiB (0 is none)" \
 	[ "$(json "$out" '[a["labels"] for a in d["actions"] if a["kind"] == "features-write"]')" = \
 	  "[{'swap-behavior': 'NoSwap', 'backend': 'file', 'swap-gib': '1', 'policy-match': 'true', 'kubelet-no-swap': 'false', 'disk-swap-encrypted': 'false'}]" ]
-# the file encrypted (the default): disk-swap-encrypted=true; zram writing back to a file: false
+# the file encrypted (the default): disk-swap-encrypted=true; zram writing back to a file: true
+# (WritebackEncrypt=yes, the default), false with WritebackEncrypt=no
 encfile=$(policy encfile $'[Swap]\nBackend=file\n[File]\nSize=64K\n[Kubelet]\nSwapBehavior=NoSwap')
 run 0 plan --json --root "$r" --config "$encfile"
 check "an encrypted swap file: disk-swap-encrypted=true" \
 	[ "$(json "$out" '[a["labels"].get("disk-swap-encrypted") for a in d["actions"] if a["kind"] == "features-write"]')" = "['true']" ]
 wbzram=$(policy wbzram $'[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=lz4\nPriority=100\nWriteback=/var/lib/nodeswap/wb\n[Kubelet]\nSwapBehavior=LimitedSwap')
 run 1 plan --json --root "$r" --config "$wbzram"     # the fixture's zram has no backing_dev: an error, labels planned all the same
-check "zram writing back to a file: disk-swap-encrypted=false" \
+check "zram writing back to a file, encrypted: disk-swap-encrypted=true" \
+	[ "$(json "$out" '[a["labels"].get("disk-swap-encrypted") for a in d["actions"] if a["kind"] == "features-write"]')" = "['true']" ]
+wbplain=$(policy wbplain $'[Swap]\nBackend=zram\n[Zram]\nSize=8G\nAlgorithm=lz4\nPriority=100\nWriteback=/var/lib/nodeswap/wb\nWritebackEncrypt=no\n[Kubelet]\nSwapBehavior=LimitedSwap')
+run 1 plan --json --root "$r" --config "$wbplain"
+check "zram writing back to a file in clear: disk-swap-encrypted=false" \
 	[ "$(json "$out" '[a["labels"].get("disk-swap-encrypted") for a in d["actions"] if a["kind"] == "features-write"]')" = "['false']" ]
 # a policy of no swap: 0 GiB
 r0=$(root none rpi-untouched)

@@ -115,6 +115,38 @@ printf '6.1.0-57-amd64\n' >"$enc/proc/sys/kernel/osrelease" 2>/dev/null || { mkd
 run 0 check --json --root "$enc" --config "$encconf" && has '"id": *"tmpfs-swap"'
 run 0 check --root "$enc" --config "$encconf" && has 'pods get swap \(LimitedSwap\) on Linux 6.1.0-57-amd64, whose tmpfs has no noswap'
 
+# zram writing back to nodeswap's mapping of its file ([Zram] WritebackEncrypt=yes): zram1's
+# backing_dev is dm-5, named for the file, whose one slave loop1 is backed by it
+wbe=$tmp/wb-encrypted
+cp -a "$enc" "$wbe"
+mkdir -p "$wbe/sys/block/dm-5/dm" "$wbe/sys/block/dm-5/slaves/loop1" "$wbe/sys/block/loop1/loop"
+echo nodeswap-var-lib-nodeswap-wb >"$wbe/sys/block/dm-5/dm/name"
+echo /var/lib/nodeswap/wb >"$wbe/sys/block/loop1/loop/backing_file"
+echo 1 >"$wbe/sys/block/loop1/loop/dio"
+echo /dev/dm-5 >"$wbe/sys/block/zram1/backing_dev"
+echo none >"$wbe/sys/block/zram0/backing_dev"
+head -c 65536 /dev/zero >"$wbe/var/lib/nodeswap/wb"
+chmod 0600 "$wbe/var/lib/nodeswap/wb"
+wbconf=$tmp/wb.conf
+sed -e 's|^\[Zram\]$|[Zram]\nWriteback=/var/lib/nodeswap/wb|' "$encconf" >"$wbconf"
+chmod 0644 "$wbconf"
+run 0 status --root "$wbe" --config "$encconf" && {
+        has '^      writeback to /dev/dm-5: '
+        has '^      writeback file /var/lib/nodeswap/wb encrypted: dm-crypt aes-xts-plain64, 512-bit key, ephemeral \(made at setup, never stored\); loop device with direct I/O$'
+}
+run 0 status --json --root "$wbe" --config "$encconf" && {
+        has '"file": *"/var/lib/nodeswap/wb"'
+        has '"loop_dio": *true'
+}
+run 0 metrics --root "$wbe" --config "$wbconf" && has '^nodeswap_swap_encrypted\{path="/dev/zram1"\} 1$'
+run 0 check --json --root "$wbe" --config "$wbconf" && lacks '"id": *"swap-unencrypted"'
+# ... and in clear: zram1 on loop1 itself
+echo /dev/loop1 >"$wbe/sys/block/zram1/backing_dev"
+run 0 status --root "$wbe" --config "$encconf" && has '^      writeback not encrypted: pages written back stay readable on the disk$'
+run 0 metrics --root "$wbe" --config "$wbconf" && has '^nodeswap_swap_encrypted\{path="/dev/zram1"\} 0$'
+sed -i 's|^Writeback=.*|&\nWritebackEncrypt=no|' "$wbconf"
+run 0 check --root "$wbe" --config "$wbconf" && has 'swap-unencrypted: pods get swap \(LimitedSwap\) and /dev/zram1 writes idle pages back to a disk in clear'
+
 # status: the node nodeswap made
 run 0 status --json --root "$fx/matching" --config "$zramfile" && {
         has '"path": *"/dev/zram1"'

@@ -90,5 +90,35 @@ check "... saying why it keeps the file" grep -q "still backs /dev/loop3; left a
 check "... and the file and its record stay" \
 	bash -c "[ -f '$root/var/lib/nodeswap/wb' ] && grep -qx writeback_file=/var/lib/nodeswap/wb '$root/var/lib/nodeswap/state'"
 
+# [Zram] WritebackEncrypt= (default yes): a file that may hold pages written back in clear is
+# overwritten with zeros in full and given the encrypted file's marker page before its mapping is
+# made (no mapping under --root); under WritebackEncrypt=no the marker is cleared again
+root=$(tree crypt /var/lib/nodeswap/wb)
+sed -i '/^Encrypt=no/d; s/^Writeback=.*/&\nWritebackEncrypt=yes/' "$root/etc/nodeswap/nodeswap.conf"
+printf '[File]\nEncrypt=no\n' >>"$root/etc/nodeswap/nodeswap.conf"
+marker=NODESWAP-MARKER-$RANDOM$RANDOM
+{ head -c 8192 /dev/zero; for i in $(seq 64); do printf '%s' "$marker"; done; head -c 65536 /dev/zero; } >"$root/var/lib/nodeswap/wb"
+chmod 0600 "$root/var/lib/nodeswap/wb"
+size=$(stat -c %s "$root/var/lib/nodeswap/wb")
+"$NODESWAP" apply --root "$root" >"$tmp/apply5.out" 2>&1
+check "WritebackEncrypt=yes: the pages in clear are gone from the file" \
+	bash -c "! grep -qa '$marker' '$root/var/lib/nodeswap/wb'"
+check "... the file starts with the marker page" \
+	bash -c "[ \"\$(head -c 16 '$root/var/lib/nodeswap/wb')\" = NODESWAP-CRYPT-1 ]"
+check "... and keeps its size ($size)" [ "$(stat -c %s "$root/var/lib/nodeswap/wb")" = "$size" ]
+check "... and the plan said encrypted" grep -q "writeback to /var/lib/nodeswap/wb (encrypted, on a loop device)" "$tmp/apply5.out"
+"$NODESWAP" plan -v --root "$root" >"$tmp/explain5.out" 2>&1
+check "plan -v shows WritebackEncrypt=yes" grep -Eq 'WritebackEncrypt.*yes' "$tmp/explain5.out"
+no_zram "$root"
+sed -i 's/^WritebackEncrypt=yes/WritebackEncrypt=no/' "$root/etc/nodeswap/nodeswap.conf"
+"$NODESWAP" apply --root "$root" >"$tmp/apply6.out" 2>&1
+check "WritebackEncrypt=no: the marker is cleared" \
+	bash -c "! grep -qa NODESWAP-CRYPT-1 '$root/var/lib/nodeswap/wb'"
+printf '[Swap]\nBackend=zram\n[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackEncrypt=maybe\n' >"$tmp/bad.conf"
+chmod 0644 "$tmp/bad.conf"
+"$NODESWAP" plan --config "$tmp/bad.conf" --root "$root" >"$tmp/bad.out" 2>&1; rc=$?
+check "WritebackEncrypt=maybe is refused naming file, line, key and value ($rc: $(head -c 200 "$tmp/bad.out"))" \
+	bash -c "[ $rc != 0 ] && grep -q 'bad.conf:5' '$tmp/bad.out' && grep -q 'WritebackEncrypt' '$tmp/bad.out' && grep -q maybe '$tmp/bad.out'"
+
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

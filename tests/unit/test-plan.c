@@ -337,7 +337,7 @@ static void test_zram_writeback_plan(void **state) {
                 snprintf(rel, sizeof rel, "/sys/block/zram%d/writeback_limit", id);
                 put_file(&c, rel, "0\n", 0644);
         }
-        load(&c, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackLimit=1G\n");
+        load(&c, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackLimit=1G\nWritebackEncrypt=no\n");
         run(&c, NULL);
         assert_int_equal(plan_errors(&c.plan), 0);
         int create = find(&c.plan, ACTION_ZRAM_CREATE, NULL);
@@ -361,7 +361,7 @@ static void test_zram_writeback_plan(void **state) {
         put_file(&m, "/sys/block/loop3/loop/backing_file", "/var/lib/nodeswap/wb\n", 0644);
         put_file(&m, "/var/lib/nodeswap/wb", "0123456789abcdef0123456789abcdef", 0600);
         assert_int_equal(truncate(strcat(strcpy(dir, m.root), "/var/lib/nodeswap/wb"), 8192), 0);
-        load(&m, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        load(&m, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackEncrypt=no\n");
         run(&m, NULL);
         assert_int_equal(plan_errors(&m.plan), 0);
         assert_int_equal(count(&m.plan, ACTION_ZRAM_CREATE), 0);
@@ -415,7 +415,7 @@ static void writeback_fixture(Case *c, const char *state_line) {
         }
 }
 
-#define WB_POLICY MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n"
+#define WB_POLICY MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\nWritebackEncrypt=no\n"
 
 /* nodeswap-writeback.timer: apply starts it where systemd reports it inactive (last but the
  * kubelet), and a rerun with the timer active plans nothing; a policy without a schedule stops it
@@ -594,6 +594,143 @@ static void test_writeback_file_plan(void **state) {
         load(&f, NULL, "[Swap]\nBackend=file\n[File]\nSize=40K\nPriority=10\nEncrypt=no\n[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
         run(&f, NULL);
         assert_int_equal(find(&f.plan, ACTION_FILE_REMOVE, "/var/lib/nodeswap/wb"), -1);
+        done(&f);
+}
+
+/* The writeback fixture's zram1 (20 MiB used) backed by the dm-crypt mapping nodeswap makes over
+ * the file's loop3, as the kernel shows it: /sys/block/dm-4/dm/name is the mapping's name and
+ * /sys/block/dm-4/slaves/loop3 its one slave, and zram's backing_dev reads "/dev/dm-4". */
+static void sh(const char *fmt, ...) _printf_(1, 2);
+static void writeback_encrypted_fixture(Case *c, bool mapped, bool zram_on_mapping) {
+        writeback_fixture(c, "writeback_file=/var/lib/nodeswap/wb\n");
+        put_file(c, "/proc/swaps",
+                 "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                 "/dev/zram1                              partition\t8388604\t\t20480\t\t100\n"
+                 "/var/lib/nodeswap/swapfile              file\t\t36\t\t0\t\t10\n", 0644);
+        if (!mapped)
+                return;
+        sh("mkdir -p '%s/sys/block/dm-4/dm' '%s/sys/block/dm-4/slaves/loop3'", c->root, c->root);
+        put_file(c, "/sys/block/dm-4/dm/name", "nodeswap-var-lib-nodeswap-wb\n", 0644);
+        if (zram_on_mapping)
+                put_file(c, "/sys/block/zram1/backing_dev", "/dev/dm-4\n", 0644);
+}
+
+/* [Zram] WritebackEncrypt=: a device of ours on the file in clear is rebuilt on the file's mapping
+ * make before break (a bridge for its pages beside the file, encrypted, at zram's priority; zram1
+ * off and reset; the new device; the bridge off and deleted), and one on the mapping matches; the
+ * way back to WritebackEncrypt=no is the same steps; a rerun after a kill with the bridge on keeps
+ * it and goes on; with no room for the bridge apply refuses, and --force goes without it. */
+static void test_writeback_encrypt_switch(void **state) {
+        static const char *const bridge = "/var/lib/nodeswap/.#wb.bridge";
+        Case c = {};
+        writeback_encrypted_fixture(&c, false, false);
+        load(&c, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        assert_true(c.policy.zram.writeback_encrypt);           /* the default */
+        assert_null(c.host.writeback.mapping);
+        c.host.writeback.fs_free = 1 * GiB;
+        run(&c, NULL);
+        assert_int_equal(plan_errors(&c.plan), 0);
+        int up = find(&c.plan, ACTION_FILE_CREATE, bridge);
+        int off = find(&c.plan, ACTION_SWAPOFF, "/dev/zram1");
+        int reset = find(&c.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        int create = find(&c.plan, ACTION_ZRAM_CREATE, NULL);
+        int boff = find(&c.plan, ACTION_SWAPOFF, bridge);
+        int brm = find(&c.plan, ACTION_FILE_REMOVE, bridge);
+        assert_true(up >= 0 && up < off && off < reset && reset < create && create < boff && boff < brm);
+        assert_true(c.plan.actions[up].file_create.encrypt);
+        assert_int_equal(c.plan.actions[up].file_create.priority, 100);
+        /* 20 MiB used: + 1/8 + 16 MiB, in pages */
+        assert_int_equal(c.plan.actions[up].file_create.size, 20 * MiB + 20 * MiB / 8 + 16 * MiB);
+        assert_true(c.plan.actions[boff].swapoff.encrypted);
+        assert_int_equal(c.plan.actions[brm].file_remove.role, ACTION_FILE_RECORDED_SWAP_FILE);
+        assert_string_equal(c.plan.actions[reset].now, "initialised, writeback to the file, in clear");
+        assert_non_null(strstr(c.plan.actions[create].want, "writeback to /var/lib/nodeswap/wb (encrypted, on a loop device)"));
+        assert_int_equal(count(&c.plan, ACTION_ZRAM_REMOVE), 1);
+        assert_int_equal(count(&c.plan, ACTION_SWAPOFF), 2);
+        done(&c);
+
+        /* On its mapping: nothing to do. */
+        Case e = {};
+        writeback_encrypted_fixture(&e, true, true);
+        load(&e, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        assert_string_equal(e.host.writeback.mapping, "/dev/dm-4");
+        run(&e, NULL);
+        assert_int_equal(plan_errors(&e.plan), 0);
+        assert_int_equal(e.plan.n_actions, 0);
+        done(&e);
+
+        /* ... and back to WritebackEncrypt=no: the same steps, the bridge in clear as asked. */
+        Case n = {};
+        writeback_encrypted_fixture(&n, true, true);
+        load(&n, NULL, WB_POLICY);
+        n.host.writeback.fs_free = 1 * GiB;
+        run(&n, NULL);
+        assert_int_equal(plan_errors(&n.plan), 0);
+        up = find(&n.plan, ACTION_FILE_CREATE, bridge);
+        reset = find(&n.plan, ACTION_ZRAM_REMOVE, "/dev/zram1");
+        create = find(&n.plan, ACTION_ZRAM_CREATE, NULL);
+        assert_true(up >= 0 && up < reset && reset < create && create < find(&n.plan, ACTION_FILE_REMOVE, bridge));
+        assert_false(n.plan.actions[up].file_create.encrypt);
+        assert_string_equal(n.plan.actions[reset].now, "initialised, writeback to the file, encrypted");
+        done(&n);
+
+        /* A mapping left by a run killed before zram took it is no device of ours: a new device is
+         * made (its setup removes the mapping first), nothing is reset. */
+        Case k = {};
+        writeback_encrypted_fixture(&k, true, false);
+        put_file(&k, "/sys/block/zram1/backing_dev", "none\n", 0644);
+        load(&k, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&k, NULL);
+        assert_int_equal(plan_errors(&k.plan), 0);
+        assert_int_equal(find(&k.plan, ACTION_FILE_CREATE, bridge), -1);
+        assert_true(find(&k.plan, ACTION_ZRAM_CREATE, NULL) >= 0);
+        done(&k);
+
+        /* Killed with the bridge on, zram1 still in clear: the bridge is kept, not made again. */
+        Case r = {};
+        writeback_encrypted_fixture(&r, false, false);
+        sh("echo 'swap_file=%s' >> '%s/var/lib/nodeswap/state'", bridge, r.root);
+        sh("echo '%s file 53248 0 100' >> '%s/proc/swaps'", bridge, r.root);
+        sh("truncate -s 52M '%s%s' && chmod 600 '%s%s'", r.root, bridge, r.root, bridge);
+        load(&r, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        r.host.writeback.fs_free = 0;
+        run(&r, NULL);
+        assert_int_equal(plan_errors(&r.plan), 0);
+        assert_int_equal(find(&r.plan, ACTION_FILE_CREATE, bridge), -1);
+        assert_true(find(&r.plan, ACTION_ZRAM_REMOVE, "/dev/zram1") < find(&r.plan, ACTION_SWAPOFF, bridge));
+        assert_true(find(&r.plan, ACTION_FILE_REMOVE, bridge) >= 0);
+        done(&r);
+
+        /* ... killed later, after zram1's swapoff: zram1 is reset, the bridge goes once, after the
+         * new device. */
+        Case o = {};
+        writeback_encrypted_fixture(&o, false, false);
+        sh("echo 'swap_file=%s' >> '%s/var/lib/nodeswap/state'", bridge, o.root);
+        sh("sed -i '/zram1/d' '%s/proc/swaps' && echo '%s file 53248 0 100' >> '%s/proc/swaps'", o.root, bridge, o.root);
+        sh("truncate -s 52M '%s%s' && chmod 600 '%s%s'", o.root, bridge, o.root, bridge);
+        load(&o, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        run(&o, NULL);
+        assert_int_equal(plan_errors(&o.plan), 0);
+        assert_int_equal(count(&o.plan, ACTION_SWAPOFF), 1);
+        assert_true(find(&o.plan, ACTION_ZRAM_REMOVE, "/dev/zram1") < find(&o.plan, ACTION_ZRAM_CREATE, NULL));
+        assert_true(find(&o.plan, ACTION_ZRAM_CREATE, NULL) < find(&o.plan, ACTION_SWAPOFF, bridge));
+        assert_true(find(&o.plan, ACTION_SWAPOFF, bridge) < find(&o.plan, ACTION_FILE_REMOVE, bridge));
+        done(&o);
+
+        /* No room for the bridge: refused, naming Writeback=; --force: zram1 off without one. */
+        Case f = {};
+        writeback_encrypted_fixture(&f, false, false);
+        load(&f, NULL, MATCHING_POLICY "[Zram]\nWriteback=/var/lib/nodeswap/wb\n");
+        f.host.writeback.fs_free = 1 * MiB;
+        run(&f, NULL);
+        assert_true(has_finding(&f.plan, VERDICT_SWAPFILE_NO_SPACE, "not enough room beside /var/lib/nodeswap/wb"));
+        assert_int_equal(find(&f.plan, ACTION_ZRAM_REMOVE, NULL), -1);
+        plan_done(&f.plan);
+        PlanOptions force = { .force = true };
+        run(&f, &force);
+        assert_int_equal(find(&f.plan, ACTION_FILE_CREATE, bridge), -1);
+        assert_true(find(&f.plan, ACTION_SWAPOFF, "/dev/zram1") < find(&f.plan, ACTION_ZRAM_REMOVE, "/dev/zram1"));
+        assert_true(find(&f.plan, ACTION_ZRAM_CREATE, NULL) > find(&f.plan, ACTION_ZRAM_REMOVE, "/dev/zram1"));
         done(&f);
 }
 
@@ -1299,6 +1436,7 @@ int main(void) {
                 cmocka_unit_test(test_zram_writeback_plan),
                 cmocka_unit_test(test_writeback_timer_plan),
                 cmocka_unit_test(test_writeback_file_plan),
+                cmocka_unit_test(test_writeback_encrypt_switch),
                 cmocka_unit_test(test_matching_revert),
                 cmocka_unit_test(test_stale_file),
                 cmocka_unit_test(test_swapoff_fit_check),

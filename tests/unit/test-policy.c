@@ -190,6 +190,7 @@ static void assert_defaults(const Policy *p) {
         assert_true(p->zram.writeback_idle_after == 86400);
         assert_true(p->zram.writeback_interval == 86400);
         assert_true(p->zram.writeback_limit == 0);
+        assert_true(p->zram.writeback_encrypt);                 /* a Writeback= file encrypted unless WritebackEncrypt=no */
         assert_int_equal(p->file.discard, SWAP_DISCARD_OFF);
         assert_true(p->file.encrypt);                           /* encrypted unless Encrypt=no */
         assert_string_equal(p->file.path, "/var/lib/nodeswap/swapfile");

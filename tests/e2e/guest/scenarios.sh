@@ -766,7 +766,7 @@ scenario_w() {
 
         rm -f "$WB_FILE"
         printf '%s\n' '[Swap]' 'Backend=zram' '' '[Zram]' 'Algorithm=zstd' 'Size=256M' 'Priority=100' \
-                "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' '' \
+                "Writeback=$WB_FILE" 'WritebackIdleAfter=1s' 'WritebackInterval=1h' 'WritebackLimit=8M' 'WritebackEncrypt=no' '' \
                 '[Sysctl]' 'Swappiness=100' >"$POLICY"
         chmod 0644 "$POLICY"
         systemctl stop nodeswap-writeback.timer >/dev/null 2>&1
@@ -1302,6 +1302,143 @@ x_check_mapping() {  # what the mapping is made of, the key never shown
         expect "the key is in no file of nodeswap's and not in the journal" "$hits" "0 "
         key=
 }
+# The [Zram] Writeback= file (WritebackEncrypt=): zram alone, 64M, writing back to X_WB, no timer
+X_WB=/var/lib/nodeswap/xwb
+X_WB_NAME=nodeswap-var-lib-nodeswap-xwb
+X_WB_BRIDGE=/var/lib/nodeswap/.#xwb.bridge
+x_wb_policy() {  # x_wb_policy yes|no
+        printf '%s\n' "[Swap]" "Backend=zram" "" "[Zram]" "Size=64M" "Priority=100" "Writeback=$X_WB" \
+                "WritebackEncrypt=$1" "WritebackInterval=0" >"$POLICY"
+        chmod 0644 "$POLICY"
+}
+x_wb_zram() { local d; for d in /sys/block/zram*; do [[ $(cat "$d/backing_dev" 2>/dev/null) == /dev/* ]] && echo "${d##*/}"; done | head -n 1; }
+x_wb_dm() { local d; for d in /sys/block/dm-*; do [[ $(cat "$d/dm/name" 2>/dev/null) == "$X_WB_NAME" ]] && echo "/dev/${d##*/}"; done; }
+x_wb_loops() { losetup -n -O NAME -j "$X_WB" 2>/dev/null | wc -l; }
+# x_wb_writeback TAG: every page of nodeswap's zram device marked idle and written back to the
+# backing device (Documentation/admin-guide/blockdev/zram.rst: "echo all > idle", then
+# "echo idle > writeback"), then sync
+x_wb_writeback() {
+        local z before after
+        z=$(x_wb_zram)
+        before=$(awk '{ print $3 }' "/sys/block/$z/bd_stat" 2>/dev/null)
+        echo all >"/sys/block/$z/idle" 2>"$X_DIR/$1.idle.err"
+        echo idle >"/sys/block/$z/writeback" 2>"$X_DIR/$1.wb.err"
+        sync
+        after=$(awk '{ print $3 }' "/sys/block/$z/bd_stat" 2>/dev/null)
+        check "$1: pages written back to $(cat "/sys/block/$z/backing_dev" 2>/dev/null) (bd_stat writes ${before:-?} -> ${after:-?} pages)" \
+                "$(cat "$X_DIR/$1.idle.err" "$X_DIR/$1.wb.err" 2>/dev/null)" test "${after:-0}" -gt $(( ${before:-0} + 1024 ))
+}
+# x_wb_apply_watched WHEN: apply while /proc/swaps is read every 20 ms; a moment without any swap
+# area is counted
+x_wb_apply_watched() {
+        rm -f "$X_DIR/watch.stop" "$X_DIR/watch.out"
+        ( while [[ ! -e $X_DIR/watch.stop ]]; do
+                  n=$(( $(wc -l </proc/swaps) - 1 ))
+                  (( n < 1 )) && echo "no swap at $(date +%T.%N)" >>"$X_DIR/watch.out"
+                  sleep 0.02
+          done ) &
+        local watcher=$!
+        ns apply --json
+        touch "$X_DIR/watch.stop"
+        wait "$watcher"
+        ns_expect_rc "$1: apply exits 0" 0
+        expect "$1: swap on throughout (/proc/swaps never empty)" "$(wc -l <"$X_DIR/watch.out" 2>/dev/null || echo 0)" 0 \
+                "$(head -n 3 "$X_DIR/watch.out" 2>/dev/null)"
+}
+x_wb_converged() {  # x_wb_converged WHEN WANT_ENCRYPTED(yes|no)
+        local z; z=$(x_wb_zram)
+        ns plan --json
+        expect "$1: a rerun has nothing left to do" "$(json 'len(j["actions"])')" 0 "$(json '[a["kind"] + " " + a["target"] for a in j["actions"]]')"
+        if [[ $2 == yes ]]; then
+                expect "$1: zram's backing_dev is the writeback file's mapping" "$(cat "/sys/block/$z/backing_dev" 2>/dev/null)" "$(x_wb_dm)"
+        else
+                expect "$1: zram's backing_dev is a loop device over the file" \
+                        "$(cat "/sys/block/$z/backing_dev" 2>/dev/null)" "$(losetup -n -O NAME -j "$X_WB" 2>/dev/null | head -n 1)"
+        fi
+        expect "$1: one loop device over the writeback file" "$(x_wb_loops)" 1
+        expect "$1: zram on at priority 100" "$(swap_prio "/dev/$z")" 100 "$(swaps_summary)"
+        check "$1: no bridge left" "$(ls -a /var/lib/nodeswap)" test ! -e "$X_WB_BRIDGE"
+}
+# 5. zram's writeback file: the marker on the disk in clear with WritebackEncrypt=no, gone after the
+# switch (which keeps swap on throughout), absent with WritebackEncrypt=yes; faults in the switch
+x_writeback() {
+        rm -f "$X_WB"
+        x_wb_policy no
+        ns apply --json
+        ns_expect_rc "writeback: apply WritebackEncrypt=no (zram alone)" 0
+        x_wb_converged "writeback in clear" no
+        x_marker_start wbplain 32 || return
+        x_wb_writeback wbplain
+        x_extents "$X_WB" >"$X_DIR/wb-extents"
+        local found; found=$(x_found "$X_MARK" "$X_DIR/wb-extents")
+        check "WritebackEncrypt=no: the marker is in the writeback file's blocks on the disk" \
+                "in $found runs of the blocks read; extents $(tr '\n' ' ' <"$X_DIR/wb-extents")" test "${found:-0}" -gt 0
+
+        x_wb_policy yes
+        ns plan --json
+        local order
+        order=$(json '" ".join(a["kind"] + ":" + a["target"] for a in j["actions"])')
+        expect "writeback: the switch is make before break through the bridge" \
+                "$(json '" ".join(a["kind"] for a in j["actions"] if a["kind"] != "features-write")')" \
+                "file-create swapoff zram-remove zram-create swapoff file-remove" "$order"
+        x_wb_apply_watched "writeback: the switch to WritebackEncrypt=yes"
+        x_extents "$X_WB" >"$X_DIR/wb-extents2"
+        expect "after the switch the writeback file's blocks hold no marker" \
+                "$(x_found "$X_MARK" "$X_DIR/wb-extents") $(x_found "$X_MARK" "$X_DIR/wb-extents2")" "0 0"
+        x_marker_end wbplain
+        x_wb_converged "writeback encrypted" yes
+        expect "the writeback file starts with nodeswap's marker" "$(head -c 16 "$X_WB")" NODESWAP-CRYPT-1
+        local table keylen
+        table=$(dmsetup table "$X_WB_NAME" 2>&1 | sed 's/ [0-9a-f]\{32,\} / KEY /')
+        check "writeback: plain dm-crypt, aes-xts-plain64, offset 8, 4096-byte sectors" "$table" \
+                eval '[[ $table == *" crypt aes-xts-plain64 "*" 8 "*"sector_size:4096"* ]]'
+        keylen=$(dmsetup table --showkeys "$X_WB_NAME" 2>/dev/null | awk '{ print length($5) }')
+        expect "writeback: a 512-bit key of its own" "$(( ${keylen:-0} * 4 ))" 512
+        ns status --json
+        expect "status: zram's writeback file encrypted, its cipher and key size (never the key)" \
+                "$(json '[[s["zram"]["writeback"][k] for k in ("encrypted", "cipher", "key_bits", "ephemeral_key", "file", "loop_dio")] for s in j["swaps"] if s.get("zram") and s["zram"].get("writeback")]')" \
+                "[[true, \"aes-xts-plain64\", 512, true, \"$X_WB\", true]]"
+
+        x_marker_start wbcrypt 32 || return
+        x_wb_writeback wbcrypt
+        x_extents "$X_WB" >"$X_DIR/wb-extents"
+        expect "WritebackEncrypt=yes: the marker is not in the writeback file's blocks on the disk" "$(x_found "$X_MARK" "$X_DIR/wb-extents")" 0
+        x_marker_end wbcrypt
+
+        # a fault after each step of the switch (in clear -> encrypted): swap stays on, a rerun converges
+        if nodeswap --version 2>/dev/null | grep -q +fault-injection; then
+                local steps n rc
+                x_wb_policy no
+                ns apply --json
+                x_wb_policy yes
+                ns plan --json
+                # and the two steps inside zram-create: the file overwritten and marked, the mapping made
+                steps=$(( $(json 'len(j["actions"])') + 2 ))
+                for (( n = 1; n < steps; n++ )); do
+                        x_wb_policy no
+                        ns apply --json
+                        [[ $NS_RC == 0 ]] || fail "writeback fault $n: back to the file in clear" "rc=$NS_RC"
+                        x_wb_policy yes
+                        NODESWAP_FAULT_KILL_AFTER=$n timeout 300 nodeswap apply >"$X_DIR/wbfault-$n.out" 2>&1
+                        rc=$?
+                        check "writeback fault after step $n of $steps: swap stays on" \
+                                "rc=$rc $(grep -o 'killed after step.*' "$X_DIR/wbfault-$n.out"); $(swaps_summary)" test "$(swap_count)" -gt 0
+                        ns apply --json
+                        ns_expect_rc "writeback fault after step $n: the rerun" 0
+                        x_wb_converged "writeback fault after step $n" yes
+                done
+        fi
+
+        ns revert --json
+        ns_expect_rc "writeback: revert" 0
+        expect "after revert: no mapping of the writeback file, no loop device over it" "$(x_wb_dm)/$(x_wb_loops)" "/0" \
+                "$(dmsetup ls 2>&1 | tr '\n' ' ')"
+        rm -f "$X_WB"
+        x_policy yes
+        ns apply --json
+        ns_expect_rc "back to the encrypted swap file alone" 0
+        x_converged "after the writeback steps" yes
+}
 scenario_x() {
         mkdir -p "$X_DIR"
         ns revert --json
@@ -1367,6 +1504,9 @@ scenario_x() {
                 line SKIP "faults: this nodeswap is built without -Dfault-injection=true"
         fi
         x_converged "after the switch" yes
+        local t0=$SECONDS
+        x_writeback
+        info "writeback steps" "$(( SECONDS - t0 )) s"
         x_zswap_restore
         no_failed_units "scenario x"
 }
