@@ -896,6 +896,82 @@ static DensityScheduler density_scheduler_of(const TrialDensity *D) {
                                     .max_pods = D->max_pods };
 }
 
+/* The pods on the node and the sum of their containers' requests, as far as their cgroups tell
+ * (probe/pods.h); the containers whose request they do not tell are counted as unknown. */
+static void density_pods_on_node(Trial *t, TrialDensity *D) {
+        const TrialNode *n = &t->rec.node;
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
+                const char *last = NULL;
+                size_t last_len = 0;
+                for (size_t i = 0; i < n_pods; i++) {
+                        ContainerNeed need;
+                        const char *slash = strrchr(pods[i].name, '/');
+                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
+                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
+                                D->pods_on_node++;
+                        last = pods[i].name;
+                        last_len = len;
+                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
+                                D->requests_on_node += need.request;
+                        else
+                                D->requests_unknown++;
+                }
+                pod_swaps_free(pods, n_pods);
+        }
+}
+
+/* The scheduler's view of the replica's request: the ceiling, the kubelet's reservations,
+ * threshold and maxPods with where each comes from, the pods on the node, what it admits.
+ * EXIT_OK or EXIT_FAIL (out of memory, said). */
+static int density_scheduler_view(Trial *t, const HostState *h) {
+        const TrialNode *n = &t->rec.node;
+        TrialDensity *D = t->rec.density;
+        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
+         * requests of the pods on the node as far as their cgroups tell */
+        Density dens;
+        if (allowance_density(h, NULL, 0, &dens) >= 0) {
+                D->ceiling = dens.ceiling;
+                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
+        }
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
+                D->eviction_hard = 0;
+        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
+        if (!D->eviction_source)
+                return log_oom(), EXIT_FAIL;
+        /* a reservation the kubelet could not parse would stop it: none is counted, and the
+         * source says what was written */
+        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
+                D->kube_reserved = 0;
+        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
+                D->system_reserved = 0;
+        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
+        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
+                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
+                                                         : strdup("not set");
+        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
+                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
+                                                             : strdup("not set");
+        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
+                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
+                                               : strdup("the kubelet's default");
+        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
+                return log_oom(), EXIT_FAIL;
+        density_pods_on_node(t, D);
+        DensityScheduler s = density_scheduler_of(D);
+        /* request > 0 here: a request of zero gets no swap and was refused above */
+        if (density_scheduler(&s, D->request) >= 0) {
+                D->admitted = s.admitted;
+                D->by_max_pods = s.by_max_pods;
+        }
+        D->allocatable = s.allocatable;
+
+        return EXIT_OK;
+}
+
 /* --density's set-up, before anything runs: the replica's allowance from the totals the kubelet
  * computes it from, the refusals (no swap, no allowance, no room for one, a kubelet that started
  * before the last swap change), the scheduler's view. EXIT_OK, or EXIT_FAIL said why. */
@@ -936,65 +1012,8 @@ static int density_setup(Trial *t, const HostState *h) {
                 return EXIT_FAIL;
         }
 
-        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
-         * requests of the pods on the node as far as their cgroups tell */
-        Density dens;
-        if (allowance_density(h, NULL, 0, &dens) >= 0) {
-                D->ceiling = dens.ceiling;
-                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
-        }
-        KubeletEffective e;
-        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
-        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
-                D->eviction_hard = 0;
-        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
-        if (!D->eviction_source)
-                return log_oom(), EXIT_FAIL;
-        /* a reservation the kubelet could not parse would stop it: none is counted, and the
-         * source says what was written */
-        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
-                D->kube_reserved = 0;
-        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
-                D->system_reserved = 0;
-        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
-        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
-                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
-                                                         : strdup("not set");
-        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
-                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
-                                                             : strdup("not set");
-        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
-                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
-                                               : strdup("the kubelet's default");
-        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
-                return log_oom(), EXIT_FAIL;
-        PodSwap *pods = NULL;
-        size_t n_pods = 0;
-        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
-                const char *last = NULL;
-                size_t last_len = 0;
-                for (size_t i = 0; i < n_pods; i++) {
-                        ContainerNeed need;
-                        const char *slash = strrchr(pods[i].name, '/');
-                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
-                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
-                                D->pods_on_node++;
-                        last = pods[i].name;
-                        last_len = len;
-                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
-                                D->requests_on_node += need.request;
-                        else
-                                D->requests_unknown++;
-                }
-                pod_swaps_free(pods, n_pods);
-        }
-        DensityScheduler s = density_scheduler_of(D);
-        /* request > 0 here: a request of zero gets no swap and was refused above */
-        if (density_scheduler(&s, D->request) >= 0) {
-                D->admitted = s.admitted;
-                D->by_max_pods = s.by_max_pods;
-        }
-        D->allocatable = s.allocatable;
+        if (density_scheduler_view(t, h) != EXIT_OK)
+                return EXIT_FAIL;
 
         /* the replicas' budget: what pods could take of the node now, capped on their parent
          * slice as kubepods.slice is capped at allocatable */
