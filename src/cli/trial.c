@@ -1094,7 +1094,7 @@ static int write_svg(const CliContext *c, char *svg) {
         _cleanup_free_ char *text = svg;
         if (!text)
                 return log_oom();
-        int r = trial_svg_write(c->trial_svg, text);
+        int r = trial_chart_write(c->trial_svg, text);
         if (r < 0)
                 return log_error_errno(r, "Failed to write the chart '%s': %m", c->trial_svg);
         if (!c->json && c->verbosity >= 0)

@@ -1062,8 +1062,3 @@ char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, un
         free(titles);
         return svg;
 }
-
-int trial_svg_write(const char *path, const char *svg) {
-        /* 0644: a picture for people, read by whoever opens it; nothing in it is secret */
-        return write_file_atomic(path, svg, 0644);
-}

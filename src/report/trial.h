@@ -38,4 +38,3 @@ int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, 
 char *trial_svg(const TrialRecord *t, unsigned *ret_width, unsigned *ret_height);
 char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
                         unsigned *ret_height);
-int trial_svg_write(const char *path, const char *svg);

@@ -23,6 +23,16 @@ fi
 "$ns" trial --compare --root "$fx/trial/root" --svg "$tmp/cli-compare.svg" -- make -j4 Image >"$tmp/out" 2>&1
 check "trial --compare --svg exits 0 and says so" grep -q "^Drew $tmp/cli-compare.svg" "$tmp/out"
 check "--svg writes the same chart as trial_compare_svg()" cmp -s "$tmp/cli-compare.svg" "$tmp/compare.svg"
+# the chart is created 0600 (a trial's chart can say what runs on the node), and a symlink at FILE
+# is replaced, never written through
+check "--svg creates the chart 0600" [ "$(stat -c %a "$tmp/cli-compare.svg")" = 600 ]
+echo "precious" >"$tmp/target"
+chmod 644 "$tmp/target"
+ln -s "$tmp/target" "$tmp/link.svg"
+"$ns" trial --compare --root "$fx/trial/root" --svg "$tmp/link.svg" -- make -j4 Image >"$tmp/out" 2>&1
+check "--svg FILE, a symlink: the file it points to is untouched" eval '[ "$(cat "$tmp/target")" = precious ] && [ "$(stat -c %a "$tmp/target")" = 644 ]'
+check "--svg FILE, a symlink: FILE is now the chart, a regular file 0600" \
+	eval '[ ! -L "$tmp/link.svg" ] && [ -f "$tmp/link.svg" ] && [ "$(stat -c %a "$tmp/link.svg")" = 600 ] && cmp -s "$tmp/link.svg" "$tmp/compare.svg"'
 
 # png_size FILE: the width and height in a PNG's IHDR chunk (bytes 16-23, big-endian)
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }'; }
