@@ -246,6 +246,8 @@ static int density_to_json(const TrialDensity *d, double drive_tbw, json_object 
         e |= d->request_for_swap ? json_add_u64(s, "request_for_density_swap_bytes", d->request_for_swap)
                                  : json_add_null(s, "request_for_density_swap_bytes");
         e |= json_add(o, "scheduler", TAKE_PTR(s));
+        e |= json_add_null(o, "pod_overhead_bytes");
+        e |= json_add_string(o, "pod_overhead", TRIAL_POD_OVERHEAD_LEFT_OUT);
         for (size_t i = 0; i < d->n_points && !e; i++) {
                 json_object *x = NULL;
                 if (density_point_to_json(&d->points[i], drive_tbw, &x) < 0)
@@ -363,6 +365,24 @@ static double usec_s(uint64_t v) {
 
 static double bytes_per(uint64_t v, double unit) {
         return v == TRIAL_MISSING ? NAN : (double) v / unit;
+}
+
+/* text after indent, wrapped at the spaces before column 100 */
+static void put_wrapped(FILE *f, const char *indent, const char *text) {
+        const size_t width = 100 - strlen(indent);
+        while (*text) {
+                size_t n = strlen(text), cut = n;
+                if (n > width) {
+                        cut = width;
+                        while (cut > 0 && text[cut] != ' ')
+                                cut--;
+                        if (cut == 0)
+                                cut = strcspn(text, " ");
+                }
+                fprintf(f, "%s%.*s\n", indent, (int) cut, text);
+                text += cut;
+                text += strspn(text, " ");
+        }
 }
 
 static char *command_line(char *const *argv) {
@@ -643,8 +663,7 @@ static void density_print_verdict(FILE *f, const TrialRecord *t) {
                         fprintf(f, "; the scheduler admits them at this request (up to %s each)\n",
                                 format_bytes(a, sizeof a, d->request_for_swap));
         }
-        fprintf(f, "  the replicas are transient units, not pods: the figures leave out what a pod adds on a node\n"
-                   "  (its sandbox and its runtime's shim)\n");
+        put_wrapped(f, "  ", TRIAL_POD_OVERHEAD_LEFT_OUT);
 }
 
 void trial_print_density(FILE *f, const TrialRecord *t) {

@@ -30,6 +30,12 @@ void trial_print_density(FILE *f, const TrialRecord *t);
 void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
 int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object **ret);
 
+/* What a density trial's figures leave out (text and JSON, nodeswap(8)): nodeswap measures no
+ * pod's overhead. */
+#define TRIAL_POD_OVERHEAD_LEFT_OUT                                                                      \
+        "the replicas are transient units, not pods: the figures leave out what a pod adds on a node "  \
+        "(its sandbox's pause container and its runtime's shim), which nodeswap does not measure"
+
 /* --svg: a self-contained SVG chart (report/svg.h) of a trial (wall time and swap traffic against
  * the limit, without and with swap; a density trial: the slowest settle time and the node's stall
  * against the replicas, each point marked held or with what gave out) and of --compare (one panel

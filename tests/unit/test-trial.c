@@ -505,6 +505,11 @@ static void density_record_json_and_text(void **state) {
         assert_true(json_object_object_get_ex(D, "scheduler", &sch));
         assert_true(json_object_object_get_ex(sch, "request_for_density_swap_bytes", &v));
         assert_true(json_object_get_int64(v) == 234 * (int64_t) MiB);
+        /* no pod's overhead measured, and the record says so */
+        assert_true(json_object_object_get_ex(D, "pod_overhead_bytes", &v));
+        assert_null(v);
+        assert_true(json_object_object_get_ex(D, "pod_overhead", &v));
+        assert_non_null(strstr(json_object_get_string(v), "leave out what a pod adds on a node"));
         assert_true(json_object_object_get_ex(D, "points", &pts));
         assert_int_equal(json_object_array_length(pts), 2);
         p1 = json_object_array_get_idx(pts, 1);
