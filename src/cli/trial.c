@@ -896,6 +896,82 @@ static DensityScheduler density_scheduler_of(const TrialDensity *D) {
                                     .max_pods = D->max_pods };
 }
 
+/* The pods on the node and the sum of their containers' requests, as far as their cgroups tell
+ * (probe/pods.h); the containers whose request they do not tell are counted as unknown. */
+static void density_pods_on_node(Trial *t, TrialDensity *D) {
+        const TrialNode *n = &t->rec.node;
+        PodSwap *pods = NULL;
+        size_t n_pods = 0;
+        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
+                const char *last = NULL;
+                size_t last_len = 0;
+                for (size_t i = 0; i < n_pods; i++) {
+                        ContainerNeed need;
+                        const char *slash = strrchr(pods[i].name, '/');
+                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
+                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
+                                D->pods_on_node++;
+                        last = pods[i].name;
+                        last_len = len;
+                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
+                                D->requests_on_node += need.request;
+                        else
+                                D->requests_unknown++;
+                }
+                pod_swaps_free(pods, n_pods);
+        }
+}
+
+/* The scheduler's view of the replica's request: the ceiling, the kubelet's reservations,
+ * threshold and maxPods with where each comes from, the pods on the node, what it admits.
+ * EXIT_OK or EXIT_FAIL (out of memory, said). */
+static int density_scheduler_view(Trial *t, const HostState *h) {
+        const TrialNode *n = &t->rec.node;
+        TrialDensity *D = t->rec.density;
+        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
+         * requests of the pods on the node as far as their cgroups tell */
+        Density dens;
+        if (allowance_density(h, NULL, 0, &dens) >= 0) {
+                D->ceiling = dens.ceiling;
+                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
+        }
+        KubeletEffective e;
+        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
+        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
+                D->eviction_hard = 0;
+        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
+        if (!D->eviction_source)
+                return log_oom(), EXIT_FAIL;
+        /* a reservation the kubelet could not parse would stop it: none is counted, and the
+         * source says what was written */
+        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
+                D->kube_reserved = 0;
+        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
+                D->system_reserved = 0;
+        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
+        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
+                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
+                                                         : strdup("not set");
+        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
+                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
+                                                             : strdup("not set");
+        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
+                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
+                                               : strdup("the kubelet's default");
+        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
+                return log_oom(), EXIT_FAIL;
+        density_pods_on_node(t, D);
+        DensityScheduler s = density_scheduler_of(D);
+        /* request > 0 here: a request of zero gets no swap and was refused above */
+        if (density_scheduler(&s, D->request) >= 0) {
+                D->admitted = s.admitted;
+                D->by_max_pods = s.by_max_pods;
+        }
+        D->allocatable = s.allocatable;
+
+        return EXIT_OK;
+}
+
 /* --density's set-up, before anything runs: the replica's allowance from the totals the kubelet
  * computes it from, the refusals (no swap, no allowance, no room for one, a kubelet that started
  * before the last swap change), the scheduler's view. EXIT_OK, or EXIT_FAIL said why. */
@@ -936,65 +1012,8 @@ static int density_setup(Trial *t, const HostState *h) {
                 return EXIT_FAIL;
         }
 
-        /* the scheduler's view: the hard memory.available threshold the kubelet runs with, the
-         * requests of the pods on the node as far as their cgroups tell */
-        Density dens;
-        if (allowance_density(h, NULL, 0, &dens) >= 0) {
-                D->ceiling = dens.ceiling;
-                D->ceiling_zram = dens.zram_ratio_known ? dens.ceiling_zram : NAN;
-        }
-        KubeletEffective e;
-        kubelet_config_effective(&h->kubelet, NULL, NULL, &e);
-        if (e.memory_available && density_eviction_bytes(e.memory_available, n->mem_total, &D->eviction_hard) < 0)
-                D->eviction_hard = 0;
-        D->eviction_source = e.memory_available ? kubelet_memory_eviction_source(&e) : strdup("no threshold");
-        if (!D->eviction_source)
-                return log_oom(), EXIT_FAIL;
-        /* a reservation the kubelet could not parse would stop it: none is counted, and the
-         * source says what was written */
-        if (e.kube_reserved_memory && quantity_parse(e.kube_reserved_memory, &D->kube_reserved) < 0)
-                D->kube_reserved = 0;
-        if (e.system_reserved_memory && quantity_parse(e.system_reserved_memory, &D->system_reserved) < 0)
-                D->system_reserved = 0;
-        D->max_pods = e.max_pods > 0 && e.max_pods <= INT32_MAX ? (unsigned) e.max_pods : KUBELET_DEFAULT_MAX_PODS;
-        D->kube_reserved_source = e.kube_reserved_flag ? kubelet_flag_source(e.kube_reserved_flag)
-                                  : e.kube_reserved_from ? kubelet_source(e.kube_reserved_from, e.kube_reserved_line)
-                                                         : strdup("not set");
-        D->system_reserved_source = e.system_reserved_flag ? kubelet_flag_source(e.system_reserved_flag)
-                                    : e.system_reserved_from ? kubelet_source(e.system_reserved_from, e.system_reserved_line)
-                                                             : strdup("not set");
-        D->max_pods_source = e.max_pods_flag ? kubelet_flag_source(e.max_pods_flag)
-                             : e.max_pods_from ? kubelet_source(e.max_pods_from, e.max_pods_line)
-                                               : strdup("the kubelet's default");
-        if (!D->kube_reserved_source || !D->system_reserved_source || !D->max_pods_source)
-                return log_oom(), EXIT_FAIL;
-        PodSwap *pods = NULL;
-        size_t n_pods = 0;
-        if (pods_probe(t->c->root, &pods, &n_pods) >= 0) {
-                const char *last = NULL;
-                size_t last_len = 0;
-                for (size_t i = 0; i < n_pods; i++) {
-                        ContainerNeed need;
-                        const char *slash = strrchr(pods[i].name, '/');
-                        size_t len = slash ? (size_t) (slash - pods[i].name) : 0;
-                        if (!last || len != last_len || strncmp(last, pods[i].name, len) != 0)
-                                D->pods_on_node++;
-                        last = pods[i].name;
-                        last_len = len;
-                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
-                                D->requests_on_node += need.request;
-                        else
-                                D->requests_unknown++;
-                }
-                pod_swaps_free(pods, n_pods);
-        }
-        DensityScheduler s = density_scheduler_of(D);
-        /* request > 0 here: a request of zero gets no swap and was refused above */
-        if (density_scheduler(&s, D->request) >= 0) {
-                D->admitted = s.admitted;
-                D->by_max_pods = s.by_max_pods;
-        }
-        D->allocatable = s.allocatable;
+        if (density_scheduler_view(t, h) != EXIT_OK)
+                return EXIT_FAIL;
 
         /* the replicas' budget: what pods could take of the node now, capped on their parent
          * slice as kubepods.slice is capped at allocatable */
@@ -1075,7 +1094,7 @@ static int write_svg(const CliContext *c, char *svg) {
         _cleanup_free_ char *text = svg;
         if (!text)
                 return log_oom();
-        int r = trial_svg_write(c->trial_svg, text);
+        int r = trial_chart_write(c->trial_svg, text);
         if (r < 0)
                 return log_error_errno(r, "Failed to write the chart '%s': %m", c->trial_svg);
         if (!c->json && c->verbosity >= 0)
@@ -1094,78 +1113,134 @@ static int print_record(const CliContext *c, const TrialRecord *rec) {
         return 0;
 }
 
-static int verb_compare(const CliContext *c) {
-        TrialRecord *t = NULL;
-        size_t n = 0;
+/* The recorded trials for --compare: the records of runs first (with their verdicts), then the
+ * density records, each part oldest first. EXIT_OK or EXIT_FAIL (said why). */
+typedef struct Compare {
+        TrialRecord *t;
+        size_t n, n_runs;               /* t[0..n_runs): --limits and --find-floor; the rest --density */
+        char *const *filter;            /* -- COMMAND as recorded; NULL: every command */
+} Compare;
+
+static int compare_read(const CliContext *c, Compare *k) {
         _cleanup_strv_free_ char **skipped = NULL;
-        int r = trial_records_read(c->root, &t, &n, &skipped);
+        int r = trial_records_read(c->root, &k->t, &k->n, &skipped);
         if (r < 0) {
                 log_error_errno(r, "Failed to read the trials in '%s' below '%s': %m", TRIAL_DIR, c->root);
                 return EXIT_FAIL;
         }
         for (char **s = skipped; s && *s; s++)
                 log_warning("Skipped %s", *s);
-        /* density records have no runs to set side by side */
-        size_t kept = 0;
+        /* a stable partition: the density records to the end, in their order */
+        _cleanup_free_ TrialRecord *dens = calloc(k->n ?: 1, sizeof *dens);
+        size_t nd = 0;
+        if (!dens)
+                return log_oom(), EXIT_FAIL;
+        size_t n = k->n;
+        k->n = 0;
         for (size_t i = 0; i < n; i++) {
-                if (t[i].density_mode) {
-                        log_notice("Left out %s: a density trial (nodeswap trial --compare sets the --limits and "
-                                   "--find-floor trials side by side).", strempty(t[i].path));
-                        trial_record_done(&t[i]);
-                        continue;
-                }
-                t[kept++] = t[i];
+                if (k->t[i].density_mode && !k->t[i].density) {
+                        log_warning("Skipped %s: a density record without its \"density\" figures", strempty(k->t[i].path));
+                        trial_record_done(&k->t[i]);
+                } else if (k->t[i].density_mode)
+                        dens[nd++] = k->t[i];
+                else
+                        k->t[k->n_runs++] = k->t[i];
         }
-        n = kept;
-        int ret = EXIT_OK;
-        for (size_t i = 0; i < n; i++) {
+        memcpy(k->t + k->n_runs, dens, nd * sizeof *dens);
+        k->n = k->n_runs + nd;
+        for (size_t i = 0; i < k->n_runs; i++) {
                 TrialVerdict v;
-                if (trial_verdict(&t[i], &v) < 0) {
-                        ret = log_oom(), ret = EXIT_FAIL;
-                        goto finish;
-                }
-                t[i].verdict = v;
+                if (trial_verdict(&k->t[i], &v) < 0)
+                        return log_oom(), EXIT_FAIL;
+                k->t[i].verdict = v;
         }
-        /* -- COMMAND: the trials of that command; a name without '/' matches the recorded path's
-         * last component, as the trial resolved it from $PATH. */
-        char *const *filter = NULL;
-        if (c->command && c->command[0]) {
-                for (size_t i = 0; i < n && !filter; i++) {
-                        char *const *rc = t[i].command;
-                        const char *base = strrchr(rc[0], '/');
-                        bool first = streq(rc[0], c->command[0]) ||
-                                     (!strchr(c->command[0], '/') && base && streq(base + 1, c->command[0]));
-                        if (!first || strv_length(rc) != strv_length(c->command))
-                                continue;
-                        bool rest = true;
-                        for (size_t k = 1; rc[k]; k++)
-                                rest = rest && streq(rc[k], c->command[k]);
-                        if (rest)
-                                filter = rc;
-                }
-                if (!filter) {
-                        _cleanup_free_ char *cmd = strv_join(c->command, " ");
-                        if (c->json) {
-                                _cleanup_json_ json_object *o = NULL;
-                                if (trial_compare_to_json(t, 0, NULL, &o) < 0 || json_print(stdout, o) < 0)
-                                        ret = EXIT_FAIL;
-                        } else
-                                printf("No trial of '%s' recorded in %s.\n", strempty(cmd), TRIAL_DIR);
-                        goto finish;
-                }
+        return EXIT_OK;
+}
+
+/* Whether the recorded argv rc is the command c: the same words, the first also when c's has no
+ * '/' and is rc's last component (the trial resolved it from $PATH). */
+static bool command_matches(char *const *rc, char *const *c) {
+        const char *base = strrchr(rc[0], '/');
+        bool first = streq(rc[0], c[0]) || (!strchr(c[0], '/') && base && streq(base + 1, c[0]));
+        if (!first || strv_length(rc) != strv_length(c))
+                return false;
+        for (size_t k = 1; rc[k]; k++)
+                if (!streq(rc[k], c[k]))
+                        return false;
+        return true;
+}
+
+/* -- COMMAND: the first recorded argv that matches it, of any kind. false when none does. */
+static bool compare_filter(const CliContext *c, Compare *k) {
+        if (!c->command || !c->command[0])
+                return true;
+        for (size_t i = 0; i < k->n && !k->filter; i++)
+                if (command_matches(k->t[i].command, c->command))
+                        k->filter = k->t[i].command;
+        return k->filter;
+}
+
+static bool same_argv(char *const *a, char *const *b) {
+        for (; *a && *b; a++, b++)
+                if (!streq(*a, *b))
+                        return false;
+        return !*a && !*b;
+}
+
+static bool has_command(const TrialRecord *t, size_t n, char *const *filter) {
+        for (size_t i = 0; i < n; i++)
+                if (!filter || same_argv(t[i].command, filter))
+                        return true;
+        return false;
+}
+
+static int compare_json(const Compare *k, size_t n_runs, size_t n_dens) {
+        _cleanup_json_ json_object *o = NULL;
+        if (trial_compare_to_json(k->t, n_runs, k->filter, &o) < 0 ||
+            trial_density_compare_to_json(k->t + k->n_runs, n_dens, k->filter, o) < 0 || json_print(stdout, o) < 0)
+                return log_oom(), EXIT_FAIL;
+        return EXIT_OK;
+}
+
+/* The tables; the chart of the latest trial's kind (of -- COMMAND's, if given). */
+static int compare_show(const CliContext *c, const Compare *k) {
+        size_t nd = k->n - k->n_runs;
+        bool runs = has_command(k->t, k->n_runs, k->filter), dens = has_command(k->t + k->n_runs, nd, k->filter);
+        int ret = EXIT_OK;
+        if (c->json)
+                ret = compare_json(k, k->n_runs, nd);
+        else {
+                if (runs || !dens)
+                        trial_compare_print(stdout, k->t, k->n_runs, k->filter);
+                if (runs && dens)
+                        putchar('\n');
+                if (dens)
+                        trial_density_compare_print(stdout, k->t + k->n_runs, nd, k->filter);
         }
-        if (c->json) {
-                _cleanup_json_ json_object *o = NULL;
-                if (trial_compare_to_json(t, n, filter, &o) < 0 || json_print(stdout, o) < 0) {
-                        log_oom();
-                        ret = EXIT_FAIL;
-                }
-        } else
-                trial_compare_print(stdout, t, n, filter);
-        if (c->trial_svg && write_svg(c, trial_compare_svg(t, n, filter, NULL, NULL)) < 0)
-                ret = EXIT_FAIL;
-finish:
-        trial_records_free(t, n);
+        if (!c->trial_svg)
+                return ret;
+        /* the latest record of the command: the one with the highest id, as the records are read */
+        const TrialRecord *latest = NULL;
+        for (size_t i = 0; i < k->n; i++)
+                if ((!k->filter || same_argv(k->t[i].command, k->filter)) && (!latest || strcmp(k->t[i].id, latest->id) > 0))
+                        latest = &k->t[i];
+        char *svg = latest && latest->density_mode ? trial_density_compare_svg(k->t + k->n_runs, nd, k->filter, NULL, NULL)
+                                                   : trial_compare_svg(k->t, k->n_runs, k->filter, NULL, NULL);
+        return write_svg(c, svg) < 0 ? EXIT_FAIL : ret;
+}
+
+static int verb_compare(const CliContext *c) {
+        Compare k = {};
+        int ret = compare_read(c, &k);
+        if (ret == EXIT_OK && !compare_filter(c, &k)) {
+                _cleanup_free_ char *cmd = strv_join(c->command, " ");
+                if (c->json)
+                        ret = compare_json(&k, 0, 0);
+                else
+                        printf("No trial of '%s' recorded in %s.\n", strempty(cmd), TRIAL_DIR);
+        } else if (ret == EXIT_OK)
+                ret = compare_show(c, &k);
+        trial_records_free(k.t, k.n);
         return ret;
 }
 

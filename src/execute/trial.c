@@ -62,6 +62,10 @@ int trial_record_write(const char *root, const char *id, const char *json_text, 
         return 0;
 }
 
+int trial_chart_write(const char *path, const char *svg) {
+        return write_file_atomic(path, svg, 0600);
+}
+
 /* The properties, each with the D-Bus name and type of org.freedesktop.systemd1(5) (systemd's
  * src/core/dbus-execute.c, dbus-cgroup.c, dbus-service.c, dbus-unit.c; systemd.io/TRANSIENT-SETTINGS):
  *   Description s, Slice s (a slice that does not exist is created: src/core/slice.c's

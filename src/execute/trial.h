@@ -17,6 +17,11 @@ int trial_log_create(const char *root, const char *id, unsigned n, char **ret_pa
 /* Write ROOT/var/lib/nodeswap/trials/ID.json atomically, 0600 (write_file_atomic()). */
 int trial_record_write(const char *root, const char *id, const char *json_text, char **ret_path);
 
+/* --svg FILE: write the chart svg to path (the operator's, not below a root) atomically, created
+ * 0600 without following a symlink (write_file_atomic(): O_EXCL|O_NOFOLLOW, renamed over path, so a
+ * symlink at path is replaced, never written through), as the records are. */
+int trial_chart_write(const char *path, const char *svg);
+
 typedef struct TrialUnitSpec {
         const char *service;            /* nodeswap-trial-ID-N.service */
         const char *slice;              /* nodeswap_trial_ID_N.slice: created by systemd when named */

@@ -2,6 +2,8 @@
 #include "probe/trial.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <json-c/json.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -501,6 +503,106 @@ static int parse_run(json_object *o, TrialRun *r, char **ret_reason) {
         return 0;
 }
 
+static unsigned get_count(json_object *o, const char *key) {
+        uint64_t v = get_u64(o, key);
+        return v == TRIAL_MISSING || v > UINT_MAX ? 0 : (unsigned) v;
+}
+
+static double get_double(json_object *o, const char *key) {
+        json_object *v = member(o, key);
+        return v && json_object_get_type(v) != json_type_null ? json_object_get_double(v) : NAN;
+}
+
+static int parse_density_point(json_object *o, TrialDensityPoint *p) {
+        *p = (TrialDensityPoint) {
+                .replicas = get_count(o, "replicas"),
+                .swap = json_object_get_boolean(member(o, "swap")),
+                .repeat = get_count(o, "repeat"),
+                .oom = get_count(o, "oom_killed"),
+                .failed = get_count(o, "failed"),
+                .unsettled = get_count(o, "unsettled"),
+                .settle_max_usec = get_usec(o, "settle_max_s"),
+                .settle_mean_usec = get_usec(o, "settle_mean_s"),
+                .hold_usec = get_usec(o, "hold_s"),
+                .stall_full_usec = get_usec(o, "node_stall_full_s"),
+                .budget_stall_full_usec = get_usec(o, "budget_stall_full_s"),
+                .replicas_stall_full_usec = get_usec(o, "replicas_stall_full_s"),
+                .memory = get_u64(o, "memory_bytes"),
+                .swapped = get_u64(o, "swap_bytes"),
+                .swapped_out = get_u64(o, "swapped_out_bytes"),
+                .swapped_in = get_u64(o, "swapped_in_bytes"),
+                .disk_written = get_u64(o, "disk_written_bytes"),
+                .zram_ram_peak = get_u64(o, "zram_ram_peak_bytes"),
+                .wall_usec = get_usec(o, "wall_s"),
+        };
+        if (p->hold_usec == TRIAL_MISSING)     /* null: no hold */
+                p->hold_usec = 0;
+        return get_str(o, "result", &p->gave_out);
+}
+
+/* The record's "scheduler" object into d. */
+static int parse_density_scheduler(json_object *s, TrialDensity *d) {
+        uint64_t rq = get_u64(s, "request_for_density_swap_bytes");
+        d->kube_reserved = get_u64(s, "kube_reserved_bytes");
+        d->system_reserved = get_u64(s, "system_reserved_bytes");
+        d->eviction_hard = get_u64(s, "eviction_hard_bytes");
+        d->max_pods = get_count(s, "max_pods");
+        d->by_max_pods = json_object_get_boolean(member(s, "admitted_by_max_pods"));
+        d->allocatable = get_u64(s, "allocatable_bytes");
+        d->requests_on_node = get_u64(s, "requests_on_node_bytes");
+        d->pods_on_node = get_count(s, "pods_on_node");
+        d->requests_unknown = get_count(s, "requests_unknown");
+        d->admitted = get_count(s, "admitted");
+        d->request_for_swap = rq == TRIAL_MISSING ? 0 : rq;
+        if (get_str(s, "kube_reserved_source", &d->kube_reserved_source) < 0 ||
+            get_str(s, "system_reserved_source", &d->system_reserved_source) < 0 ||
+            get_str(s, "eviction_source", &d->eviction_source) < 0 ||
+            get_str(s, "max_pods_source", &d->max_pods_source) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+/* A density record's "density" object (nodeswap(8) TRIAL, The density trial) into *ret. A figure
+ * that is absent or null is TRIAL_MISSING (a count 0, a ratio NAN). -ENOMEM. */
+static int parse_density(json_object *o, TrialDensity **ret) {
+        _cleanup_free_ TrialDensity *d = calloc(1, sizeof *d);
+        json_object *pts = member(o, "points");
+        size_t n = pts && json_object_get_type(pts) == json_type_array ? json_object_array_length(pts) : 0;
+        if (!d)
+                return -ENOMEM;
+        uint64_t lone = get_usec(o, "lone_settle_s");
+        *d = (TrialDensity) {
+                .request = get_u64(o, "request_bytes"), .limit = get_u64(o, "limit_bytes"),
+                .swap_max = get_u64(o, "swap_max_bytes"),
+                .kubelet_mem_total = get_u64(o, "kubelet_mem_total_bytes"),
+                .kubelet_swap_total = get_u64(o, "kubelet_swap_total_bytes"),
+                .replicas_max = get_count(o, "replicas_max"), .around = get_count(o, "around"),
+                .hold_usec = get_usec(o, "hold_s"), .settle_timeout_usec = get_usec(o, "settle_timeout_s"),
+                .mem_available = get_u64(o, "mem_available_bytes"), .budget = get_u64(o, "budget_bytes"),
+                .lone_settle_usec = lone == TRIAL_MISSING ? 0 : lone,
+                .lone_footprint = get_u64(o, "lone_footprint_bytes"),
+                .predicted_no_swap = get_count(o, "predicted_no_swap"), .predicted_swap = get_count(o, "predicted_swap"),
+                .density_no_swap = get_count(o, "density_no_swap"), .density_swap = get_count(o, "density_swap"),
+                .at_least_no_swap = json_object_get_boolean(member(o, "at_least_no_swap")),
+                .at_least_swap = json_object_get_boolean(member(o, "at_least_swap")),
+                .ceiling = get_double(o, "ceiling"), .ceiling_zram = get_double(o, "ceiling_zram"),
+                .points = calloc(n ?: 1, sizeof(TrialDensityPoint)),
+        };
+        if (!d->points || get_str(o, "budget_source", &d->budget_source) < 0 ||
+            parse_density_scheduler(member(o, "scheduler"), d) < 0)
+                goto fail;
+        for (; d->n_points < n; d->n_points++)
+                if (parse_density_point(json_object_array_get_idx(pts, d->n_points), &d->points[d->n_points]) < 0) {
+                        d->n_points++;
+                        goto fail;
+                }
+        *ret = TAKE_PTR(d);
+        return 0;
+fail:
+        trial_density_done(d);
+        return -ENOMEM;
+}
+
 int trial_record_parse(const char *text, TrialRecord *ret, char **ret_reason) {
         _cleanup_(json_putp) json_object *d = NULL;
         TrialRecord t = {};
@@ -544,6 +646,9 @@ int trial_record_parse(const char *text, TrialRecord *ret, char **ret_reason) {
         json_object *mode = member(d, "mode");
         t.find_floor = mode && streq(json_object_get_string(mode), "find-floor");
         t.density_mode = mode && streq(json_object_get_string(mode), "density");
+        json_object *dens = member(d, "density");
+        if (t.density_mode && dens && json_object_get_type(dens) == json_type_object && parse_density(dens, &t.density) < 0)
+                goto fail;
         t.seed = get_u64(d, "seed");
         t.runs_per_point = (unsigned) get_u64(d, "runs_per_point");
         uint64_t cpus = get_u64(d, "cpus"), timeout = get_usec(d, "timeout_s");

@@ -246,6 +246,8 @@ static int density_to_json(const TrialDensity *d, double drive_tbw, json_object 
         e |= d->request_for_swap ? json_add_u64(s, "request_for_density_swap_bytes", d->request_for_swap)
                                  : json_add_null(s, "request_for_density_swap_bytes");
         e |= json_add(o, "scheduler", TAKE_PTR(s));
+        e |= json_add_null(o, "pod_overhead_bytes");
+        e |= json_add_string(o, "pod_overhead", TRIAL_POD_OVERHEAD_LEFT_OUT);
         for (size_t i = 0; i < d->n_points && !e; i++) {
                 json_object *x = NULL;
                 if (density_point_to_json(&d->points[i], drive_tbw, &x) < 0)
@@ -363,6 +365,24 @@ static double usec_s(uint64_t v) {
 
 static double bytes_per(uint64_t v, double unit) {
         return v == TRIAL_MISSING ? NAN : (double) v / unit;
+}
+
+/* text after indent, wrapped at the spaces before column 100 */
+static void put_wrapped(FILE *f, const char *indent, const char *text) {
+        const size_t width = 100 - strlen(indent);
+        while (*text) {
+                size_t n = strlen(text), cut = n;
+                if (n > width) {
+                        cut = width;
+                        while (cut > 0 && text[cut] != ' ')
+                                cut--;
+                        if (cut == 0)
+                                cut = strcspn(text, " ");
+                }
+                fprintf(f, "%s%.*s\n", indent, (int) cut, text);
+                text += cut;
+                text += strspn(text, " ");
+        }
 }
 
 static char *command_line(char *const *argv) {
@@ -643,8 +663,7 @@ static void density_print_verdict(FILE *f, const TrialRecord *t) {
                         fprintf(f, "; the scheduler admits them at this request (up to %s each)\n",
                                 format_bytes(a, sizeof a, d->request_for_swap));
         }
-        fprintf(f, "  the replicas are transient units, not pods: the figures leave out what a pod adds on a node\n"
-                   "  (its sandbox and its runtime's shim)\n");
+        put_wrapped(f, "  ", TRIAL_POD_OVERHEAD_LEFT_OUT);
 }
 
 void trial_print_density(FILE *f, const TrialRecord *t) {
@@ -902,6 +921,348 @@ int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, 
         return 0;
 }
 
+/* --- --compare of density records ------------------------------------------------------------- */
+
+/* A (replicas, swap) row of density points. */
+typedef struct DensityRow {
+        unsigned replicas;
+        bool swap;
+} DensityRow;
+
+/* without swap first, then by replicas */
+static int density_row_cmp(const void *x, const void *y) {
+        const DensityRow *a = x, *b = y;
+        if (a->swap != b->swap)
+                return (int) a->swap - (int) b->swap;
+        return a->replicas < b->replicas ? -1 : a->replicas > b->replicas;
+}
+
+static int density_rows(const TrialRecord *t, const size_t *idx, size_t n_idx, DensityRow **ret, size_t *ret_n) {
+        size_t cap = 0, n = 0;
+        for (size_t i = 0; i < n_idx; i++)
+                cap += t[idx[i]].density->n_points;
+        DensityRow *rows = calloc(cap ?: 1, sizeof *rows);
+        if (!rows)
+                return -ENOMEM;
+        for (size_t i = 0; i < n_idx; i++)
+                for (size_t k = 0; k < t[idx[i]].density->n_points; k++) {
+                        const TrialDensityPoint *p = &t[idx[i]].density->points[k];
+                        size_t j = 0;
+                        while (j < n && !(rows[j].replicas == p->replicas && rows[j].swap == p->swap))
+                                j++;
+                        if (j == n)
+                                rows[n++] = (DensityRow) { p->replicas, p->swap };
+                }
+        qsort(rows, n, sizeof *rows, density_row_cmp);
+        *ret = rows;
+        *ret_n = n;
+        return 0;
+}
+
+/* The repeats of one (replicas, swap) point of a density trial, taken together. */
+typedef struct DensityCell {
+        unsigned runs, held;
+        const char *result;             /* "held" when every repeat held, else the first that gave out */
+        uint64_t settle_max_usec;       /* the highest; TRIAL_MISSING */
+        double stall_percent;           /* the node's full stall over the hold, the highest; NAN */
+        uint64_t swapped_out, swapped_in, disk_written;  /* means; TRIAL_MISSING */
+        uint64_t zram_ram_peak;         /* the highest; TRIAL_MISSING */
+} DensityCell;
+
+static uint64_t max_known(uint64_t a, uint64_t b) {
+        return a == TRIAL_MISSING ? b : b == TRIAL_MISSING ? a : a > b ? a : b;
+}
+
+/* sum of the known values, TRIAL_MISSING once one is not */
+static uint64_t add_known(uint64_t sum, uint64_t v) {
+        return sum == TRIAL_MISSING || v == TRIAL_MISSING ? TRIAL_MISSING : sum + v;
+}
+
+static bool density_cell(const TrialDensity *d, const DensityRow *row, DensityCell *c) {
+        *c = (DensityCell) { .settle_max_usec = TRIAL_MISSING, .stall_percent = NAN, .zram_ram_peak = TRIAL_MISSING };
+        for (size_t i = 0; i < d->n_points; i++) {
+                const TrialDensityPoint *p = &d->points[i];
+                if (p->replicas != row->replicas || p->swap != row->swap)
+                        continue;
+                bool held = streq_ptr(p->gave_out, "held");
+                c->held += held;
+                if (!held && (!c->result || streq(c->result, "held")))
+                        c->result = p->gave_out ?: "?";
+                else if (!c->result)
+                        c->result = "held";
+                c->settle_max_usec = max_known(c->settle_max_usec, p->settle_max_usec);
+                if (p->hold_usec && p->stall_full_usec != TRIAL_MISSING) {
+                        double pct = 100.0 * (double) p->stall_full_usec / (double) p->hold_usec;
+                        c->stall_percent = isnan(c->stall_percent) || pct > c->stall_percent ? pct : c->stall_percent;
+                }
+                c->swapped_out = add_known(c->swapped_out, p->swapped_out);
+                c->swapped_in = add_known(c->swapped_in, p->swapped_in);
+                c->disk_written = add_known(c->disk_written, p->disk_written);
+                c->zram_ram_peak = max_known(c->zram_ram_peak, p->zram_ram_peak);
+                c->runs++;
+        }
+        if (c->runs == 0)
+                return false;
+        c->swapped_out = c->swapped_out == TRIAL_MISSING ? TRIAL_MISSING : c->swapped_out / c->runs;
+        c->swapped_in = c->swapped_in == TRIAL_MISSING ? TRIAL_MISSING : c->swapped_in / c->runs;
+        c->disk_written = c->disk_written == TRIAL_MISSING ? TRIAL_MISSING : c->disk_written / c->runs;
+        return true;
+}
+
+#define DENSITY_COL 50
+
+static void density_compare_line(FILE *f, const char *label, const TrialRecord *t, const size_t *idx, size_t n,
+                                 void (*cell)(const TrialRecord *r, char *buf, size_t size)) {
+        fprintf(f, "  %-24s", label);
+        for (size_t i = 0; i < n; i++) {
+                char buf[128];
+                cell(&t[idx[i]], buf, sizeof buf);
+                fputs(" | ", f);
+                put_col(f, buf, DENSITY_COL, false);
+        }
+        fputc('\n', f);
+}
+
+static void cell_id(const TrialRecord *r, char *buf, size_t size) {
+        snprintf(buf, size, "%s", r->id);
+}
+
+static void cell_backend(const TrialRecord *r, char *buf, size_t size) {
+        snprintf(buf, size, "%s%s%s", strempty(r->node.backend), r->node.zram_algorithm ? " " : "",
+                 strempty(r->node.zram_algorithm));
+}
+
+static void cell_replica(const TrialRecord *r, char *buf, size_t size) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        snprintf(buf, size, "%s / %s / %s", fmt_bytes(a, sizeof a, r->density->request),
+                 fmt_bytes(b, sizeof b, r->density->limit), fmt_bytes(c, sizeof c, r->density->swap_max));
+}
+
+static void cell_node(const TrialRecord *r, char *buf, size_t size) {
+        char a[FORMAT_BYTES_MAX], b[FORMAT_BYTES_MAX], c[FORMAT_BYTES_MAX];
+        snprintf(buf, size, "%s / %s / %s", fmt_bytes(a, sizeof a, r->node.mem_total),
+                 fmt_bytes(b, sizeof b, r->node.swap_total), fmt_bytes(c, sizeof c, r->density->budget));
+}
+
+static void cell_densities(const TrialRecord *r, char *buf, size_t size) {
+        const TrialDensity *d = r->density;
+        char x[32];
+        snprintf(buf, size, "%s%u / %s%u (%s)", d->at_least_no_swap ? "≥ " : "", d->density_no_swap,
+                 d->at_least_swap ? "≥ " : "", d->density_swap, fmt_num(x, sizeof x, density_ratio(d), 2, "×"));
+}
+
+static void cell_ceiling(const TrialRecord *r, char *buf, size_t size) {
+        const TrialDensity *d = r->density;
+        char a[32], b[32];
+        snprintf(buf, size, "%s%s%s%s", fmt_num(a, sizeof a, d->ceiling > 0 ? d->ceiling : NAN, 2, "×"),
+                 isnan(d->ceiling_zram) ? "" : " (zram ", isnan(d->ceiling_zram) ? "" : fmt_num(b, sizeof b, d->ceiling_zram, 2, "×"),
+                 isnan(d->ceiling_zram) ? "" : ")");
+}
+
+/* admitted at R; the request at which it admits the density with swap (none: no room, or maxPods) */
+static void cell_scheduler(const TrialRecord *r, char *buf, size_t size) {
+        const TrialDensity *d = r->density;
+        char a[FORMAT_BYTES_MAX];
+        if (d->density_swap == 0)
+                snprintf(buf, size, "%u%s", d->admitted, d->by_max_pods ? " (maxPods)" : "");
+        else if (d->request_for_swap == 0)
+                snprintf(buf, size, "%u%s; %u at no request", d->admitted, d->by_max_pods ? " (maxPods)" : "",
+                         d->density_swap);
+        else
+                snprintf(buf, size, "%u%s; %u at ≤ %s", d->admitted, d->by_max_pods ? " (maxPods)" : "",
+                         d->density_swap, fmt_bytes(a, sizeof a, d->request_for_swap));
+}
+
+static void density_compare_points(FILE *f, const TrialRecord *t, const size_t *idx, size_t n) {
+        _cleanup_free_ DensityRow *rows = NULL;
+        size_t nr = 0;
+        if (density_rows(t, idx, n, &rows, &nr) < 0) {
+                fprintf(f, "Out of memory.\n");
+                return;
+        }
+        for (size_t r = 0; r < nr; r++) {
+                char label[64];
+                snprintf(label, sizeof label, "%u %s", rows[r].replicas, rows[r].swap ? "swap" : "no swap");
+                fprintf(f, "  %-24s", label);
+                for (size_t i = 0; i < n; i++) {
+                        DensityCell c;
+                        char cell[256] = "", s[32], st[32], o[32], w[32], z[FORMAT_BYTES_MAX];
+                        if (density_cell(t[idx[i]].density, &rows[r], &c))
+                                snprintf(cell, sizeof cell, "%s %u/%u %s %s out %s w %s z %s", c.result, c.held, c.runs,
+                                         fmt_num(s, sizeof s, usec_s(c.settle_max_usec), 1, "s"),
+                                         fmt_num(st, sizeof st, c.stall_percent, 1, "%"),
+                                         fmt_num(o, sizeof o, bytes_per(c.swapped_out, (double) GiB), 2, "G"),
+                                         fmt_num(w, sizeof w, bytes_per(c.disk_written, 1e9), 2, "G"),
+                                         fmt_bytes(z, sizeof z, c.zram_ram_peak));
+                        fputs(" | ", f);
+                        put_col(f, cell, DENSITY_COL, false);
+                }
+                fputc('\n', f);
+        }
+}
+
+void trial_density_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command) {
+        Command *cs = NULL;
+        size_t nc = 0;
+        if (group_commands(t, n, command, &cs, &nc) < 0) {
+                fprintf(f, "Out of memory.\n");
+                return;
+        }
+        for (size_t k = 0; k < nc; k++) {
+                _cleanup_free_ char *cmd = command_line(cs[k].argv);
+                fprintf(f, "%sDensity trials of %s\n", k ? "\n" : "", strempty(cmd));
+                density_compare_line(f, "trial", t, cs[k].idx, cs[k].n, cell_id);
+                density_compare_line(f, "swap", t, cs[k].idx, cs[k].n, cell_backend);
+                density_compare_line(f, "MemTotal / swap / budget", t, cs[k].idx, cs[k].n, cell_node);
+                density_compare_line(f, "request / limit / swap", t, cs[k].idx, cs[k].n, cell_replica);
+                density_compare_line(f, "density no swap / swap", t, cs[k].idx, cs[k].n, cell_densities);
+                density_compare_line(f, "ceiling 1 + swap/RAM", t, cs[k].idx, cs[k].n, cell_ceiling);
+                density_compare_line(f, "scheduler admits", t, cs[k].idx, cs[k].n, cell_scheduler);
+                density_compare_points(f, t, cs[k].idx, cs[k].n);
+        }
+        if (nc)
+                fprintf(f, "\n  density: the most replicas that held without swap / with swap, and their ratio; scheduler\n"
+                           "  admits: how many more pods of the request it admits, then the largest request at which it\n"
+                           "  admits the density with swap; per point (replicas, swap): held or what gave out first, runs\n"
+                           "  held/runs,"
+" the slowest settle s, the node's full stall in %% of the hold, GiB swapped out\n"
+                           "  and GB written to the swap's disk (means of its runs), zram's RAM outside the limits (peak);\n"
+                           "  " DASH ": not measured\n");
+        if (nc)
+                put_wrapped(f, "  ", TRIAL_POD_OVERHEAD_LEFT_OUT);
+        commands_free(cs, nc);
+}
+
+static int density_trial_to_json(const TrialRecord *r, json_object **ret) {
+        _cleanup_json_ json_object *x = json_object_new_object(), *c = json_object_new_array();
+        _cleanup_free_ char *started = iso_time(r->started_usec);
+        const TrialDensity *d = r->density;
+        if (!x || !c)
+                return -ENOMEM;
+        int e = 0;
+        for (char **a = r->command; *a; a++)
+                e |= json_append_string(c, *a);
+        e |= json_add_string(x, "id", r->id);
+        e |= json_add_string(x, "started", started);
+        e |= json_add(x, "command", TAKE_PTR(c));
+        e |= json_add_string(x, "backend", r->node.backend);
+        e |= json_add_string(x, "zram_algorithm", r->node.zram_algorithm);
+        e |= add_u64_or_null(x, "mem_total_bytes", r->node.mem_total);
+        e |= add_u64_or_null(x, "swap_total_bytes", r->node.swap_total);
+        e |= add_u64_or_null(x, "budget_bytes", d->budget);
+        e |= add_u64_or_null(x, "request_bytes", d->request);
+        e |= add_u64_or_null(x, "limit_bytes", d->limit);
+        e |= add_u64_or_null(x, "swap_max_bytes", d->swap_max);
+        e |= json_add_u64(x, "density_no_swap", d->density_no_swap);
+        e |= json_add_u64(x, "density_swap", d->density_swap);
+        e |= json_add_bool(x, "at_least_no_swap", d->at_least_no_swap);
+        e |= json_add_bool(x, "at_least_swap", d->at_least_swap);
+        e |= add_double_or_null(x, "ratio", density_ratio(d), 100);
+        e |= add_double_or_null(x, "ceiling", d->ceiling > 0 ? d->ceiling : NAN, 100);
+        e |= add_double_or_null(x, "ceiling_zram", d->ceiling_zram, 100);
+        e |= json_add_u64(x, "admitted", d->admitted);
+        e |= json_add_bool(x, "admitted_by_max_pods", d->by_max_pods);
+        e |= add_u64_or_null(x, "allocatable_bytes", d->allocatable);
+        e |= d->request_for_swap ? json_add_u64(x, "request_for_density_swap_bytes", d->request_for_swap)
+                                 : json_add_null(x, "request_for_density_swap_bytes");
+        e |= json_add_null(x, "pod_overhead_bytes");
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(x);
+        return 0;
+}
+
+static int density_cell_to_json(const char *id, const DensityCell *c, json_object **ret) {
+        _cleanup_json_ json_object *x = json_object_new_object();
+        if (!x)
+                return -ENOMEM;
+        int e = 0;
+        e |= json_add_string(x, "id", id);
+        e |= json_add_string(x, "result", c->result);
+        e |= json_add_u64(x, "runs", c->runs);
+        e |= json_add_u64(x, "held", c->held);
+        e |= add_secs(x, "settle_max_s", c->settle_max_usec);
+        e |= add_double_or_null(x, "node_stall_full_percent", c->stall_percent, 100);
+        e |= add_u64_or_null(x, "swapped_out_bytes", c->swapped_out);
+        e |= add_u64_or_null(x, "swapped_in_bytes", c->swapped_in);
+        e |= add_u64_or_null(x, "disk_written_bytes", c->disk_written);
+        e |= add_u64_or_null(x, "zram_ram_peak_bytes", c->zram_ram_peak);
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(x);
+        return 0;
+}
+
+/* One row: replicas, swap and a cell per trial of cmd (null where it has no such point). */
+static int density_row_to_json(const TrialRecord *t, const Command *cmd, const DensityRow *row, json_object **ret) {
+        _cleanup_json_ json_object *x = json_object_new_object(), *cells = json_object_new_array();
+        if (!x || !cells)
+                return -ENOMEM;
+        int e = json_add_u64(x, "replicas", row->replicas) | json_add_bool(x, "swap", row->swap);
+        for (size_t i = 0; i < cmd->n && !e; i++) {
+                const TrialRecord *r = &t[cmd->idx[i]];
+                DensityCell c;
+                json_object *cell = NULL;
+                if (!density_cell(r->density, row, &c))
+                        e |= json_object_array_add(cells, NULL) < 0;
+                else
+                        e |= density_cell_to_json(r->id, &c, &cell) < 0 || json_append(cells, cell) < 0;
+        }
+        e |= json_add(x, "cells", TAKE_PTR(cells));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(x);
+        return 0;
+}
+
+static int density_command_to_json(const TrialRecord *t, const Command *cmd, json_object **ret) {
+        _cleanup_json_ json_object *x = json_object_new_object(), *c = json_object_new_array(),
+                                   *ids = json_object_new_array(), *rows_j = json_object_new_array();
+        _cleanup_free_ DensityRow *rows = NULL;
+        size_t nr = 0;
+        if (!x || !c || !ids || !rows_j || density_rows(t, cmd->idx, cmd->n, &rows, &nr) < 0)
+                return -ENOMEM;
+        int e = 0;
+        for (char *const *a = cmd->argv; *a; a++)
+                e |= json_append_string(c, *a);
+        for (size_t i = 0; i < cmd->n; i++)
+                e |= json_append_string(ids, t[cmd->idx[i]].id);
+        for (size_t r = 0; r < nr && !e; r++) {
+                json_object *row = NULL;
+                e |= density_row_to_json(t, cmd, &rows[r], &row) < 0 || json_append(rows_j, row) < 0;
+        }
+        e |= json_add(x, "command", TAKE_PTR(c));
+        e |= json_add(x, "trials", TAKE_PTR(ids));
+        e |= json_add(x, "rows", TAKE_PTR(rows_j));
+        if (e)
+                return -ENOMEM;
+        *ret = TAKE_PTR(x);
+        return 0;
+}
+
+int trial_density_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object *o) {
+        _cleanup_json_ json_object *trials = json_object_new_array(), *cmds = json_object_new_array();
+        Command *cs = NULL;
+        size_t nc = 0;
+        int e = 0;
+        if (!trials || !cmds || group_commands(t, n, command, &cs, &nc) < 0)
+                return -ENOMEM;
+        for (size_t k = 0; k < nc && !e; k++)
+                for (size_t i = 0; i < cs[k].n && !e; i++) {
+                        json_object *x = NULL;
+                        e |= density_trial_to_json(&t[cs[k].idx[i]], &x) < 0 || json_append(trials, x) < 0;
+                }
+        for (size_t k = 0; k < nc && !e; k++) {
+                json_object *x = NULL;
+                e |= density_command_to_json(t, &cs[k], &x) < 0 || json_append(cmds, x) < 0;
+        }
+        commands_free(cs, nc);
+        e |= json_add(o, "density_trials", TAKE_PTR(trials));
+        e |= json_add(o, "density_commands", TAKE_PTR(cmds));
+        e |= json_add_string(o, "pod_overhead", TRIAL_POD_OVERHEAD_LEFT_OUT);
+        return e ? -ENOMEM : 0;
+}
+
 /* --- --svg -------------------------------------------------------------------------------------- */
 
 static double mib(uint64_t v) {
@@ -1063,7 +1424,50 @@ char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, un
         return svg;
 }
 
-int trial_svg_write(const char *path, const char *svg) {
-        /* 0644: a picture for people, read by whoever opens it; nothing in it is secret */
-        return write_file_atomic(path, svg, 0644);
+/* The density records of command (NULL: the latest density record's), one panel each. */
+static size_t density_panels_of(const TrialRecord *t, size_t n, char *const **want) {
+        for (size_t i = n; !*want && i > 0; i--)
+                if (t[i - 1].density)
+                        *want = t[i - 1].command;
+        size_t k = 0;
+        for (size_t i = 0; *want && i < n; i++)
+                k += t[i].density && strv_equal(t[i].command, *want);
+        return k;
 }
+
+char *trial_density_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
+                                unsigned *ret_height) {
+        char *const *want = command;
+        size_t k = density_panels_of(t, n, &want), m = 0;
+        SvgPanel *pn = calloc(k ?: 1, sizeof *pn);
+        char **titles = calloc(k + 1, sizeof *titles);
+        _cleanup_free_ char *cmd = want ? command_line(want) : NULL, *title = NULL;
+        char *svg = NULL;
+        int r = pn && titles ? 0 : -ENOMEM;
+        for (size_t i = 0; r >= 0 && want && i < n; i++) {
+                const TrialDensity *d = t[i].density;
+                if (!d || !strv_equal(t[i].command, want))
+                        continue;
+                titles[m] = strdup_printf("%s: %s%s%s, %u / %u replicas", t[i].id, strempty(t[i].node.backend),
+                                          t[i].node.zram_algorithm ? " " : "", strempty(t[i].node.zram_algorithm),
+                                          d->density_no_swap, d->density_swap);
+                r = titles[m] ? two_series(&pn[m], titles[m], "replicas (count)", "settle time (s)") : -ENOMEM;
+                m++;
+                if (r >= 0)
+                        r = density_series(d, false, false, &pn[m - 1].series[0]) < 0 ||
+                                            density_series(d, true, false, &pn[m - 1].series[1]) < 0
+                                    ? -ENOMEM : 0;
+        }
+        if (r >= 0) {
+                title = strdup_printf("nodeswap trial --compare, density: %s", cmd ?: "no density trial recorded");
+                svg = title ? svg_render(title, pn, m, ret_width, ret_height) : NULL;
+        }
+        if (pn)
+                panels_free(pn, m);
+        free(pn);
+        for (size_t i = 0; titles && i < m; i++)
+                free(titles[i]);
+        free(titles);
+        return svg;
+}
+

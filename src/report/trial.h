@@ -30,6 +30,19 @@ void trial_print_density(FILE *f, const TrialRecord *t);
 void trial_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
 int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object **ret);
 
+/* --compare of density records (t: density records only), per command one column per trial (its
+ * backend): the node, the replica, the densities and their ratio, the ceiling, the scheduler's
+ * view, then a row per (replicas, swap) point with its costs. The JSON adds "density_trials" and
+ * "density_commands" (nodeswap(8) TRIAL) to o, the object trial_compare_to_json() made. */
+void trial_density_compare_print(FILE *f, const TrialRecord *t, size_t n, char *const *command);
+int trial_density_compare_to_json(const TrialRecord *t, size_t n, char *const *command, json_object *o);
+
+/* What a density trial's figures leave out (text and JSON, nodeswap(8)): nodeswap measures no
+ * pod's overhead. */
+#define TRIAL_POD_OVERHEAD_LEFT_OUT                                                                      \
+        "the replicas are transient units, not pods: the figures leave out what a pod adds on a node "  \
+        "(its sandbox's pause container and its runtime's shim), which nodeswap does not measure"
+
 /* --svg: a self-contained SVG chart (report/svg.h) of a trial (wall time and swap traffic against
  * the limit, without and with swap; a density trial: the slowest settle time and the node's stall
  * against the replicas, each point marked held or with what gave out) and of --compare (one panel
@@ -38,4 +51,8 @@ int trial_compare_to_json(const TrialRecord *t, size_t n, char *const *command, 
 char *trial_svg(const TrialRecord *t, unsigned *ret_width, unsigned *ret_height);
 char *trial_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
                         unsigned *ret_height);
-int trial_svg_write(const char *path, const char *svg);
+/* --compare --svg of density records (t: density records only): one panel a density trial of the
+ * command (NULL: of the latest one's), side by side, each titled with its backend and densities:
+ * the slowest settle time against the replicas, without and with swap. */
+char *trial_density_compare_svg(const TrialRecord *t, size_t n, char *const *command, unsigned *ret_width,
+                                unsigned *ret_height);

@@ -44,6 +44,55 @@ check "compare --json: a file run's writes, zram's RAM null on it" \
 	  "[(2400000000, 220200960), (40000000000, None)]" ]
 check "compare --json: oom cell" [ "$(json "$tmp/c.json" 'd["commands"][0]["rows"][2]["cells"][0]["result"]')" = oom ]
 
+# --compare of density records (tests/fixtures/trial/density: the idle replicas on zram and on the
+# file, the hot replicas on zram): per command one column a backend, the densities, ratio, ceiling,
+# the scheduler's view, a row per point with its costs, and what the figures leave out
+dn=$fx/trial/density
+run 0 trial --compare --root "$dn"
+has '^Density trials of /usr/local/lib/nodeswap-e2e/replica idle 40$'
+has '^Density trials of /usr/local/lib/nodeswap-e2e/replica hot 40$'
+has '^  swap +\| zram zstd +\| file +$'
+has '^  density no swap / swap +\| 9 / 16 \(1\.78×\) +\| 6 / 9 \(1\.50×\) +$'
+has '^  ceiling 1 \+ swap/RAM +\| 2\.00× \(zram 1\.98×\) +\| 1\.32× +$'
+has '^  scheduler admits +\| 110 \(maxPods\); 16 at ≤ 117\.0 MiB +\| 110 \(maxPods\); 9 at ≤ 117\.0 MiB'
+has '^  request / limit / swap +\| 16\.0 MiB / 48\.0 MiB / 16\.0 MiB +\| 40\.0 MiB / 48\.0 MiB / 13\.0 MiB'
+has '^  16 swap +\| held 1/1 3\.4s 1\.1% out 0\.24G w 0\.00G z 81\.0 MiB +\| +$'
+has '^  9 no swap +\| held 1/1 2\.9s 0\.4% out 0\.00G w 0\.00G z 0 B +\| slow 0/1 4\.7s 0\.0% out 0\.00G w 0\.00G z — +$'
+has '^  10 no swap +\| oom 0/1 — — '
+has 'the figures leave out what a pod adds on a node'
+lacks 'No trial recorded'
+lacks 'Left out'
+run 0 trial --compare --root "$dn" -- replica hot 40
+has '^Density trials of /usr/local/lib/nodeswap-e2e/replica hot 40$'
+lacks 'idle 40'
+"$ns" trial --compare --json --root "$dn" -- replica idle 40 >"$tmp/d.json" 2>/dev/null
+check "compare --json, density: the runs' lists empty" [ "$(json "$tmp/d.json" '(d["trials"], d["commands"])')" = "([], [])" ]
+check "compare --json, density: one entry a trial of the command, backends" \
+	[ "$(json "$tmp/d.json" '[(t["id"], t["backend"]) for t in d["density_trials"]]')" = "[('20261203T200400Z', 'zram'), ('20261203T200900Z', 'file')]" ]
+check "compare --json, density: densities, ratio, ceiling, admitted, the request for the density" \
+	[ "$(json "$tmp/d.json" '[(t["density_no_swap"], t["density_swap"], t["ratio"], round(t["ceiling"], 2), t["admitted"], t["request_for_density_swap_bytes"] >> 20) for t in d["density_trials"]]')" = \
+	  "[(9, 16, 1.78, 2.0, 110, 117), (6, 9, 1.5, 1.32, 110, 117)]" ]
+check "compare --json, density: no pod overhead measured, and said so" \
+	eval '[ "$(json "$tmp/d.json" "[t[\"pod_overhead_bytes\"] for t in d[\"density_trials\"]]")" = "[None, None]" ] &&
+	      json "$tmp/d.json" "d[\"pod_overhead\"]" | grep -q "leave out what a pod adds"'
+check "compare --json, density: rows without swap first, by replicas" \
+	[ "$(json "$tmp/d.json" '[(r["replicas"], r["swap"]) for r in d["density_commands"][0]["rows"]]')" = \
+	  "[(1, False), (6, False), (7, False), (8, False), (9, False), (10, False), (8, True), (9, True), (10, True), (11, True), (16, True), (17, True)]" ]
+check "compare --json, density: a point of one backend only is null in the other's column" \
+	[ "$(json "$tmp/d.json" '[c and (c["result"], c["swapped_out_bytes"] >> 20, c["zram_ram_peak_bytes"] >> 20) for c in d["density_commands"][0]["rows"][10]["cells"]]')" = \
+	  "[('held', 243, 81), None]" ]
+# a root with both kinds: both tables, the runs' first
+mkdir -p "$tmp/mixed/var/lib/nodeswap/trials"
+cp "$root"/var/lib/nodeswap/trials/*.json "$dn"/var/lib/nodeswap/trials/*.json "$tmp/mixed/var/lib/nodeswap/trials/"
+run 0 trial --compare --root "$tmp/mixed"
+has '^/usr/bin/make -j4 Image$'
+has '^Density trials of /usr/local/lib/nodeswap-e2e/replica idle 40$'
+run 0 trial --compare --root "$tmp/mixed" -- make -j4 Image
+lacks 'Density trials'
+"$ns" trial --compare --json --root "$tmp/mixed" >"$tmp/m.json" 2>/dev/null
+check "compare --json, both kinds: 4 trials with runs, 3 density trials" \
+	[ "$(json "$tmp/m.json" '(len(d["trials"]), len(d["density_trials"]), len(d["density_commands"]))')" = "(4, 3, 2)" ]
+
 # no record at all
 mkdir -p "$tmp/empty"
 run 0 trial --compare --root "$tmp/empty"

@@ -461,7 +461,7 @@ static void json_round_trip_keeps_missing_as_null(void **state) {
 
 /* A density record (issue 39) as the trial leaves it: its JSON shape (the stable keys, null for
  * what was not measured), the text table and the verdict's sentences, and that it reads back as a
- * density record, which --compare leaves out. */
+ * density record with its figures, which --compare sets side by side. */
 static void density_record_json_and_text(void **state) {
         TrialRecord t = {};
         load("20261201T100000Z", &t);
@@ -505,6 +505,11 @@ static void density_record_json_and_text(void **state) {
         assert_true(json_object_object_get_ex(D, "scheduler", &sch));
         assert_true(json_object_object_get_ex(sch, "request_for_density_swap_bytes", &v));
         assert_true(json_object_get_int64(v) == 234 * (int64_t) MiB);
+        /* no pod's overhead measured, and the record says so */
+        assert_true(json_object_object_get_ex(D, "pod_overhead_bytes", &v));
+        assert_null(v);
+        assert_true(json_object_object_get_ex(D, "pod_overhead", &v));
+        assert_non_null(strstr(json_object_get_string(v), "leave out what a pod adds on a node"));
         assert_true(json_object_object_get_ex(D, "points", &pts));
         assert_int_equal(json_object_array_length(pts), 2);
         p1 = json_object_array_get_idx(pts, 1);
@@ -539,6 +544,23 @@ static void density_record_json_and_text(void **state) {
         _cleanup_free_ char *why = NULL;
         assert_int_equal(trial_record_parse(json_object_to_json_string(o), &back, &why), 0);
         assert_true(back.density_mode);
+        /* --compare reads the figures back */
+        assert_non_null(back.density);
+        assert_int_equal(back.density->density_no_swap, 10);
+        assert_int_equal(back.density->density_swap, 17);
+        assert_int_equal(back.density->admitted, 124);
+        assert_true(back.density->request_for_swap == 234 * MiB);
+        assert_true(back.density->swap_max == 16 * MiB);
+        assert_true(back.density->ceiling == 1.5);
+        assert_true(isnan(back.density->ceiling_zram));
+        assert_int_equal(back.density->n_points, 2);
+        assert_string_equal(back.density->points[1].gave_out, "oom");
+        assert_int_equal(back.density->points[1].oom, 2);
+        assert_true(back.density->points[1].hold_usec == 0);
+        assert_true(back.density->points[1].swapped_out == 2 * GiB);
+        assert_true(back.density->points[1].settle_max_usec == TRIAL_MISSING);
+        assert_true(back.density->points[0].stall_full_usec == 50000);
+        assert_true(back.density->points[0].disk_written == TRIAL_MISSING);
         trial_record_done(&back);
         trial_record_done(&t);
 }

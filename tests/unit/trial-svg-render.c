@@ -3,21 +3,27 @@
  * trial_compare_svg()) from the recorded trials of tests/fixtures/trial into OUTDIR: limits.svg
  * (20261201T100000Z, a --limits trial on zram), floor.svg (20261201T150000Z, a --find-floor
  * trial), density.svg (a density record with figures shaped after the issue's e2e: 40 MiB
- * replicas, 12 without swap and 17 with) and compare.svg (the make trials on zram and the file).
+ * replicas, 12 without swap and 17 with), compare.svg (the make trials on zram and the file) and
+ * density-compare.svg (tests/fixtures/trial/density: the density trials of the idle replicas on
+ * zram and on the file, side by side).
  * One line per chart on stdout: "NAME WIDTH HEIGHT", the size each declares. test-trial-svg.sh
  * renders them with rsvg-convert and checks the pictures. */
 #include <stdio.h>
 
 #include "report/trial.h"
 
-static int load(const char *fx, const char *id, TrialRecord *t) {
-        _cleanup_free_ char *path = strdup_printf("%s/trial/root/var/lib/nodeswap/trials/%s.json", fx, id);
+static int load_from(const char *fx, const char *root, const char *id, TrialRecord *t) {
+        _cleanup_free_ char *path = strdup_printf("%s/trial/%s/var/lib/nodeswap/trials/%s.json", fx, root, id);
         _cleanup_free_ char *text = NULL, *why = NULL;
         if (!path || read_full_file(path, TRIAL_RECORD_MAX, &text) < 0 || trial_record_parse(text, t, &why) < 0) {
                 fprintf(stderr, "cannot read %s: %s\n", strempty(path), strempty(why));
                 return -1;
         }
         return 0;
+}
+
+static int load(const char *fx, const char *id, TrialRecord *t) {
+        return load_from(fx, "root", id, t);
 }
 
 static int put(const char *dir, const char *name, char *svg, unsigned w, unsigned h) {
@@ -39,6 +45,22 @@ static TrialDensityPoint point(unsigned n, bool swap, const char *gave_out, doub
                 .hold_usec = stall_pct < 0 ? 0 : 3000000,
                 .stall_full_usec = stall_pct < 0 ? TRIAL_MISSING : (uint64_t) (stall_pct * 30000),
         };
+}
+
+/* the density records of the idle replicas, zram and file, and the hot replicas' (another command) */
+static int density_compare(const char *fx, const char *dir) {
+        TrialRecord d[3] = {};
+        unsigned w = 0, h = 0;
+        int r = -1;
+        if (load_from(fx, "density", "20261203T200400Z", &d[0]) >= 0 &&
+            load_from(fx, "density", "20261203T200600Z", &d[1]) >= 0 &&
+            load_from(fx, "density", "20261203T200900Z", &d[2]) >= 0) {
+                char *svg = trial_density_compare_svg(d, 3, d[0].command, &w, &h);
+                r = put(dir, "density-compare", svg, w, h);
+        }
+        for (size_t i = 0; i < ELEMENTSOF(d); i++)
+                trial_record_done(&d[i]);
+        return r;
 }
 
 int main(int argc, char **argv) {
@@ -85,6 +107,8 @@ int main(int argc, char **argv) {
         svg = trial_svg(&dr, &w, &h);
         int r = put(argv[2], "density", svg, w, h);
         trial_record_done(&dr);
+        if (r >= 0)
+                r = density_compare(argv[1], argv[2]);
         if (r >= 0)
                 ret = 0;
 finish:

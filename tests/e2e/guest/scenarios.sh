@@ -2426,6 +2426,36 @@ dn_trial() {
 }
 dn_gain() { json 'j["density"]["density_swap"] - j["density"]["density_no_swap"]'; }
 
+# dn_compare: trial --compare of the saved density records, the idle replicas' on zram and on the
+# file side by side (text, --json, and --svg: one panel a backend)
+dn_compare() {
+        tr_ns trial --compare -- "$DN_REPLICA" idle "$DN_MIB"
+        expect "compare: exits 0 on the density records" "$NS_RC" 0 "stderr: $(tail -c 300 "$NS_ERR")"
+        cp "$NS_OUT" "$DN_DIR/compare.txt"
+        check "compare: the idle replicas' density trials in one table, zram and file side by side" \
+                "$(grep -m1 '^  swap ' "$NS_OUT")" grep -Eq '^  swap +[|] zram [a-z0-9-]+ +[|] file *$' "$NS_OUT"
+        check "compare: each backend's densities without / with swap and their ratio" \
+                "$(grep -m1 '^  density no swap' "$NS_OUT")" \
+                grep -Eq '^  density no swap / swap +[|] [0-9]+ / [0-9]+ [(][0-9.]+×[)] +[|] [0-9]+ / [0-9]+ [(][0-9.]+×[)] *$' "$NS_OUT"
+        check "compare: the hot replicas left out (another command)" "" eval "! grep -q hot '$NS_OUT'"
+        check "compare: says what the figures leave out" "" grep -q 'leave out what a pod adds' "$NS_OUT"
+        tr_ns trial --compare --json -- "$DN_REPLICA" idle "$DN_MIB"
+        expect "compare --json: the idle replicas' zram and file trials, with the densities the trials found" \
+                "$(json '", ".join("%s %d/%d" % (t["backend"], t["density_no_swap"], t["density_swap"]) for t in j["density_trials"])')" \
+                "$DN_IDLE_ZRAM, $DN_IDLE_FILE"
+        expect "compare --json: one row list, a cell per backend" \
+                "$(json 'sorted(set(len(r["cells"]) for r in j["density_commands"][0]["rows"]))')" "[2]"
+        echo "DATA density-record compare-idle $(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1])), separators=(",", ":")))' "$NS_OUT" 2>/dev/null)" >>"$RESULTS"
+        tr_ns trial --compare --svg "$DN_DIR/compare.svg" -- "$DN_REPLICA" idle "$DN_MIB"
+        expect "compare --svg: exits 0" "$NS_RC" 0 "stderr: $(tail -c 300 "$NS_ERR")"
+        check "compare --svg: drew the chart, 0600" "$(stat -c '%a %s' "$DN_DIR/compare.svg" 2>&1)" \
+                test "$(stat -c %a "$DN_DIR/compare.svg" 2>/dev/null)" = 600
+        check "compare --svg: one panel a backend, zram and file side by side" \
+                "$(grep -Eo '>[0-9TZ_]+: [^<]*replicas<' "$DN_DIR/compare.svg" | tr '\n' ' ')" \
+                eval "grep -Eq '>[0-9TZ_]+: zram [a-z0-9-]+, [0-9]+ / [0-9]+ replicas<' '$DN_DIR/compare.svg' && grep -Eq '>[0-9TZ_]+: file, [0-9]+ / [0-9]+ replicas<' '$DN_DIR/compare.svg'"
+        echo "DATA density-svg compare-idle $(base64 -w0 "$DN_DIR/compare.svg" 2>/dev/null)" >>"$RESULTS"
+}
+
 scenario_density() {
         if [[ ! -x $DN_REPLICA ]]; then line SKIP "replica not installed (the harness builds it with the host's C compiler)"; return; fi
         local t0=$SECONDS s0 sa sb hp avail mt_mib file_mib idle_gain hot_gain
@@ -2451,6 +2481,7 @@ scenario_density() {
         sa=$(tr_snap)
         dn_trial "zram idle" -- "$DN_REPLICA" idle "$DN_MIB"
         idle_gain=$(dn_gain)
+        DN_IDLE_ZRAM=$(json '"zram %d/%d" % (j["density"]["density_no_swap"], j["density"]["density_swap"])')
         check "zram idle: at least 2 more replicas with swap than without" "$idle_gain more" test "${idle_gain/null/0}" -ge 2
         expect "zram idle: the trial saw the zram backend" "$(json 'j["node"]["backend"]')" zram
         check "zram idle: the points with swap swapped out (swapped_out_bytes > 0 where more replicas held than without swap)" \
@@ -2492,6 +2523,7 @@ scenario_density() {
         DN_REQUEST=$DN_FILE_REQUEST
         dn_trial "file idle" -- "$DN_REPLICA" idle "$DN_MIB"
         idle_gain=$(dn_gain)
+        DN_IDLE_FILE=$(json '"file %d/%d" % (j["density"]["density_no_swap"], j["density"]["density_swap"])')
         check "file idle: at least 2 more replicas with swap than without" "$idle_gain more (file $file_mib MiB)" \
                 test "${idle_gain/null/0}" -ge 2
         expect "file idle: the trial saw the file backend" "$(json 'j["node"]["backend"]')" file
@@ -2503,11 +2535,7 @@ scenario_density() {
         tr_same "file hot: the trial changed nothing on the node" "$sb"
 
         DN_REQUEST=16Mi
-        # --compare leaves density records out, and says so
-        tr_ns trial --compare
-        expect "compare exits 0 beside density records" "$NS_RC" 0
-        check "compare names the density records it leaves out" "$(grep -c 'a density trial' "$NS_ERR")" \
-                test "$(grep -c 'a density trial' "$NS_ERR")" -ge 4
+        dn_compare
 
         # --- back to the start ------------------------------------------------------------------
         cd / || return
