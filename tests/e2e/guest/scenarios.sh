@@ -151,7 +151,10 @@ swaps_summary() { swaps | while read -r d p; do
         if [[ $d == /dev/zram* ]]; then echo -n "$d($p,$(zram_alg "$d")) "; else echo -n "$d($p) "; fi
 done; }
 
-# wait_for SECONDS CMD...: poll every 0.5 s
+# wait_for SECONDS CMD...: poll every 0.5 s. CMD runs anew at every poll: a condition on what a
+# command prints goes through out_is/out_not/out_ge below (or a function), never as
+# `test "$(...)"`, whose substitution bash expands once, before wait_for starts, so that it never
+# re-polls (the wait then either passes at once or takes its whole time and fails).
 wait_for() {
         local deadline=$(( $(date +%s) + $1 ))
         shift
@@ -160,6 +163,12 @@ wait_for() {
                 sleep 0.5
         done
 }
+# out_is WANT CMD...: CMD prints WANT (the last newline aside); out_not NOT CMD...: it prints
+# something else; out_ge MIN CMD...: it prints an integer >= MIN. For wait_for: CMD runs at
+# every call, with its arguments as they are (nothing is built into a shell command).
+out_is() { local want=$1; shift; [[ $("$@") == "$want" ]]; }
+out_not() { local not=$1; shift; [[ $("$@") != "$not" ]]; }
+out_ge() { local min=$1 v; shift; v=$("$@"); [[ $v =~ ^[0-9]+$ ]] && (( v >= min )); }
 
 # ---------------------------------------------------------------------------------------------
 # running nodeswap: output kept under $STATE/log for debugging, rc in $NS_RC, JSON in $NS_OUT
@@ -293,7 +302,7 @@ setup_policy() {  # setup_policy NAME: apply a policy as a precondition (not a c
 
 # k3s is back and saw the node's swap as it is now
 k3s_saw_current() {  # k3s_saw_current NAME WANT_BEHAVIOR
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         expect "$1: k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
         expect "$1: kubelet saw swapBehavior" "$(k3s_seen swap_behavior)" "$2"
         expect "$1: kubelet saw the node's SwapTotal (kB)" "$(k3s_seen swap_total_kb)" "$(swap_total_kb)"
@@ -319,7 +328,7 @@ zram_stays_off_through_writeback() {
         local name=$1 before
         before=$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)
         if [[ $(prop rpi-zram-writeback.timer ActiveState) == active ]]; then
-                if wait_for 15 test "$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)" != "$before"; then
+                if wait_for 15 out_not "$before" prop rpi-zram-writeback.timer LastTriggerUSecMonotonic; then
                         sleep 2
                         info "$name: writeback timer fired" "LastTrigger $before -> $(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)"
                 else
@@ -342,7 +351,7 @@ zram_stays_off_through_writeback() {
 # scenarios
 
 scenario_smoke() {
-        wait_for 60 test "$(prop dev-zram0.swap ActiveState)" = active
+        wait_for 60 out_is active prop dev-zram0.swap ActiveState
         expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
         expect "systemd-zram-setup@zram0.service active" "$(prop systemd-zram-setup@zram0.service ActiveState)" active
         expect "/dev/zram0 in /proc/swaps at priority 100" "$(swap_prio /dev/zram0)" 100 "$(swaps_summary)"
@@ -352,7 +361,7 @@ scenario_smoke() {
                 grep -qw zstd /sys/block/zram0/comp_algorithm
         expect "cgroup v2" "$(stat -fc %T /sys/fs/cgroup)" cgroup2fs
 
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         expect "k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
         expect "k3s-agent started once this boot" "$(k3s_starts)" 1
         expect "kubelet saw swapBehavior NoSwap" "$(k3s_seen swap_behavior)" NoSwap
@@ -360,7 +369,7 @@ scenario_smoke() {
         check "k3s wrote 00-k3s-defaults.conf" "" test -s "$DROPIN_DIR/00-k3s-defaults.conf"
 
         expect "rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
-        wait_for 25 test "$(writeback_runs)" -ge 1
+        wait_for 25 out_ge 1 writeback_runs
         check "the writeback timer ran its service" "runs this boot: $(writeback_runs)" test "$(writeback_runs)" -ge 1
 
         if wait_for 120 test -e "$RUN/host-ssh-ok"; then
@@ -639,7 +648,7 @@ scenario_v() {
                 ns revert --json
                 [[ $NS_RC == 0 ]] || fail "setup: revert" "rc=$NS_RC; $(tail -c 600 "$NS_ERR")"
         fi
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         local eh_line s0
         eh_line=$(grep -n '^evictionHard:' "$DROPIN_DIR/00-k3s-defaults.conf" 2>/dev/null | cut -d: -f1)
         check "k3s's defaults file sets evictionHard" "$(head -c 300 "$DROPIN_DIR/00-k3s-defaults.conf" 2>&1)" test -n "$eh_line"
@@ -834,7 +843,7 @@ while not os.path.exists("/run/e2e-wb-verify"):
 open("/run/e2e-wb-hog.check", "w").write(digest(pages))
 time.sleep(600)' >/dev/null 2>&1
         wait_for 180 test -s /run/e2e-wb-hog.sum
-        wait_for 60 test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
+        wait_for 60 out_ge $((64 * 1024 * 1024 + 1)) wb_orig "$z"
         check "pages went to zram" "orig_data_size $(wb_orig "$z"); $(swaps_summary)" test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
         expect "nothing written back while the pages went to zram" "$(wb_bd "$z" 3)" "$w0"
         sleep 2
@@ -897,7 +906,7 @@ time.sleep(600)' >/dev/null 2>&1
         ns_expect_rc "revert exits 0" 0
         expect "revert stops nodeswap-writeback.timer" "$(prop nodeswap-writeback.timer ActiveState)" inactive
         check "revert: the zram device is gone" "$(ls /sys/block | tr '\n' ' ')" test -n "$z" -a ! -e "/sys/block/$z"
-        wait_for 10 test -z "$(losetup -n -O NAME -j "$WB_FILE" 2>/dev/null)"
+        wait_for 10 out_is "" loops_on "$WB_FILE"
         expect "revert: no loop device on $WB_FILE" "$(losetup -n -O NAME -j "$WB_FILE" 2>&1)" ""
         check "revert: the writeback record is gone" "" test ! -e /run/nodeswap-state/writeback
         check "revert (without --purge) keeps $WB_FILE" "" test -f "$WB_FILE"
@@ -930,7 +939,7 @@ p_recorded() { grep -qx "no_swap_unit=$P_UNIT" /var/lib/nodeswap/state 2>/dev/nu
 scenario_p() {
         ns revert --json
         ns_expect_rc "precondition: revert" 0
-        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        wait_for 30 out_is active prop "$P_UNIT" ActiveState
         local before_prop before_cg starts
         before_prop=$(prop "$P_UNIT" MemorySwapMax) before_cg=$(p_cgroup_swap_max)
         printf 'prop=%s\ncgroup=%s\n' "$before_prop" "$before_cg" >"$STATE/p-before"
@@ -963,7 +972,7 @@ scenario_p() {
                 grep -qx 'MemorySwapMax=0' "$P_GENERATED"
         starts=$(k3s_starts)
         systemctl restart "$P_UNIT"
-        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        wait_for 30 out_is active prop "$P_UNIT" ActiveState
         expect "restarted once" "$(k3s_starts)" $((starts + 1))
         expect "the restarted unit started with memory.swap.max" "$(k3s_seen cgroup_swap_max)" 0
 
@@ -1493,6 +1502,7 @@ CH_ZRAM_ID='' CH_SWAP_DEV='' CH_HOG_PID='' CH_ROUND=1 CH_P=''
 declare -A CH_SAVED=() CH=()
 
 ch_kv() { awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }' "$1" 2>/dev/null; }  # ch_kv FILE KEY
+ch_hog_ready_or_gone() { [[ -e $CH_DIR/ready ]] || ! kill -0 "$CH_HOG_PID" 2>/dev/null; }
 ch_num() { local v; v=$(cat "$1" 2>/dev/null); echo "${v:-0}"; }
 ch_mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 # the block device under / (the swap file's writes land there)
@@ -1593,7 +1603,7 @@ ch_run() {  # ch_run BACKEND
         ( echo "$BASHPID" >"$CH_CG/cgroup.procs" && exec "$CH_HOG" "$CH_HOG_MIB" "$CH_DIR/ready" "$CH_DIR/result" compressible ) \
                 </dev/null >"$CH_DIR/hog.out" 2>&1 &
         CH_HOG_PID=$!
-        wait_for 600 eval "[[ -e $CH_DIR/ready ]] || ! kill -0 $CH_HOG_PID 2>/dev/null"
+        wait_for 600 ch_hog_ready_or_gone
         CH[$b.fill_s]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
         if [[ ! -e $CH_DIR/ready ]]; then
                 fail "$CH_P$b: the hog filled its $CH_HOG_MIB MiB" "not ready after ${CH[$b.fill_s]} s; $(cat "$CH_DIR/hog.out"); events: $(tr '\n' ' ' <"$CH_CG/memory.events")"
@@ -1601,7 +1611,7 @@ ch_run() {  # ch_run BACKEND
                 return 1
         fi
         # swap writes still in flight count once they are done
-        wait_for 60 test "$(ch_kv /proc/vmstat nr_writeback)" = 0
+        wait_for 60 out_is 0 ch_kv /proc/vmstat nr_writeback
         sleep 1
         ch_sample "$b.1"
         local c=$CH_CG
@@ -1680,10 +1690,11 @@ th_full_avg60() { awk '$1 == "full" { sub("avg60=", "", $3); print $3 }' "$1" 2>
 th_at_least() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b) }'; }
 th_below() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 < b) }'; }
 
+th_cg_empty() { [[ -z $(cat "$TH_CG/cgroup.procs" 2>/dev/null) ]]; }
 th_teardown() {
         if [[ -d $TH_CG ]]; then
                 echo 1 >"$TH_CG/cgroup.kill" 2>/dev/null
-                wait_for 20 test -z "$(cat "$TH_CG/cgroup.procs" 2>/dev/null)"
+                wait_for 20 th_cg_empty
         fi
         if [[ -n $TH_LOOP_PID ]]; then
                 kill -KILL "$TH_LOOP_PID" 2>/dev/null
