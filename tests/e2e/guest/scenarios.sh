@@ -2409,6 +2409,7 @@ KUBE_LIB=/usr/local/lib/nodeswap-e2e
 KUBE_NODE=nodeswap-e2e
 KUBE_DROPIN_DIR=/etc/kubernetes/kubelet.conf.d
 KUBE_DROPIN=$KUBE_DROPIN_DIR/90-nodeswap.conf
+KUBE_MANIFESTS=/etc/kubernetes/manifests        # kubeadm's staticPodPath (config.yaml)
 kapi() { python3 "$KUBE_LIB/kubeapi.py" api "$@" 2>>"$STATE/kube-api.err"; }
 # kjson EXPR: a Python expression over the JSON document `j` on stdin
 kjson() {
@@ -2450,35 +2451,39 @@ JSON
         kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$1.json" >/dev/null
         wait_for 300 kube_running "$1"
 }
-# kube_swap_of POD: "CGROUP_SWAP_MAX CONFIG_JSON_SWAP_MAX CGROUP" of its container: the cgroup's
-# memory.swap.max as the kernel keeps it (whole pages) and the byte value the kubelet asked for,
-# linux.resources.unified in the OCI config.json containerd gave runc, and the cgroup as nodeswap
-# names it (below /sys/fs/cgroup/)
-kube_swap_of() {
-        local cid uid cg
-        cid=$(kube_cid "$1") uid=$(kube_pod "$1" 'j["metadata"]["uid"]')
-        cg=$(find /sys/fs/cgroup/kubepods.slice -type d -name "cri-containerd-$cid.scope" 2>/dev/null | head -n 1)
+# kube_cg_swap CONTAINER_ID: "CGROUP_SWAP_MAX CONFIG_JSON_SWAP_MAX CGROUP" of a container: the
+# cgroup's memory.swap.max as the kernel keeps it (whole pages) and the byte value the kubelet asked
+# for, linux.resources.unified in the OCI config.json containerd gave runc, and the cgroup as
+# nodeswap names it (below /sys/fs/cgroup/); "none" for what is not there
+kube_cg_swap() {
+        local cg path
+        cg=$(find /sys/fs/cgroup/kubepods.slice -type d -name "cri-containerd-$1.scope" 2>/dev/null | head -n 1)
+        path=${cg#/sys/fs/cgroup/}
         echo "$(cat "$cg/memory.swap.max" 2>/dev/null || echo none)" \
              "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["linux"]["resources"].get("unified", {}).get("memory.swap.max", "none"))' \
-                "$KUBE_TASKS/$cid/config.json" 2>/dev/null || echo none)" \
-             "${cg#/sys/fs/cgroup/}"
+                "$KUBE_TASKS/$1/config.json" 2>/dev/null || echo none)" \
+             "${path:-none}"
 }
-kube_policy() {  # kube_policy UNIT DROPIN
+kube_swap_of() { kube_cg_swap "$(kube_cid "$1")"; }   # kube_swap_of POD: its first container's
+# kube_policy UNIT DROPIN [BACKEND [SWAPBEHAVIOR [NOSWAPUNITS]]]: a swap file (BACKEND file, the
+# default) of 256M or a zstd zram device (zram) of 512M, whose different SwapTotal makes a switch
+# between them restart the kubelet; SWAPBEHAVIOR LimitedSwap unless given (empty: no SwapBehavior=,
+# the kubelet is left alone and not restarted, nodeswap.conf(5)); NOSWAPUNITS for NoSwapUnits=
+kube_policy() {
+        local backend=${3:-file} behavior=${4-LimitedSwap}
         mkdir -p /etc/nodeswap
-        cat >"$POLICY" <<CONF
-[Swap]
-Backend=file
-
-[File]
-Path=$SWAPFILE
-Size=256M
-Priority=10
-
-[Kubelet]
-SwapBehavior=LimitedSwap
-Unit=$1
-DropIn=$2
-CONF
+        {
+                printf '[Swap]\nBackend=%s\n\n' "$backend"
+                if [[ $backend == zram ]]; then
+                        printf '[Zram]\nAlgorithm=zstd\nSize=512M\nPriority=100\n\n'
+                else
+                        printf '[File]\nPath=%s\nSize=256M\nPriority=10\n\n' "$SWAPFILE"
+                fi
+                printf '[Kubelet]\n'
+                [[ -n $behavior ]] && printf 'SwapBehavior=%s\n' "$behavior"
+                printf 'Unit=%s\nDropIn=%s\n' "$1" "$2"
+                [[ -n ${5:-} ]] && printf 'NoSwapUnits=%s\n' "$5"
+        } >"$POLICY"
         chmod 0644 "$POLICY"
 }
 kube_unit_started() { prop "$KUBE_UNIT" ExecMainStartTimestampMonotonic; }
@@ -2488,13 +2493,200 @@ kube_delete_pods() {
         for p in "$@"; do wait_for 120 kube_gone "$p"; done
 }
 kube_gone() { ! kapi GET "/api/v1/namespaces/default/pods/$1" >/dev/null 2>&1; }
+kube_swaps_bytes() { awk 'NR > 1 { s += $3 } END { print s * 1024 }' /proc/swaps; }
+kube_cg_of_unit() { cat "/sys/fs/cgroup$(prop "$1" ControlGroup)/memory.swap.max" 2>/dev/null || echo none; }
+
+# kube_stale_is WHEN yes|no: nodeswap's stale-capacity finding (check's kubelet-swap-stale, and
+# status --json's kubelet.swap_stale) says the kubelet works with an old swap capacity, or not
+kube_stale_is() {
+        local f
+        ns check --json
+        f=$(json '"yes" if any(x.get("id") == "kubelet-swap-stale" for x in j.get("findings", [])) else "no"')
+        ns status --json
+        expect "$1: check's kubelet-swap-stale, status's kubelet.swap_stale" "$f $(json 'j["kubelet"]["swap_stale"]')" \
+                "$2 $([[ $2 == yes ]] && echo true || echo false)" \
+                "the node's swap capacity $(kube_swap_capacity), /proc/swaps $(kube_swaps_bytes)"
+}
+
+# --- item 3 of issue 36: every class and zero case, to the byte --------------------------------
+# kube_ctr NAME MEMORY_REQUEST MEMORY_LIMIT [CPU]: one container of the workload image as JSON
+# (an empty size: not set; CPU: as request and limit both)
+kube_ctr() {
+        local req=() lim=() r l
+        [[ -n $2 ]] && req+=("\"memory\": \"$2\"")
+        [[ -n $3 ]] && lim+=("\"memory\": \"$3\"")
+        [[ -n ${4:-} ]] && req+=("\"cpu\": \"$4\"") && lim+=("\"cpu\": \"$4\"")
+        r=$(IFS=,; echo "${req[*]}") l=$(IFS=,; echo "${lim[*]}")
+        printf '{"name": "%s", "image": "nodeswap-e2e.test/workload:1", "imagePullPolicy": "Never", "resources": {"requests": {%s}, "limits": {%s}}}' \
+                "$1" "$r" "$l"
+}
+# kube_pod_doc NAMESPACE NAME PRIORITY_CLASS CONTAINER_JSON...: a pod on this node (no
+# PRIORITY_CLASS: empty)
+kube_pod_doc() {
+        local ns=$1 name=$2 pc=$3 ctrs
+        shift 3
+        ctrs=$(IFS=,; echo "$*")
+        printf '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "%s", "namespace": "%s"}, "spec": {"nodeName": "%s", "automountServiceAccountToken": false, "terminationGracePeriodSeconds": 1, %s"containers": [%s]}}\n' \
+                "$name" "$ns" "$KUBE_NODE" "${pc:+\"priorityClassName\": \"$pc\", }" "$ctrs"
+}
+# kube_pods_where running|present NAMESPACE/NAME...: prints those of the pods not yet running with
+# every container started / still there (one list of the node's pods; "unknown" when the API
+# server does not answer)
+kube_pods_where() {
+        local what=$1
+        shift
+        kapi GET "/api/v1/pods?fieldSelector=spec.nodeName%3D$KUBE_NODE" | python3 -c '
+import json, sys
+try:
+    items = json.load(sys.stdin)["items"]
+except Exception:
+    print("unknown")
+    sys.exit(0)
+pods = {p["metadata"]["namespace"] + "/" + p["metadata"]["name"]: p for p in items}
+def running(p):
+    cs = p["status"].get("containerStatuses") or []
+    return p["status"].get("phase") == "Running" and len(cs) == len(p["spec"]["containers"]) and \
+        all("running" in c.get("state", {}) for c in cs)
+want = sys.argv[2:]
+if sys.argv[1] == "running":
+    print(" ".join(i for i in want if i not in pods or not running(pods[i])))
+else:
+    print(" ".join(i for i in want if i in pods))' "$what" "$@"
+}
+# kube_case_facts PODS_JSON NAMESPACE POD CONTAINER: "CONTAINER_ID QOS_CLASS PRIORITY MIRROR" as the
+# API server has them (MIRROR yes for a static pod's mirror pod)
+kube_case_facts() {
+        python3 - "$@" <<'PY' 2>/dev/null || echo "none none none no"
+import json, sys
+f, ns, name, ctr = sys.argv[1:5]
+for p in json.load(open(f))["items"]:
+    if p["metadata"]["namespace"] == ns and p["metadata"]["name"] == name:
+        cs = [c for c in p["status"].get("containerStatuses") or [] if c["name"] == ctr]
+        cid = cs[0]["containerID"].split("//")[1] if cs and cs[0].get("containerID") else "none"
+        mirror = "kubernetes.io/config.mirror" in (p["metadata"].get("annotations") or {})
+        print(cid, p["status"].get("qosClass", "none"), p["spec"].get("priority", "none"), "yes" if mirror else "no")
+        break
+else:
+    print("none none none no")
+PY
+}
+# kube_status_pod STATUS_JSON CGROUP: "SWAP_MAX ALLOWANCE REQUEST" of that container in status --pods
+kube_status_pod() {
+        python3 - "$@" <<'PY' 2>/dev/null || echo "none none none"
+import json, sys
+for c in json.load(open(sys.argv[1])).get("pods", []):
+    if c.get("cgroup") == sys.argv[2]:
+        print(*(json.dumps(c.get(k)) for k in ("swap_max", "allowance", "request")))
+        break
+else:
+    print("none none none")
+PY
+}
+# The cases of a batch TAG: "NAMESPACE POD CONTAINER QOS_CLASS REQUEST_BYTES|- SIZE_OPTIONS...".
+# QOS_CLASS is what the API server must have made of the pod; REQUEST_BYTES, for a container with
+# swap and a request of whole MiB, the request status --pods must infer from its memory.swap.max.
+# nodeswap allowance gets the SIZE_OPTIONS, and --qos, --priority and --static-pod from the pod as
+# the API server has it.
+kube_case_lines() {
+        local t=$1
+        cat <<CASES
+default $t-b1 work Burstable 67108864 --request 64Mi --limit 128Mi
+default $t-b2 a Burstable 33554432 --request 32Mi --limit 96Mi
+default $t-b2 b Burstable - --request 20.3Mi
+default $t-b2 c Burstable - --request 48Mi --limit 48Mi
+default $t-b2 d Burstable - --limit 40Mi
+default $t-b2 e Burstable -
+default $t-gu work Guaranteed - --request 48Mi --limit 48Mi
+default $t-be work BestEffort -
+kube-system $t-cr work Burstable - --request 64Mi --limit 128Mi
+default $t-st-$KUBE_NODE work Burstable - --request 64Mi --limit 128Mi
+CASES
+}
+kube_case_items() {  # the batch's pods as NAMESPACE/NAME
+        echo "default/$1-b1 default/$1-b2 default/$1-gu default/$1-be kube-system/$1-cr default/$1-st-$KUBE_NODE"
+}
+# kube_cases TAG CRITICAL_CLASS: the batch TAG (f on the swap file, z on zram): six pods, ten
+# containers: Burstable with one container (64Mi/128Mi) and with five (32Mi/96Mi; 20.3Mi without a
+# limit, a fraction of a byte the kubelet's Quantity.Value() rounds up; request = limit; a limit
+# without a request, which the API server makes the request; neither), Guaranteed, BestEffort, a
+# Burstable pod at CRITICAL_CLASS in kube-system, and a static pod (its manifest in the kubelet's
+# staticPodPath, seen through its mirror pod). For every container: what the kubelet asked for in
+# config.json is nodeswap allowance's swap, the cgroup's memory.swap.max is that in whole pages,
+# and status --pods has the cgroup's value (and no allowance where it is 0).
+kube_cases() {
+        local t=$1 crit=$2 t0 left ns pod ctr qos req args facts cid got_qos prio mirror cg cfg path allow pages
+        local st_swap st_allow st_req want_allow want_cg extra what pods_json status_json
+        t0=$SECONDS
+        kube_pod_doc default "$t-b1" "" "$(kube_ctr work 64Mi 128Mi)" >"$STATE/pod-$t-b1.json"
+        kube_pod_doc default "$t-b2" "" "$(kube_ctr a 32Mi 96Mi)" "$(kube_ctr b 20.3Mi "")" \
+                "$(kube_ctr c 48Mi 48Mi)" "$(kube_ctr d "" 40Mi)" "$(kube_ctr e "" "")" >"$STATE/pod-$t-b2.json"
+        kube_pod_doc default "$t-gu" "" "$(kube_ctr work 48Mi 48Mi 10m)" >"$STATE/pod-$t-gu.json"
+        kube_pod_doc default "$t-be" "" "$(kube_ctr work "" "")" >"$STATE/pod-$t-be.json"
+        kube_pod_doc kube-system "$t-cr" "$crit" "$(kube_ctr work 64Mi 128Mi)" >"$STATE/pod-$t-cr.json"
+        for pod in b1 b2 gu be; do kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$t-$pod.json" >/dev/null; done
+        kapi POST /api/v1/namespaces/kube-system/pods "$STATE/pod-$t-cr.json" >/dev/null
+        # the static pod: the kubelet reads its staticPodPath (kubeadm's config.yaml) and makes the
+        # mirror pod NAME-NODE in the API server
+        # (written beside it under a hidden name, which the kubelet does not read, then renamed)
+        kube_pod_doc default "$t-st" "" "$(kube_ctr work 64Mi 128Mi)" >"$KUBE_MANIFESTS/.$t-st.json"
+        mv "$KUBE_MANIFESTS/.$t-st.json" "$KUBE_MANIFESTS/$t-st.json"
+        if wait_for 400 out_is "" kube_pods_where running $(kube_case_items "$t"); then
+                pass "$t: the batch's six pods run" "$(( SECONDS - t0 )) s"
+        else
+                left=$(kube_pods_where running $(kube_case_items "$t"))
+                fail "$t: the batch's six pods run" "not running after $(( SECONDS - t0 )) s: $left"
+                journalctl -b -u "$KUBE_UNIT" --no-pager | tail -n 30 | sed 's/^/LOG /' >>"$RESULTS"
+        fi
+        pods_json=$STATE/kube-pods-$t.json status_json=$STATE/kube-status-$t.json
+        kapi GET "/api/v1/pods?fieldSelector=spec.nodeName%3D$KUBE_NODE" >"$pods_json"
+        ns status --pods --json
+        cp "$NS_OUT" "$status_json"
+        pages=$(getconf PAGESIZE)
+        while read -r ns pod ctr qos req args; do
+                read -r cid got_qos prio mirror <<<"$(kube_case_facts "$pods_json" "$ns" "$pod" "$ctr")"
+                read -r cg cfg path <<<"$(kube_cg_swap "$cid")"
+                read -r st_swap st_allow st_req <<<"$(kube_status_pod "$status_json" "$path")"
+                extra=(--qos "${got_qos,,}")
+                [[ $prio =~ ^-?[0-9]+$ ]] && extra+=(--priority "$prio")
+                [[ $mirror == yes ]] && extra+=(--static-pod)
+                # (args: the case's own size options, split on purpose)
+                # shellcheck disable=SC2086
+                ns allowance $args "${extra[@]}" --json
+                allow=$(json 'j["swap"]')
+                # the kernel keeps memory.swap.max in whole pages; status --pods has no allowance
+                # (null) for a container whose memory.swap.max is 0
+                want_cg='?' want_allow=null
+                [[ $allow =~ ^[0-9]+$ ]] && want_cg=$(( allow / pages * pages ))
+                [[ $allow =~ ^[0-9]+$ ]] && (( allow / pages > 0 )) && want_allow=$want_cg
+                what="$qos, priority $prio"
+                [[ $mirror == yes ]] && what+=", the mirror of a static pod"
+                expect "$t: $pod/$ctr ($what): QoS; config.json's memory.swap.max; the cgroup's; status --pods' swap_max/allowance" \
+                        "$got_qos cfg=$cfg cgroup=$cg status=$st_swap/$st_allow" \
+                        "$qos cfg=$allow cgroup=$want_cg status=$want_cg/$want_allow" \
+                        "nodeswap allowance $args ${extra[*]}: $allow ($(json 'j["reason"]'))"
+                if [[ $req != - ]]; then
+                        expect "$t: $pod/$ctr: status --pods infers the request from memory.swap.max" "$st_req" "$req"
+                fi
+        done < <(kube_case_lines "$t")
+}
+# kube_cases_delete TAG: the batch's pods go (the static pod with its manifest); not waited for
+kube_cases_delete() {
+        local pod
+        rm -f "$KUBE_MANIFESTS/$1-st.json"
+        for pod in b1 b2 gu be; do kapi DELETE "/api/v1/namespaces/default/pods/$1-$pod" >/dev/null; done
+        kapi DELETE "/api/v1/namespaces/kube-system/pods/$1-cr" >/dev/null
+}
 
 # kube_node_checks SHAPE: the node is up in SHAPE (kubeadm or k3s, $KUBE_UNIT the kubelet's unit,
 # $KUBE_DROPIN where the policy puts nodeswap's drop-in): a pod before nodeswap, then apply
 # (LimitedSwap, a swap file), /configz, the node's swap capacity, a new pod's swap to the byte,
-# revert, and a pod after it. Pods are named SHAPE-before, -limited, -after.
+# revert, and a pod after it. Pods are named SHAPE-before, -limited, -after. On kubeadm's shape
+# the swap of every class of pod (kube_cases) on the swap file, then on zram after a backend switch
+# that restarts the kubelet, then a switch whose restart the policy withholds (the capacity goes
+# stale, and nodeswap says so exactly then), and NoSwapUnits= on kubelet.service and
+# containerd.service.
 kube_node_checks() {
-        local shape=$1 t0 s0 got cg cfg path allow eh status_eh swaps_bytes
+        local shape=$1 t0 s0 got cg cfg path allow eh status_eh swaps_bytes old_bytes units= ctd_before
         t0=$SECONDS
         if kube_new_pod "$shape-before" 64Mi 128Mi; then
                 pass "$shape: a pod from the API server runs on the node" "$(( SECONDS - t0 )) s"
@@ -2508,8 +2700,15 @@ kube_node_checks() {
         read -r got _ <<<"$(kube_swap_of "$shape-before")"
         expect "$shape: before nodeswap: the Burstable container's memory.swap.max" "$got" 0
 
-        # nodeswap applies a swap file and LimitedSwap through its drop-in in the kubelet's --config-dir
-        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN"
+        # nodeswap applies a swap file and LimitedSwap through its drop-in in the kubelet's
+        # --config-dir; on kubeadm's shape NoSwapUnits= also names containerd.service, a unit of its
+        # own. (The policy names this shape's unit from here on, for check's stale finding too.)
+        if [[ $shape == kubeadm ]]; then
+                units="kubelet containerd.service"
+                ctd_before=$(kube_cg_of_unit containerd.service)
+        fi
+        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file LimitedSwap "$units"
+        kube_stale_is "$shape: before nodeswap" no
         s0=$(kube_unit_started)
         ns apply --json
         ns_expect_rc "$shape: apply exits 0" 0
@@ -2522,10 +2721,13 @@ kube_node_checks() {
         status_eh=$(json 'j["kubelet"]["memory_eviction"]["threshold"]')
         check "$shape: /configz evictionHard has the memory.available threshold status says" "configz $eh; status $status_eh" \
                 grep -q "memory.available<$status_eh\(,\|$\)" <<<"$eh"
-        swaps_bytes=$(awk 'NR > 1 { s += $3 } END { print s * 1024 }' /proc/swaps)
+        swaps_bytes=$(kube_swaps_bytes)
         wait_for 90 kube_capacity_is "$swaps_bytes"
         expect "$shape: the node's status.nodeInfo.swap.capacity is /proc/swaps' total (bytes)" "$(kube_swap_capacity)" "$swaps_bytes"
-        if kube_new_pod "$shape-limited" 64Mi 128Mi; then
+        kube_stale_is "$shape: after apply" no
+        if [[ $shape == kubeadm ]]; then
+                kube_cases f system-node-critical
+        elif kube_new_pod "$shape-limited" 64Mi 128Mi; then
                 read -r cg cfg path <<<"$(kube_swap_of "$shape-limited")"
                 ns allowance --request 64Mi --limit 128Mi --json
                 allow=$(json 'j["swap"]')
@@ -2541,6 +2743,47 @@ kube_node_checks() {
         fi
         kube_after_apply "$shape"
 
+        if [[ $shape == kubeadm ]]; then
+                # the backend switch: zram's SwapTotal differs, so apply restarts the kubelet, which
+                # reads the new capacity
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" zram LimitedSwap "$units"
+                s0=$(kube_unit_started)
+                ns apply --json
+                ns_expect_rc "$shape: the switch to zram exits 0" 0
+                check "$shape: the switch to zram restarted $KUBE_UNIT" "$s0 -> $(kube_unit_started)" test "$(kube_unit_started)" != "$s0"
+                wait_for 240 kube_up
+                wait_for 240 kube_ready
+                swaps_bytes=$(kube_swaps_bytes)
+                wait_for 90 kube_capacity_is "$swaps_bytes"
+                expect "$shape: after the switch: status.nodeInfo.swap.capacity is /proc/swaps' total (bytes)" "$(kube_swap_capacity)" "$swaps_bytes" "$(swaps_summary)"
+                kube_stale_is "$shape: after the switch to zram" no
+                kube_cases_delete f
+                kube_cases z system-cluster-critical
+                kube_cases_delete z
+                # the restart withheld: a policy without SwapBehavior= leaves the kubelet alone
+                # (nodeswap.conf(5), [Kubelet]), so the switch back to the file does not restart it
+                old_bytes=$swaps_bytes
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file "" "$units"
+                s0=$(kube_unit_started)
+                ns apply --json
+                ns_expect_rc "$shape: the switch back to the file without SwapBehavior= exits 0" 0
+                expect "$shape: without SwapBehavior= apply did not restart $KUBE_UNIT" "$(kube_unit_started)" "$s0"
+                swaps_bytes=$(kube_swaps_bytes)
+                sleep 12        # a node status update (nodeStatusUpdateFrequency, 10 s) at least
+                expect "$shape: restart withheld: status.nodeInfo.swap.capacity is still the old total, /proc/swaps' is new" \
+                        "$(kube_swap_capacity) $swaps_bytes" "$old_bytes $swaps_bytes"
+                check "$shape: restart withheld: the swap total did change" "$old_bytes -> $swaps_bytes" test "$old_bytes" != "$swaps_bytes"
+                kube_stale_is "$shape: restart withheld" yes
+                systemctl restart "$KUBE_UNIT"
+                wait_for 240 kube_up
+                wait_for 240 kube_ready
+                wait_for 90 kube_capacity_is "$swaps_bytes"
+                expect "$shape: after a restart by hand: status.nodeInfo.swap.capacity is /proc/swaps' total" "$(kube_swap_capacity)" "$swaps_bytes"
+                kube_stale_is "$shape: after a restart by hand" no
+                wait_for 120 out_is "" kube_pods_where present $(kube_case_items f) $(kube_case_items z)
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file LimitedSwap "$units"
+        fi
+
         s0=$(kube_unit_started)
         ns revert --json
         ns_expect_rc "$shape: revert exits 0" 0
@@ -2548,6 +2791,12 @@ kube_node_checks() {
         wait_for 240 kube_up
         wait_for 240 kube_ready
         expect "$shape: after revert: /configz swapBehavior (empty: NoSwap)" "$(kube_configz 'repr(j["kubeletconfig"]["memorySwap"].get("swapBehavior", ""))')" "''"
+        swaps_bytes=$(kube_swaps_bytes)
+        wait_for 90 kube_capacity_is "$swaps_bytes"
+        expect "$shape: after revert: status.nodeInfo.swap.capacity is /proc/swaps' total" "$(kube_swap_capacity)" "$swaps_bytes" "$(swaps_summary)"
+        kube_stale_is "$shape: after revert" no
+        [[ $shape == kubeadm ]] && expect "kubeadm: after revert: containerd.service's memory.swap.max as before" \
+                "$(kube_cg_of_unit containerd.service)" "$ctd_before"
         if kube_new_pod "$shape-after" 64Mi 128Mi; then
                 read -r cg cfg _ <<<"$(kube_swap_of "$shape-after")"
                 expect "$shape: after revert: a new pod's memory.swap.max (cgroup, config.json)" "$cg $cfg" "0 0"
@@ -2556,11 +2805,16 @@ kube_node_checks() {
         fi
 }
 kube_after_apply() {
-        [[ $1 == k3s ]] || return 0
+        if [[ $1 == kubeadm ]]; then
+                # NoSwapUnits=kubelet containerd.service: kubeadm's kubelet and container runtime are
+                # units of their own; containerd.service (not restarted by apply) has 0 at once
+                expect "kubeadm: NoSwapUnits: kubelet.service's and containerd.service's memory.swap.max" \
+                        "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "0 0"
+                return 0
+        fi
         # NoSwapUnits= (default: the kubelet's unit): k3s-agent.service holds the kubelet and its
         # containerd, and its cgroup may not swap, while the pods (kubepods.slice) get theirs
-        expect "k3s: NoSwapUnits: k3s-agent.service's memory.swap.max" \
-                "$(cat "/sys/fs/cgroup$(prop k3s-agent.service ControlGroup)/memory.swap.max" 2>/dev/null)" 0
+        expect "k3s: NoSwapUnits: k3s-agent.service's memory.swap.max" "$(kube_cg_of_unit k3s-agent.service)" 0
 }
 
 scenario_kube() {
@@ -2590,10 +2844,13 @@ scenario_kube() {
         expect "kubeadm: the node's kubelet version is the binary's (built from v$want_version)" \
                 "$(kube_node 'j["status"]["nodeInfo"]["kubeletVersion"]')" "$(kubelet --version | awk '{ print $2 }')"
         expect "kubeadm: the node's container runtime" "$(kube_node 'j["status"]["nodeInfo"]["containerRuntimeVersion"].split(":")[0]')" containerd
-        # no controller manager: the default ServiceAccount, made as it would be
-        echo '{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": "default"}, "automountServiceAccountToken": false}' \
-                >"$STATE/sa.json"
-        kapi POST /api/v1/namespaces/default/serviceaccounts "$STATE/sa.json" >/dev/null
+        # no controller manager: the default ServiceAccount, made as it would be, in default and in
+        # kube-system (the critical pod's namespace; the API server makes kube-system itself)
+        for i in default kube-system; do
+                echo '{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": "'"$i"'"}, "automountServiceAccountToken": false}' \
+                        >"$STATE/sa-$i.json"
+                kapi POST "/api/v1/namespaces/$i/serviceaccounts" "$STATE/sa-$i.json" >/dev/null
+        done
         kube_node_checks kubeadm || return
         info "kubeadm: memory" "kubelet.service $(kube_mem kubelet.service) MiB, containerd.service $(kube_mem containerd.service) MiB, MemAvailable $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MiB"
         info "kubeadm: took" "$(( SECONDS - t0 )) s"
@@ -2601,7 +2858,7 @@ scenario_kube() {
         # k3s's shape: k3s-agent.service runs its containerd and the real kubelet (guest/k3s with
         # /run/nodeswap-e2e/k3s-real), on the same node object
         t0=$SECONDS
-        kube_delete_pods kubeadm-before kubeadm-limited kubeadm-after
+        kube_delete_pods kubeadm-before kubeadm-after
         systemctl stop kubelet.service containerd.service
         touch /run/nodeswap-e2e/k3s-real
         KUBE_UNIT=k3s-agent.service KUBE_DROPIN=$DROPIN
