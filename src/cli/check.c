@@ -89,7 +89,7 @@ int verb_check(const CliContext *c) {
                 size_t n_pods = 0;
                 r = pods_probe(c->root, &pods, &n_pods);
                 if (r >= 0)
-                        r = allowance_check_containers(pods, n_pods, h.mem_total, h.swap_total, &fs);
+                        r = allowance_check_containers(pods, n_pods, h.mem_total, h.swap_total, h.page_size, &fs);
                 else if (r != -ENOMEM)
                         r = 0;  /* a tree this user may not read: no container to judge */
                 pod_swaps_free(pods, n_pods);

@@ -913,7 +913,7 @@ static void density_pods_on_node(Trial *t, TrialDensity *D) {
                                 D->pods_on_node++;
                         last = pods[i].name;
                         last_len = len;
-                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, &need) >= 0 && need.request_known)
+                        if (allowance_container(&pods[i], n->mem_total, n->swap_total, n->page_size, &need) >= 0 && need.request_known)
                                 D->requests_on_node += need.request;
                         else
                                 D->requests_unknown++;

@@ -139,7 +139,8 @@ static uint64_t request_for_swap(uint64_t swap, uint64_t mem, uint64_t swap_tota
         return r;
 }
 
-int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, ContainerNeed *ret) {
+int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, uint64_t page_size,
+                        ContainerNeed *ret) {
         if (mem_total == 0)
                 return -EINVAL;
         ContainerNeed n = {};
@@ -151,10 +152,13 @@ int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_tota
                 n.request = c->memory_min;
                 n.request_source = "memory.min";
         } else if (limited && swap_total > 0) {
-                /* Every request in [lo, hi] gives this memory.swap.max; requests are written in
-                 * whole MiB as a rule, so one of those is the likeliest. */
+                /* Every request in [lo, hi] gives this memory.swap.max: the kubelet's bytes
+                 * (calcSwapForBurstablePods) anywhere in [swap_max, swap_max + page), which the
+                 * kernel rounds down to whole pages (mm/memcontrol.c swap_max_write() parses it
+                 * with page_counter_memparse(), bytes / PAGE_SIZE). Requests are written in whole
+                 * MiB as a rule, so one of those is the likeliest. */
                 uint64_t lo = request_for_swap(c->swap_max, mem_total, swap_total);
-                uint64_t hi = request_for_swap(c->swap_max + 1, mem_total, swap_total) - 1;
+                uint64_t hi = request_for_swap(c->swap_max + (page_size ?: 1), mem_total, swap_total) - 1;
                 if (lo <= mem_total) {
                         uint64_t mi = (lo + MiB - 1) / MiB * MiB;
                         n.request_known = true;
@@ -234,13 +238,13 @@ int allowance_density(const HostState *h, const PodSwap *pods, size_t n_pods, De
 }
 
 int allowance_check_containers(const PodSwap *pods, size_t n_pods, uint64_t mem_total, uint64_t swap_total,
-                               Findings *fs) {
+                               uint64_t page_size, Findings *fs) {
         for (size_t i = 0; i < n_pods; i++) {
                 const PodSwap *c = &pods[i];
                 if (!c->swap_events || c->swap_fail == 0)
                         continue;
                 ContainerNeed n = {};
-                if (mem_total > 0 && allowance_container(c, mem_total, swap_total, &n) < 0)
+                if (mem_total > 0 && allowance_container(c, mem_total, swap_total, page_size, &n) < 0)
                         return -EINVAL;
                 char a[FORMAT_BYTES_MAX];
                 bool at = c->swap_max_hits > 0 && n.state != CONTAINER_SWAP_NO_ALLOWANCE;

@@ -116,8 +116,13 @@ typedef struct ContainerNeed {
 } ContainerNeed;
 
 /* The figures for container c on a node with mem_total and swap_total (the capacities the
- * kubelet computed its allowances from). Pure; -EINVAL when mem_total is 0. */
-int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, ContainerNeed *ret);
+ * kubelet computed its allowances from) and the kernel's page_size: the kernel keeps
+ * memory.swap.max in whole pages, rounding the kubelet's bytes down (seen on the e2e's real node:
+ * 8702803 asked, 8699904 kept), so the request is looked for among those whose allowance lies
+ * in [memory.swap.max, memory.swap.max + page_size); page_size 0 takes memory.swap.max as the
+ * kubelet's exact bytes. Pure; -EINVAL when mem_total is 0. */
+int allowance_container(const PodSwap *c, uint64_t mem_total, uint64_t swap_total, uint64_t page_size,
+                        ContainerNeed *ret);
 
 /* The node's density: how much of its swap the running containers' allowances take, and how many
  * times what fits in RAM alone its pods can hold at most. The allowances add up to SwapTotal only
@@ -141,4 +146,4 @@ int allowance_density(const HostState *h, const PodSwap *pods, size_t n_pods, De
  * memory.swap.events counts failed swap-outs ("fail": at its memory.swap.max, or the node's swap
  * full), whose pages then stay in RAM until its memory.max makes the OOM killer end it. Pure. */
 int allowance_check_containers(const PodSwap *pods, size_t n_pods, uint64_t mem_total, uint64_t swap_total,
-                               Findings *fs);
+                               uint64_t page_size, Findings *fs);

@@ -521,7 +521,7 @@ static void render_pods_allowance(Out *o, const MetricsInput *in, char **uids, c
                 return;
         }
         for (size_t i = 0; i < n; i++)
-                (void) allowance_container(&in->pod_swaps[i], h->mem_total, h->swap_total, &needs[i]);
+                (void) allowance_container(&in->pod_swaps[i], h->mem_total, h->swap_total, h->page_size, &needs[i]);
 #define CONTAINER_LABELS(i) LABELS("pod_uid", uids[i], "container_id", cids[i], "qos",                   \
                                    (char *) pod_qos_to_string(in->pod_swaps[i].qos), "cgroup", in->pod_swaps[i].name)
 

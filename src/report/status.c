@@ -81,7 +81,7 @@ static int status_model_containers(StatusModel *m) {
         if (!m->needs)
                 return -ENOMEM;
         for (size_t i = 0; i < m->n_pods; i++) {
-                int r = allowance_container(&m->pods[i], h->mem_total, h->swap_total, &m->needs[i]);
+                int r = allowance_container(&m->pods[i], h->mem_total, h->swap_total, h->page_size, &m->needs[i]);
                 if (r < 0)
                         return r;
         }

@@ -277,7 +277,7 @@ static void test_request_from_swap_max(void **state) {
                 for (uint64_t mi = 1; mi < 15 * 1024; mi += 97) {
                         PodSwap c = container(mi * MiB, swaps[k], 0, 0);
                         ContainerNeed n;
-                        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, swaps[k], &n), 0);
+                        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, swaps[k], 0, &n), 0);
                         assert_true(n.request_known);
                         assert_string_equal(n.request_source, "memory.swap.max");
                         assert_int_equal(n.request, mi * MiB);
@@ -286,12 +286,47 @@ static void test_request_from_swap_max(void **state) {
                 }
 }
 
+/* The kernel keeps memory.swap.max in whole pages: the kubelet's bytes rounded down. The request
+ * still comes back to the MiB, with 4 KiB pages and with a Pi 5's 16 KiB. */
+static void test_request_from_whole_pages(void **state) {
+        const uint64_t swaps[] = { 1 * GiB, 2 * GiB, 8 * GiB, 16 * GiB, 32 * GiB };
+        const uint64_t pages[] = { 4096, 16384 };
+        for (size_t p = 0; p < ELEMENTSOF(pages); p++)
+                for (size_t k = 0; k < ELEMENTSOF(swaps); k++)
+                        for (uint64_t mi = 1; mi < 15 * 1024; mi += 97) {
+                                PodSwap c = container(mi * MiB, swaps[k], 0, 0);
+                                c.swap_max -= c.swap_max % pages[p];
+                                if (c.swap_max == 0)
+                                        continue;       /* less than a page: no allowance */
+                                ContainerNeed n;
+                                assert_int_equal(allowance_container(&c, MEMTOTAL_16G, swaps[k], pages[p], &n), 0);
+                                assert_true(n.request_known);
+                                assert_int_equal(n.request, mi * MiB);
+                                assert_int_equal(n.allowance, c.swap_max);
+                        }
+
+        /* The e2e's real node (tests/e2e/README.md, "The real node"): MemTotal 2021408 kB, a 256M
+         * swap file (SwapTotal 262140 kB); for a 64Mi request the kubelet asked for 8702803 bytes
+         * in the container's config.json and the cgroup's memory.swap.max said 8699904. Taken as
+         * the kubelet's exact bytes (page size 0) it is a request 22362 bytes short of 64Mi. */
+        PodSwap e = { .qos = POD_QOS_BURSTABLE, .memory_max = 128 * MiB, .swap_max = 8699904,
+                      .swap_current = 0, .swap_peak = CGROUP_VALUE_UNKNOWN, .memory_min = 0,
+                      .zswap_current = CGROUP_VALUE_UNKNOWN };
+        ContainerNeed n;
+        assert_int_equal(allowance_container(&e, UINT64_C(2021408) * 1024, UINT64_C(262140) * 1024, 4096, &n), 0);
+        assert_true(n.request_known);
+        assert_string_equal(n.request_source, "memory.swap.max");
+        assert_int_equal(n.request, 64 * MiB);
+        assert_int_equal(allowance_container(&e, UINT64_C(2021408) * 1024, UINT64_C(262140) * 1024, 0, &n), 0);
+        assert_int_equal(n.request, 64 * MiB - 22362);
+}
+
 /* memory.min, where the kubelet keeps the request (MemoryQoS), is taken as it is. */
 static void test_request_from_memory_min(void **state) {
         PodSwap c = container(300 * MiB, 16 * GiB, 0, 0);
         c.memory_min = 300 * MiB + 4096;
         ContainerNeed n;
-        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&c, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.request, 300 * MiB + 4096);
         assert_string_equal(n.request_source, "memory.min");
 }
@@ -301,7 +336,7 @@ static void test_below_at_over(void **state) {
         ContainerNeed n;
         PodSwap below = container(256 * MiB, 16 * GiB, 10 * MiB, 100 * MiB);
         below.swap_events = true;
-        assert_int_equal(allowance_container(&below, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&below, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_BELOW);
         assert_false(n.need_known);
 
@@ -310,7 +345,7 @@ static void test_below_at_over(void **state) {
         at.swap_peak = at.swap_max / 4096 * 4096;
         at.swap_events = true;
         at.swap_max_hits = at.swap_fail = 3;
-        assert_int_equal(allowance_container(&at, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&at, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_AT);
         assert_true(n.need_known && n.need_at_least);
         assert_int_equal(n.need_request, 256 * MiB);
@@ -319,14 +354,14 @@ static void test_below_at_over(void **state) {
         /* at, on a kernel without memory.swap.peak or .events: its swap now is its limit */
         PodSwap full = container(256 * MiB, 16 * GiB, 0, CGROUP_VALUE_UNKNOWN);
         full.swap_current = full.swap_max;
-        assert_int_equal(allowance_container(&full, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&full, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_AT);
         assert_false(n.need_at_least);
 
         /* over: memory.swap.max lowered under what it had in swap; 500 MiB of swap needs
          * 500 × 16218 / 16384 = 494.9 MiB of request: 495Mi */
         PodSwap over = container(128 * MiB, 16 * GiB, 400 * MiB, 500 * MiB);
-        assert_int_equal(allowance_container(&over, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&over, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_OVER);
         assert_int_equal(n.request, 128 * MiB);
         assert_true(n.need_known && !n.need_at_least && !n.need_over_memtotal);
@@ -338,19 +373,19 @@ static void test_below_at_over(void **state) {
 
         /* a peak no request below MemTotal gives: 1 GiB of swap on a node with 512 MiB of it */
         PodSwap huge = container(1 * GiB, 512 * MiB, 600 * MiB, 1 * GiB);
-        assert_int_equal(allowance_container(&huge, MEMTOTAL_16G, 512 * MiB, &n), 0);
+        assert_int_equal(allowance_container(&huge, MEMTOTAL_16G, 512 * MiB, 0, &n), 0);
         assert_true(n.need_known && n.need_over_memtotal);
 
         /* no allowance: Guaranteed, or a memory.swap.max of 0 or max */
         PodSwap g = container(256 * MiB, 16 * GiB, 0, 0);
         g.qos = POD_QOS_GUARANTEED;
-        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_NO_ALLOWANCE);
         g.qos = POD_QOS_BURSTABLE;
         g.swap_max = CGROUP_VALUE_MAX;
-        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, &n), 0);
+        assert_int_equal(allowance_container(&g, MEMTOTAL_16G, 16 * GiB, 0, &n), 0);
         assert_int_equal(n.state, CONTAINER_SWAP_NO_ALLOWANCE);
-        assert_int_equal(allowance_container(&g, 0, 16 * GiB, &n), -EINVAL);
+        assert_int_equal(allowance_container(&g, 0, 16 * GiB, 0, &n), -EINVAL);
 }
 
 /* container-swap-fail: one finding per container whose swap-outs failed, none without the file. */
@@ -367,7 +402,7 @@ static void test_check_containers(void **state) {
         c[2].name = (char *) "c";
         c[2].swap_fail = 5;     /* no memory.swap.events: never read */
         Findings fs = {};
-        assert_int_equal(allowance_check_containers(c, 3, MEMTOTAL_16G, 16 * GiB, &fs), 0);
+        assert_int_equal(allowance_check_containers(c, 3, MEMTOTAL_16G, 16 * GiB, 0, &fs), 0);
         assert_int_equal(fs.n, 1);
         assert_int_equal(fs.f[0].verdict, VERDICT_CONTAINER_SWAP_FAIL);
         assert_int_equal(fs.f[0].severity, SEVERITY_WARNING);
@@ -387,6 +422,7 @@ int main(void) {
                 cmocka_unit_test(test_impossible_input),
                 cmocka_unit_test(test_qos_names),
                 cmocka_unit_test(test_request_from_swap_max),
+                cmocka_unit_test(test_request_from_whole_pages),
                 cmocka_unit_test(test_request_from_memory_min),
                 cmocka_unit_test(test_below_at_over),
                 cmocka_unit_test(test_check_containers),

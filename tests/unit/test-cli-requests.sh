@@ -4,7 +4,8 @@
 # JSON), check's container-swap-fail and the density, on tests/fixtures/pods/allowance (a
 # LimitedSwap node, 8 GiB of zram at 3:1, containers below, at and over their allowance, one with
 # its request in memory.min) and tests/fixtures/pods/systemd (a kernel without memory.swap.peak
-# and memory.swap.events: said to be missing, never 0). The expected figures are computed here
+# and memory.swap.events: said to be missing, never 0), and tests/fixtures/pods/whole-pages
+# (memory.swap.max in whole pages as the kernel keeps it, the e2e's real node). The expected figures are computed here
 # from the kubelet's formula (calcSwapForBurstablePods: float64 request / MemTotal × SwapTotal,
 # truncated), not taken from nodeswap.
 # Usage: test-cli-requests.sh NODESWAP FIXTURES
@@ -83,5 +84,15 @@ check "old kernel: swap_peak and swap_events null" \
 	[ "$(pod aaaa1111 '(p["swap_peak"], p["swap_events"], p["allowance_state"])')" = "(None, None, 'below')" ]
 run 0 status --pods --root "$old" --config "$limited"
 has "^  256\.0 MiB +258\.6 MiB +50\.0 MiB +missing +missing +below +kubepods"
+
+# --- memory.swap.max in whole pages, as the kernel keeps it (tests/fixtures/pods/whole-pages) -----
+# The e2e's real node (tests/e2e/README.md, "The real node"): MemTotal 2021408 kB, a 256M swap file
+# (SwapTotal 262140 kB), 4 KiB pages; a Burstable container of 64Mi/128Mi, for which the real
+# kubelet v1.36.3 asked for 8702803 bytes and the kernel keeps 8699904 (whole pages). The request
+# behind it is 64Mi, not the 67086502 bytes whose allowance is exactly 8699904.
+run 0 status --pods --json --root "$fx/pods/whole-pages" --config "$limited"
+check "whole pages: request 64Mi from memory.swap.max 8699904 (the kubelet's 8702803 rounded down)" \
+	[ "$(pod 6d4a91f0 '(p["request"], p["request_source"], p["allowance"], p["allowance_state"])')" = \
+	  "(67108864, 'memory.swap.max', 8699904, 'below')" ]
 
 [ "$fails" = 0 ]

@@ -151,7 +151,10 @@ swaps_summary() { swaps | while read -r d p; do
         if [[ $d == /dev/zram* ]]; then echo -n "$d($p,$(zram_alg "$d")) "; else echo -n "$d($p) "; fi
 done; }
 
-# wait_for SECONDS CMD...: poll every 0.5 s
+# wait_for SECONDS CMD...: poll every 0.5 s. CMD runs anew at every poll: a condition on what a
+# command prints goes through out_is/out_not/out_ge below (or a function), never as
+# `test "$(...)"`, whose substitution bash expands once, before wait_for starts, so that it never
+# re-polls (the wait then either passes at once or takes its whole time and fails).
 wait_for() {
         local deadline=$(( $(date +%s) + $1 ))
         shift
@@ -160,6 +163,12 @@ wait_for() {
                 sleep 0.5
         done
 }
+# out_is WANT CMD...: CMD prints WANT (the last newline aside); out_not NOT CMD...: it prints
+# something else; out_ge MIN CMD...: it prints an integer >= MIN. For wait_for: CMD runs at
+# every call, with its arguments as they are (nothing is built into a shell command).
+out_is() { local want=$1; shift; [[ $("$@") == "$want" ]]; }
+out_not() { local not=$1; shift; [[ $("$@") != "$not" ]]; }
+out_ge() { local min=$1 v; shift; v=$("$@"); [[ $v =~ ^[0-9]+$ ]] && (( v >= min )); }
 
 # ---------------------------------------------------------------------------------------------
 # running nodeswap: output kept under $STATE/log for debugging, rc in $NS_RC, JSON in $NS_OUT
@@ -293,7 +302,7 @@ setup_policy() {  # setup_policy NAME: apply a policy as a precondition (not a c
 
 # k3s is back and saw the node's swap as it is now
 k3s_saw_current() {  # k3s_saw_current NAME WANT_BEHAVIOR
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         expect "$1: k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
         expect "$1: kubelet saw swapBehavior" "$(k3s_seen swap_behavior)" "$2"
         expect "$1: kubelet saw the node's SwapTotal (kB)" "$(k3s_seen swap_total_kb)" "$(swap_total_kb)"
@@ -319,7 +328,7 @@ zram_stays_off_through_writeback() {
         local name=$1 before
         before=$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)
         if [[ $(prop rpi-zram-writeback.timer ActiveState) == active ]]; then
-                if wait_for 15 test "$(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)" != "$before"; then
+                if wait_for 15 out_not "$before" prop rpi-zram-writeback.timer LastTriggerUSecMonotonic; then
                         sleep 2
                         info "$name: writeback timer fired" "LastTrigger $before -> $(prop rpi-zram-writeback.timer LastTriggerUSecMonotonic)"
                 else
@@ -342,7 +351,7 @@ zram_stays_off_through_writeback() {
 # scenarios
 
 scenario_smoke() {
-        wait_for 60 test "$(prop dev-zram0.swap ActiveState)" = active
+        wait_for 60 out_is active prop dev-zram0.swap ActiveState
         expect "dev-zram0.swap active" "$(prop dev-zram0.swap ActiveState)" active
         expect "systemd-zram-setup@zram0.service active" "$(prop systemd-zram-setup@zram0.service ActiveState)" active
         expect "/dev/zram0 in /proc/swaps at priority 100" "$(swap_prio /dev/zram0)" 100 "$(swaps_summary)"
@@ -352,7 +361,7 @@ scenario_smoke() {
                 grep -qw zstd /sys/block/zram0/comp_algorithm
         expect "cgroup v2" "$(stat -fc %T /sys/fs/cgroup)" cgroup2fs
 
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         expect "k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
         expect "k3s-agent started once this boot" "$(k3s_starts)" 1
         expect "kubelet saw swapBehavior NoSwap" "$(k3s_seen swap_behavior)" NoSwap
@@ -360,7 +369,7 @@ scenario_smoke() {
         check "k3s wrote 00-k3s-defaults.conf" "" test -s "$DROPIN_DIR/00-k3s-defaults.conf"
 
         expect "rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
-        wait_for 25 test "$(writeback_runs)" -ge 1
+        wait_for 25 out_ge 1 writeback_runs
         check "the writeback timer ran its service" "runs this boot: $(writeback_runs)" test "$(writeback_runs)" -ge 1
 
         if wait_for 120 test -e "$RUN/host-ssh-ok"; then
@@ -639,7 +648,7 @@ scenario_v() {
                 ns revert --json
                 [[ $NS_RC == 0 ]] || fail "setup: revert" "rc=$NS_RC; $(tail -c 600 "$NS_ERR")"
         fi
-        wait_for 30 test "$(prop k3s-agent.service ActiveState)" = active
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
         local eh_line s0
         eh_line=$(grep -n '^evictionHard:' "$DROPIN_DIR/00-k3s-defaults.conf" 2>/dev/null | cut -d: -f1)
         check "k3s's defaults file sets evictionHard" "$(head -c 300 "$DROPIN_DIR/00-k3s-defaults.conf" 2>&1)" test -n "$eh_line"
@@ -834,7 +843,7 @@ while not os.path.exists("/run/e2e-wb-verify"):
 open("/run/e2e-wb-hog.check", "w").write(digest(pages))
 time.sleep(600)' >/dev/null 2>&1
         wait_for 180 test -s /run/e2e-wb-hog.sum
-        wait_for 60 test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
+        wait_for 60 out_ge $((64 * 1024 * 1024 + 1)) wb_orig "$z"
         check "pages went to zram" "orig_data_size $(wb_orig "$z"); $(swaps_summary)" test "$(wb_orig "$z")" -gt $((64 * 1024 * 1024))
         expect "nothing written back while the pages went to zram" "$(wb_bd "$z" 3)" "$w0"
         sleep 2
@@ -897,7 +906,7 @@ time.sleep(600)' >/dev/null 2>&1
         ns_expect_rc "revert exits 0" 0
         expect "revert stops nodeswap-writeback.timer" "$(prop nodeswap-writeback.timer ActiveState)" inactive
         check "revert: the zram device is gone" "$(ls /sys/block | tr '\n' ' ')" test -n "$z" -a ! -e "/sys/block/$z"
-        wait_for 10 test -z "$(losetup -n -O NAME -j "$WB_FILE" 2>/dev/null)"
+        wait_for 10 out_is "" loops_on "$WB_FILE"
         expect "revert: no loop device on $WB_FILE" "$(losetup -n -O NAME -j "$WB_FILE" 2>&1)" ""
         check "revert: the writeback record is gone" "" test ! -e /run/nodeswap-state/writeback
         check "revert (without --purge) keeps $WB_FILE" "" test -f "$WB_FILE"
@@ -930,7 +939,7 @@ p_recorded() { grep -qx "no_swap_unit=$P_UNIT" /var/lib/nodeswap/state 2>/dev/nu
 scenario_p() {
         ns revert --json
         ns_expect_rc "precondition: revert" 0
-        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        wait_for 30 out_is active prop "$P_UNIT" ActiveState
         local before_prop before_cg starts
         before_prop=$(prop "$P_UNIT" MemorySwapMax) before_cg=$(p_cgroup_swap_max)
         printf 'prop=%s\ncgroup=%s\n' "$before_prop" "$before_cg" >"$STATE/p-before"
@@ -963,7 +972,7 @@ scenario_p() {
                 grep -qx 'MemorySwapMax=0' "$P_GENERATED"
         starts=$(k3s_starts)
         systemctl restart "$P_UNIT"
-        wait_for 30 test "$(prop "$P_UNIT" ActiveState)" = active
+        wait_for 30 out_is active prop "$P_UNIT" ActiveState
         expect "restarted once" "$(k3s_starts)" $((starts + 1))
         expect "the restarted unit started with memory.swap.max" "$(k3s_seen cgroup_swap_max)" 0
 
@@ -1633,6 +1642,7 @@ CH_ZRAM_ID='' CH_SWAP_DEV='' CH_HOG_PID='' CH_ROUND=1 CH_P=''
 declare -A CH_SAVED=() CH=()
 
 ch_kv() { awk -v k="$2" '$1 == k || $1 == k ":" { print $2; exit }' "$1" 2>/dev/null; }  # ch_kv FILE KEY
+ch_hog_ready_or_gone() { [[ -e $CH_DIR/ready ]] || ! kill -0 "$CH_HOG_PID" 2>/dev/null; }
 ch_num() { local v; v=$(cat "$1" 2>/dev/null); echo "${v:-0}"; }
 ch_mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 # the block device under / (the swap file's writes land there)
@@ -1733,7 +1743,7 @@ ch_run() {  # ch_run BACKEND
         ( echo "$BASHPID" >"$CH_CG/cgroup.procs" && exec "$CH_HOG" "$CH_HOG_MIB" "$CH_DIR/ready" "$CH_DIR/result" compressible ) \
                 </dev/null >"$CH_DIR/hog.out" 2>&1 &
         CH_HOG_PID=$!
-        wait_for 600 eval "[[ -e $CH_DIR/ready ]] || ! kill -0 $CH_HOG_PID 2>/dev/null"
+        wait_for 600 ch_hog_ready_or_gone
         CH[$b.fill_s]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
         if [[ ! -e $CH_DIR/ready ]]; then
                 fail "$CH_P$b: the hog filled its $CH_HOG_MIB MiB" "not ready after ${CH[$b.fill_s]} s; $(cat "$CH_DIR/hog.out"); events: $(tr '\n' ' ' <"$CH_CG/memory.events")"
@@ -1741,7 +1751,7 @@ ch_run() {  # ch_run BACKEND
                 return 1
         fi
         # swap writes still in flight count once they are done
-        wait_for 60 test "$(ch_kv /proc/vmstat nr_writeback)" = 0
+        wait_for 60 out_is 0 ch_kv /proc/vmstat nr_writeback
         sleep 1
         ch_sample "$b.1"
         local c=$CH_CG
@@ -1820,10 +1830,11 @@ th_full_avg60() { awk '$1 == "full" { sub("avg60=", "", $3); print $3 }' "$1" 2>
 th_at_least() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 >= b) }'; }
 th_below() { awk -v a="$(th_full_avg60 "$1")" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 < b) }'; }
 
+th_cg_empty() { [[ -z $(cat "$TH_CG/cgroup.procs" 2>/dev/null) ]]; }
 th_teardown() {
         if [[ -d $TH_CG ]]; then
                 echo 1 >"$TH_CG/cgroup.kill" 2>/dev/null
-                wait_for 20 test -z "$(cat "$TH_CG/cgroup.procs" 2>/dev/null)"
+                wait_for 20 th_cg_empty
         fi
         if [[ -n $TH_LOOP_PID ]]; then
                 kill -KILL "$TH_LOOP_PID" 2>/dev/null
@@ -2566,6 +2577,7 @@ KUBE_LIB=/usr/local/lib/nodeswap-e2e
 KUBE_NODE=nodeswap-e2e
 KUBE_DROPIN_DIR=/etc/kubernetes/kubelet.conf.d
 KUBE_DROPIN=$KUBE_DROPIN_DIR/90-nodeswap.conf
+KUBE_MANIFESTS=/etc/kubernetes/manifests        # kubeadm's staticPodPath (config.yaml)
 kapi() { python3 "$KUBE_LIB/kubeapi.py" api "$@" 2>>"$STATE/kube-api.err"; }
 # kjson EXPR: a Python expression over the JSON document `j` on stdin
 kjson() {
@@ -2607,35 +2619,39 @@ JSON
         kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$1.json" >/dev/null
         wait_for 300 kube_running "$1"
 }
-# kube_swap_of POD: "CGROUP_SWAP_MAX CONFIG_JSON_SWAP_MAX CGROUP" of its container: the cgroup's
-# memory.swap.max as the kernel keeps it (whole pages) and the byte value the kubelet asked for,
-# linux.resources.unified in the OCI config.json containerd gave runc, and the cgroup as nodeswap
-# names it (below /sys/fs/cgroup/)
-kube_swap_of() {
-        local cid uid cg
-        cid=$(kube_cid "$1") uid=$(kube_pod "$1" 'j["metadata"]["uid"]')
-        cg=$(find /sys/fs/cgroup/kubepods.slice -type d -name "cri-containerd-$cid.scope" 2>/dev/null | head -n 1)
+# kube_cg_swap CONTAINER_ID: "CGROUP_SWAP_MAX CONFIG_JSON_SWAP_MAX CGROUP" of a container: the
+# cgroup's memory.swap.max as the kernel keeps it (whole pages) and the byte value the kubelet asked
+# for, linux.resources.unified in the OCI config.json containerd gave runc, and the cgroup as
+# nodeswap names it (below /sys/fs/cgroup/); "none" for what is not there
+kube_cg_swap() {
+        local cg path
+        cg=$(find /sys/fs/cgroup/kubepods.slice -type d -name "cri-containerd-$1.scope" 2>/dev/null | head -n 1)
+        path=${cg#/sys/fs/cgroup/}
         echo "$(cat "$cg/memory.swap.max" 2>/dev/null || echo none)" \
              "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["linux"]["resources"].get("unified", {}).get("memory.swap.max", "none"))' \
-                "$KUBE_TASKS/$cid/config.json" 2>/dev/null || echo none)" \
-             "${cg#/sys/fs/cgroup/}"
+                "$KUBE_TASKS/$1/config.json" 2>/dev/null || echo none)" \
+             "${path:-none}"
 }
-kube_policy() {  # kube_policy UNIT DROPIN
+kube_swap_of() { kube_cg_swap "$(kube_cid "$1")"; }   # kube_swap_of POD: its first container's
+# kube_policy UNIT DROPIN [BACKEND [SWAPBEHAVIOR [NOSWAPUNITS]]]: a swap file (BACKEND file, the
+# default) of 256M or a zstd zram device (zram) of 512M, whose different SwapTotal makes a switch
+# between them restart the kubelet; SWAPBEHAVIOR LimitedSwap unless given (empty: no SwapBehavior=,
+# the kubelet is left alone and not restarted, nodeswap.conf(5)); NOSWAPUNITS for NoSwapUnits=
+kube_policy() {
+        local backend=${3:-file} behavior=${4-LimitedSwap}
         mkdir -p /etc/nodeswap
-        cat >"$POLICY" <<CONF
-[Swap]
-Backend=file
-
-[File]
-Path=$SWAPFILE
-Size=256M
-Priority=10
-
-[Kubelet]
-SwapBehavior=LimitedSwap
-Unit=$1
-DropIn=$2
-CONF
+        {
+                printf '[Swap]\nBackend=%s\n\n' "$backend"
+                if [[ $backend == zram ]]; then
+                        printf '[Zram]\nAlgorithm=zstd\nSize=512M\nPriority=100\n\n'
+                else
+                        printf '[File]\nPath=%s\nSize=256M\nPriority=10\n\n' "$SWAPFILE"
+                fi
+                printf '[Kubelet]\n'
+                [[ -n $behavior ]] && printf 'SwapBehavior=%s\n' "$behavior"
+                printf 'Unit=%s\nDropIn=%s\n' "$1" "$2"
+                [[ -n ${5:-} ]] && printf 'NoSwapUnits=%s\n' "$5"
+        } >"$POLICY"
         chmod 0644 "$POLICY"
 }
 kube_unit_started() { prop "$KUBE_UNIT" ExecMainStartTimestampMonotonic; }
@@ -2645,13 +2661,200 @@ kube_delete_pods() {
         for p in "$@"; do wait_for 120 kube_gone "$p"; done
 }
 kube_gone() { ! kapi GET "/api/v1/namespaces/default/pods/$1" >/dev/null 2>&1; }
+kube_swaps_bytes() { awk 'NR > 1 { s += $3 } END { print s * 1024 }' /proc/swaps; }
+kube_cg_of_unit() { cat "/sys/fs/cgroup$(prop "$1" ControlGroup)/memory.swap.max" 2>/dev/null || echo none; }
+
+# kube_stale_is WHEN yes|no: nodeswap's stale-capacity finding (check's kubelet-swap-stale, and
+# status --json's kubelet.swap_stale) says the kubelet works with an old swap capacity, or not
+kube_stale_is() {
+        local f
+        ns check --json
+        f=$(json '"yes" if any(x.get("id") == "kubelet-swap-stale" for x in j.get("findings", [])) else "no"')
+        ns status --json
+        expect "$1: check's kubelet-swap-stale, status's kubelet.swap_stale" "$f $(json 'j["kubelet"]["swap_stale"]')" \
+                "$2 $([[ $2 == yes ]] && echo true || echo false)" \
+                "the node's swap capacity $(kube_swap_capacity), /proc/swaps $(kube_swaps_bytes)"
+}
+
+# --- item 3 of issue 36: every class and zero case, to the byte --------------------------------
+# kube_ctr NAME MEMORY_REQUEST MEMORY_LIMIT [CPU]: one container of the workload image as JSON
+# (an empty size: not set; CPU: as request and limit both)
+kube_ctr() {
+        local req=() lim=() r l
+        [[ -n $2 ]] && req+=("\"memory\": \"$2\"")
+        [[ -n $3 ]] && lim+=("\"memory\": \"$3\"")
+        [[ -n ${4:-} ]] && req+=("\"cpu\": \"$4\"") && lim+=("\"cpu\": \"$4\"")
+        r=$(IFS=,; echo "${req[*]}") l=$(IFS=,; echo "${lim[*]}")
+        printf '{"name": "%s", "image": "nodeswap-e2e.test/workload:1", "imagePullPolicy": "Never", "resources": {"requests": {%s}, "limits": {%s}}}' \
+                "$1" "$r" "$l"
+}
+# kube_pod_doc NAMESPACE NAME PRIORITY_CLASS CONTAINER_JSON...: a pod on this node (no
+# PRIORITY_CLASS: empty)
+kube_pod_doc() {
+        local ns=$1 name=$2 pc=$3 ctrs
+        shift 3
+        ctrs=$(IFS=,; echo "$*")
+        printf '{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "%s", "namespace": "%s"}, "spec": {"nodeName": "%s", "automountServiceAccountToken": false, "terminationGracePeriodSeconds": 1, %s"containers": [%s]}}\n' \
+                "$name" "$ns" "$KUBE_NODE" "${pc:+\"priorityClassName\": \"$pc\", }" "$ctrs"
+}
+# kube_pods_where running|present NAMESPACE/NAME...: prints those of the pods not yet running with
+# every container started / still there (one list of the node's pods; "unknown" when the API
+# server does not answer)
+kube_pods_where() {
+        local what=$1
+        shift
+        kapi GET "/api/v1/pods?fieldSelector=spec.nodeName%3D$KUBE_NODE" | python3 -c '
+import json, sys
+try:
+    items = json.load(sys.stdin)["items"]
+except Exception:
+    print("unknown")
+    sys.exit(0)
+pods = {p["metadata"]["namespace"] + "/" + p["metadata"]["name"]: p for p in items}
+def running(p):
+    cs = p["status"].get("containerStatuses") or []
+    return p["status"].get("phase") == "Running" and len(cs) == len(p["spec"]["containers"]) and \
+        all("running" in c.get("state", {}) for c in cs)
+want = sys.argv[2:]
+if sys.argv[1] == "running":
+    print(" ".join(i for i in want if i not in pods or not running(pods[i])))
+else:
+    print(" ".join(i for i in want if i in pods))' "$what" "$@"
+}
+# kube_case_facts PODS_JSON NAMESPACE POD CONTAINER: "CONTAINER_ID QOS_CLASS PRIORITY MIRROR" as the
+# API server has them (MIRROR yes for a static pod's mirror pod)
+kube_case_facts() {
+        python3 - "$@" <<'PY' 2>/dev/null || echo "none none none no"
+import json, sys
+f, ns, name, ctr = sys.argv[1:5]
+for p in json.load(open(f))["items"]:
+    if p["metadata"]["namespace"] == ns and p["metadata"]["name"] == name:
+        cs = [c for c in p["status"].get("containerStatuses") or [] if c["name"] == ctr]
+        cid = cs[0]["containerID"].split("//")[1] if cs and cs[0].get("containerID") else "none"
+        mirror = "kubernetes.io/config.mirror" in (p["metadata"].get("annotations") or {})
+        print(cid, p["status"].get("qosClass", "none"), p["spec"].get("priority", "none"), "yes" if mirror else "no")
+        break
+else:
+    print("none none none no")
+PY
+}
+# kube_status_pod STATUS_JSON CGROUP: "SWAP_MAX ALLOWANCE REQUEST" of that container in status --pods
+kube_status_pod() {
+        python3 - "$@" <<'PY' 2>/dev/null || echo "none none none"
+import json, sys
+for c in json.load(open(sys.argv[1])).get("pods", []):
+    if c.get("cgroup") == sys.argv[2]:
+        print(*(json.dumps(c.get(k)) for k in ("swap_max", "allowance", "request")))
+        break
+else:
+    print("none none none")
+PY
+}
+# The cases of a batch TAG: "NAMESPACE POD CONTAINER QOS_CLASS REQUEST_BYTES|- SIZE_OPTIONS...".
+# QOS_CLASS is what the API server must have made of the pod; REQUEST_BYTES, for a container with
+# swap and a request of whole MiB, the request status --pods must infer from its memory.swap.max.
+# nodeswap allowance gets the SIZE_OPTIONS, and --qos, --priority and --static-pod from the pod as
+# the API server has it.
+kube_case_lines() {
+        local t=$1
+        cat <<CASES
+default $t-b1 work Burstable 67108864 --request 64Mi --limit 128Mi
+default $t-b2 a Burstable 33554432 --request 32Mi --limit 96Mi
+default $t-b2 b Burstable - --request 20.3Mi
+default $t-b2 c Burstable - --request 48Mi --limit 48Mi
+default $t-b2 d Burstable - --limit 40Mi
+default $t-b2 e Burstable -
+default $t-gu work Guaranteed - --request 48Mi --limit 48Mi
+default $t-be work BestEffort -
+kube-system $t-cr work Burstable - --request 64Mi --limit 128Mi
+default $t-st-$KUBE_NODE work Burstable - --request 64Mi --limit 128Mi
+CASES
+}
+kube_case_items() {  # the batch's pods as NAMESPACE/NAME
+        echo "default/$1-b1 default/$1-b2 default/$1-gu default/$1-be kube-system/$1-cr default/$1-st-$KUBE_NODE"
+}
+# kube_cases TAG CRITICAL_CLASS: the batch TAG (f on the swap file, z on zram): six pods, ten
+# containers: Burstable with one container (64Mi/128Mi) and with five (32Mi/96Mi; 20.3Mi without a
+# limit, a fraction of a byte the kubelet's Quantity.Value() rounds up; request = limit; a limit
+# without a request, which the API server makes the request; neither), Guaranteed, BestEffort, a
+# Burstable pod at CRITICAL_CLASS in kube-system, and a static pod (its manifest in the kubelet's
+# staticPodPath, seen through its mirror pod). For every container: what the kubelet asked for in
+# config.json is nodeswap allowance's swap, the cgroup's memory.swap.max is that in whole pages,
+# and status --pods has the cgroup's value (and no allowance where it is 0).
+kube_cases() {
+        local t=$1 crit=$2 t0 left ns pod ctr qos req args facts cid got_qos prio mirror cg cfg path allow pages
+        local st_swap st_allow st_req want_allow want_cg extra what pods_json status_json
+        t0=$SECONDS
+        kube_pod_doc default "$t-b1" "" "$(kube_ctr work 64Mi 128Mi)" >"$STATE/pod-$t-b1.json"
+        kube_pod_doc default "$t-b2" "" "$(kube_ctr a 32Mi 96Mi)" "$(kube_ctr b 20.3Mi "")" \
+                "$(kube_ctr c 48Mi 48Mi)" "$(kube_ctr d "" 40Mi)" "$(kube_ctr e "" "")" >"$STATE/pod-$t-b2.json"
+        kube_pod_doc default "$t-gu" "" "$(kube_ctr work 48Mi 48Mi 10m)" >"$STATE/pod-$t-gu.json"
+        kube_pod_doc default "$t-be" "" "$(kube_ctr work "" "")" >"$STATE/pod-$t-be.json"
+        kube_pod_doc kube-system "$t-cr" "$crit" "$(kube_ctr work 64Mi 128Mi)" >"$STATE/pod-$t-cr.json"
+        for pod in b1 b2 gu be; do kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$t-$pod.json" >/dev/null; done
+        kapi POST /api/v1/namespaces/kube-system/pods "$STATE/pod-$t-cr.json" >/dev/null
+        # the static pod: the kubelet reads its staticPodPath (kubeadm's config.yaml) and makes the
+        # mirror pod NAME-NODE in the API server
+        # (written beside it under a hidden name, which the kubelet does not read, then renamed)
+        kube_pod_doc default "$t-st" "" "$(kube_ctr work 64Mi 128Mi)" >"$KUBE_MANIFESTS/.$t-st.json"
+        mv "$KUBE_MANIFESTS/.$t-st.json" "$KUBE_MANIFESTS/$t-st.json"
+        if wait_for 400 out_is "" kube_pods_where running $(kube_case_items "$t"); then
+                pass "$t: the batch's six pods run" "$(( SECONDS - t0 )) s"
+        else
+                left=$(kube_pods_where running $(kube_case_items "$t"))
+                fail "$t: the batch's six pods run" "not running after $(( SECONDS - t0 )) s: $left"
+                journalctl -b -u "$KUBE_UNIT" --no-pager | tail -n 30 | sed 's/^/LOG /' >>"$RESULTS"
+        fi
+        pods_json=$STATE/kube-pods-$t.json status_json=$STATE/kube-status-$t.json
+        kapi GET "/api/v1/pods?fieldSelector=spec.nodeName%3D$KUBE_NODE" >"$pods_json"
+        ns status --pods --json
+        cp "$NS_OUT" "$status_json"
+        pages=$(getconf PAGESIZE)
+        while read -r ns pod ctr qos req args; do
+                read -r cid got_qos prio mirror <<<"$(kube_case_facts "$pods_json" "$ns" "$pod" "$ctr")"
+                read -r cg cfg path <<<"$(kube_cg_swap "$cid")"
+                read -r st_swap st_allow st_req <<<"$(kube_status_pod "$status_json" "$path")"
+                extra=(--qos "${got_qos,,}")
+                [[ $prio =~ ^-?[0-9]+$ ]] && extra+=(--priority "$prio")
+                [[ $mirror == yes ]] && extra+=(--static-pod)
+                # (args: the case's own size options, split on purpose)
+                # shellcheck disable=SC2086
+                ns allowance $args "${extra[@]}" --json
+                allow=$(json 'j["swap"]')
+                # the kernel keeps memory.swap.max in whole pages; status --pods has no allowance
+                # (null) for a container whose memory.swap.max is 0
+                want_cg='?' want_allow=null
+                [[ $allow =~ ^[0-9]+$ ]] && want_cg=$(( allow / pages * pages ))
+                [[ $allow =~ ^[0-9]+$ ]] && (( allow / pages > 0 )) && want_allow=$want_cg
+                what="$qos, priority $prio"
+                [[ $mirror == yes ]] && what+=", the mirror of a static pod"
+                expect "$t: $pod/$ctr ($what): QoS; config.json's memory.swap.max; the cgroup's; status --pods' swap_max/allowance" \
+                        "$got_qos cfg=$cfg cgroup=$cg status=$st_swap/$st_allow" \
+                        "$qos cfg=$allow cgroup=$want_cg status=$want_cg/$want_allow" \
+                        "nodeswap allowance $args ${extra[*]}: $allow ($(json 'j["reason"]'))"
+                if [[ $req != - ]]; then
+                        expect "$t: $pod/$ctr: status --pods infers the request from memory.swap.max" "$st_req" "$req"
+                fi
+        done < <(kube_case_lines "$t")
+}
+# kube_cases_delete TAG: the batch's pods go (the static pod with its manifest); not waited for
+kube_cases_delete() {
+        local pod
+        rm -f "$KUBE_MANIFESTS/$1-st.json"
+        for pod in b1 b2 gu be; do kapi DELETE "/api/v1/namespaces/default/pods/$1-$pod" >/dev/null; done
+        kapi DELETE "/api/v1/namespaces/kube-system/pods/$1-cr" >/dev/null
+}
 
 # kube_node_checks SHAPE: the node is up in SHAPE (kubeadm or k3s, $KUBE_UNIT the kubelet's unit,
 # $KUBE_DROPIN where the policy puts nodeswap's drop-in): a pod before nodeswap, then apply
 # (LimitedSwap, a swap file), /configz, the node's swap capacity, a new pod's swap to the byte,
-# revert, and a pod after it. Pods are named SHAPE-before, -limited, -after.
+# revert, and a pod after it. Pods are named SHAPE-before, -limited, -after. On kubeadm's shape
+# the swap of every class of pod (kube_cases) on the swap file, then on zram after a backend switch
+# that restarts the kubelet, then a switch whose restart the policy withholds (the capacity goes
+# stale, and nodeswap says so exactly then), and NoSwapUnits= on kubelet.service and
+# containerd.service.
 kube_node_checks() {
-        local shape=$1 t0 s0 got cg cfg path allow eh status_eh swaps_bytes
+        local shape=$1 t0 s0 got cg cfg path allow eh status_eh swaps_bytes old_bytes units= ctd_before
         t0=$SECONDS
         if kube_new_pod "$shape-before" 64Mi 128Mi; then
                 pass "$shape: a pod from the API server runs on the node" "$(( SECONDS - t0 )) s"
@@ -2665,8 +2868,15 @@ kube_node_checks() {
         read -r got _ <<<"$(kube_swap_of "$shape-before")"
         expect "$shape: before nodeswap: the Burstable container's memory.swap.max" "$got" 0
 
-        # nodeswap applies a swap file and LimitedSwap through its drop-in in the kubelet's --config-dir
-        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN"
+        # nodeswap applies a swap file and LimitedSwap through its drop-in in the kubelet's
+        # --config-dir; on kubeadm's shape NoSwapUnits= also names containerd.service, a unit of its
+        # own. (The policy names this shape's unit from here on, for check's stale finding too.)
+        if [[ $shape == kubeadm ]]; then
+                units="kubelet containerd.service"
+                ctd_before=$(kube_cg_of_unit containerd.service)
+        fi
+        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file LimitedSwap "$units"
+        kube_stale_is "$shape: before nodeswap" no
         s0=$(kube_unit_started)
         ns apply --json
         ns_expect_rc "$shape: apply exits 0" 0
@@ -2679,10 +2889,13 @@ kube_node_checks() {
         status_eh=$(json 'j["kubelet"]["memory_eviction"]["threshold"]')
         check "$shape: /configz evictionHard has the memory.available threshold status says" "configz $eh; status $status_eh" \
                 grep -q "memory.available<$status_eh\(,\|$\)" <<<"$eh"
-        swaps_bytes=$(awk 'NR > 1 { s += $3 } END { print s * 1024 }' /proc/swaps)
+        swaps_bytes=$(kube_swaps_bytes)
         wait_for 90 kube_capacity_is "$swaps_bytes"
         expect "$shape: the node's status.nodeInfo.swap.capacity is /proc/swaps' total (bytes)" "$(kube_swap_capacity)" "$swaps_bytes"
-        if kube_new_pod "$shape-limited" 64Mi 128Mi; then
+        kube_stale_is "$shape: after apply" no
+        if [[ $shape == kubeadm ]]; then
+                kube_cases f system-node-critical
+        elif kube_new_pod "$shape-limited" 64Mi 128Mi; then
                 read -r cg cfg path <<<"$(kube_swap_of "$shape-limited")"
                 ns allowance --request 64Mi --limit 128Mi --json
                 allow=$(json 'j["swap"]')
@@ -2698,6 +2911,47 @@ kube_node_checks() {
         fi
         kube_after_apply "$shape"
 
+        if [[ $shape == kubeadm ]]; then
+                # the backend switch: zram's SwapTotal differs, so apply restarts the kubelet, which
+                # reads the new capacity
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" zram LimitedSwap "$units"
+                s0=$(kube_unit_started)
+                ns apply --json
+                ns_expect_rc "$shape: the switch to zram exits 0" 0
+                check "$shape: the switch to zram restarted $KUBE_UNIT" "$s0 -> $(kube_unit_started)" test "$(kube_unit_started)" != "$s0"
+                wait_for 240 kube_up
+                wait_for 240 kube_ready
+                swaps_bytes=$(kube_swaps_bytes)
+                wait_for 90 kube_capacity_is "$swaps_bytes"
+                expect "$shape: after the switch: status.nodeInfo.swap.capacity is /proc/swaps' total (bytes)" "$(kube_swap_capacity)" "$swaps_bytes" "$(swaps_summary)"
+                kube_stale_is "$shape: after the switch to zram" no
+                kube_cases_delete f
+                kube_cases z system-cluster-critical
+                kube_cases_delete z
+                # the restart withheld: a policy without SwapBehavior= leaves the kubelet alone
+                # (nodeswap.conf(5), [Kubelet]), so the switch back to the file does not restart it
+                old_bytes=$swaps_bytes
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file "" "$units"
+                s0=$(kube_unit_started)
+                ns apply --json
+                ns_expect_rc "$shape: the switch back to the file without SwapBehavior= exits 0" 0
+                expect "$shape: without SwapBehavior= apply did not restart $KUBE_UNIT" "$(kube_unit_started)" "$s0"
+                swaps_bytes=$(kube_swaps_bytes)
+                sleep 12        # a node status update (nodeStatusUpdateFrequency, 10 s) at least
+                expect "$shape: restart withheld: status.nodeInfo.swap.capacity is still the old total, /proc/swaps' is new" \
+                        "$(kube_swap_capacity) $swaps_bytes" "$old_bytes $swaps_bytes"
+                check "$shape: restart withheld: the swap total did change" "$old_bytes -> $swaps_bytes" test "$old_bytes" != "$swaps_bytes"
+                kube_stale_is "$shape: restart withheld" yes
+                systemctl restart "$KUBE_UNIT"
+                wait_for 240 kube_up
+                wait_for 240 kube_ready
+                wait_for 90 kube_capacity_is "$swaps_bytes"
+                expect "$shape: after a restart by hand: status.nodeInfo.swap.capacity is /proc/swaps' total" "$(kube_swap_capacity)" "$swaps_bytes"
+                kube_stale_is "$shape: after a restart by hand" no
+                wait_for 120 out_is "" kube_pods_where present $(kube_case_items f) $(kube_case_items z)
+                kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" file LimitedSwap "$units"
+        fi
+
         s0=$(kube_unit_started)
         ns revert --json
         ns_expect_rc "$shape: revert exits 0" 0
@@ -2705,6 +2959,12 @@ kube_node_checks() {
         wait_for 240 kube_up
         wait_for 240 kube_ready
         expect "$shape: after revert: /configz swapBehavior (empty: NoSwap)" "$(kube_configz 'repr(j["kubeletconfig"]["memorySwap"].get("swapBehavior", ""))')" "''"
+        swaps_bytes=$(kube_swaps_bytes)
+        wait_for 90 kube_capacity_is "$swaps_bytes"
+        expect "$shape: after revert: status.nodeInfo.swap.capacity is /proc/swaps' total" "$(kube_swap_capacity)" "$swaps_bytes" "$(swaps_summary)"
+        kube_stale_is "$shape: after revert" no
+        [[ $shape == kubeadm ]] && expect "kubeadm: after revert: containerd.service's memory.swap.max as before" \
+                "$(kube_cg_of_unit containerd.service)" "$ctd_before"
         if kube_new_pod "$shape-after" 64Mi 128Mi; then
                 read -r cg cfg _ <<<"$(kube_swap_of "$shape-after")"
                 expect "$shape: after revert: a new pod's memory.swap.max (cgroup, config.json)" "$cg $cfg" "0 0"
@@ -2713,11 +2973,16 @@ kube_node_checks() {
         fi
 }
 kube_after_apply() {
-        [[ $1 == k3s ]] || return 0
+        if [[ $1 == kubeadm ]]; then
+                # NoSwapUnits=kubelet containerd.service: kubeadm's kubelet and container runtime are
+                # units of their own; containerd.service (not restarted by apply) has 0 at once
+                expect "kubeadm: NoSwapUnits: kubelet.service's and containerd.service's memory.swap.max" \
+                        "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "0 0"
+                return 0
+        fi
         # NoSwapUnits= (default: the kubelet's unit): k3s-agent.service holds the kubelet and its
         # containerd, and its cgroup may not swap, while the pods (kubepods.slice) get theirs
-        expect "k3s: NoSwapUnits: k3s-agent.service's memory.swap.max" \
-                "$(cat "/sys/fs/cgroup$(prop k3s-agent.service ControlGroup)/memory.swap.max" 2>/dev/null)" 0
+        expect "k3s: NoSwapUnits: k3s-agent.service's memory.swap.max" "$(kube_cg_of_unit k3s-agent.service)" 0
 }
 
 scenario_kube() {
@@ -2747,10 +3012,13 @@ scenario_kube() {
         expect "kubeadm: the node's kubelet version is the binary's (built from v$want_version)" \
                 "$(kube_node 'j["status"]["nodeInfo"]["kubeletVersion"]')" "$(kubelet --version | awk '{ print $2 }')"
         expect "kubeadm: the node's container runtime" "$(kube_node 'j["status"]["nodeInfo"]["containerRuntimeVersion"].split(":")[0]')" containerd
-        # no controller manager: the default ServiceAccount, made as it would be
-        echo '{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": "default"}, "automountServiceAccountToken": false}' \
-                >"$STATE/sa.json"
-        kapi POST /api/v1/namespaces/default/serviceaccounts "$STATE/sa.json" >/dev/null
+        # no controller manager: the default ServiceAccount, made as it would be, in default and in
+        # kube-system (the critical pod's namespace; the API server makes kube-system itself)
+        for i in default kube-system; do
+                echo '{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default", "namespace": "'"$i"'"}, "automountServiceAccountToken": false}' \
+                        >"$STATE/sa-$i.json"
+                kapi POST "/api/v1/namespaces/$i/serviceaccounts" "$STATE/sa-$i.json" >/dev/null
+        done
         kube_node_checks kubeadm || return
         info "kubeadm: memory" "kubelet.service $(kube_mem kubelet.service) MiB, containerd.service $(kube_mem containerd.service) MiB, MemAvailable $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MiB"
         info "kubeadm: took" "$(( SECONDS - t0 )) s"
@@ -2758,7 +3026,7 @@ scenario_kube() {
         # k3s's shape: k3s-agent.service runs its containerd and the real kubelet (guest/k3s with
         # /run/nodeswap-e2e/k3s-real), on the same node object
         t0=$SECONDS
-        kube_delete_pods kubeadm-before kubeadm-limited kubeadm-after
+        kube_delete_pods kubeadm-before kubeadm-after
         systemctl stop kubelet.service containerd.service
         touch /run/nodeswap-e2e/k3s-real
         KUBE_UNIT=k3s-agent.service KUBE_DROPIN=$DROPIN
