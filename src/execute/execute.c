@@ -778,7 +778,7 @@ static int exec_unit_swap_max(Exec *e, size_t i) {
                                                        strerror(-r)));
                         return r;
                 }
-                r = systemd_set_memory_swap_max(b, a->target, 0);
+                r = systemd_set_unit_property(b, a->target, "MemorySwapMax", "t", UINT64_C(0));
                 if (r < 0) {
                         set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                          strdup_printf("Failed to set MemorySwapMax=0 on %s over D-Bus: %s", a->target,
