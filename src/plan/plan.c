@@ -11,6 +11,7 @@
 #include "plan/file.h"
 #include "plan/kubelet.h"
 #include "plan/noswap.h"
+#include "plan/iolatency.h"
 #include "plan/state.h"
 #include "plan/sysctl.h"
 #include "plan/units.h"
@@ -60,6 +61,7 @@ static void action_done(Action *a) {
         case ACTION_MARK_REVERTED:
         case ACTION_CLEAR_REVERTED:
         case ACTION_UNIT_SWAP_MAX:
+        case ACTION_IO_LATENCY:
         case ACTION_FEATURES_REMOVE:
         case _ACTION_KIND_MAX:
                 break;
@@ -292,6 +294,8 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         /* Before the kubelet's restart: the kubelet and its runtime are out of swap before pods get any. */
         if (r >= 0)
                 r = plan_no_swap(&c);
+        if (r >= 0)
+                r = plan_io_latency(&c);
         if (r >= 0)
                 r = plan_kubelet(&c);
         /* Last: the labels say what the node is after every other step. */
