@@ -781,7 +781,7 @@ static int exec_unit_swap_max(Exec *e, size_t i) {
                                                        strerror(-r)));
                         return r;
                 }
-                r = systemd_set_memory_swap_max(b, a->target, 0);
+                r = systemd_set_unit_property(b, a->target, "MemorySwapMax", "t", UINT64_C(0));
                 if (r < 0) {
                         set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                          strdup_printf("Failed to set MemorySwapMax=0 on %s over D-Bus: %s", a->target,
@@ -792,7 +792,7 @@ static int exec_unit_swap_max(Exec *e, size_t i) {
                 return 0;
         }
         if (m->remove_control) {
-                r = unit_props_remove_control(e->root, a->target);
+                r = unit_props_remove_control(e->root, a->target, NO_SWAP_CONTROL_DROPIN);
                 if (r < 0) {
                         set_result_errno(e, i, ACTION_STATUS_FAILED, r,
                                          strdup_printf("Failed to remove " NO_SWAP_CONTROL_DIR "/%s.d/" NO_SWAP_CONTROL_DROPIN
@@ -809,6 +809,66 @@ static int exec_unit_swap_max(Exec *e, size_t i) {
         }
         if (state_remove_no_swap_unit(&e->state, a->target) == 0)
                 (void) save_state(e);
+        set_result(e, i, ACTION_STATUS_DONE, NULL);
+        return 0;
+}
+
+/* [Kubelet] IOLatencyTargetSec= (plan/iolatency.c). Setting: recorded in the state first (killed
+ * right after the call, the next run and the generator must know the target is nodeswap's), then
+ * SetUnitProperties(system.slice, runtime=true, IODeviceLatencyTargetUSec=[("/dev/block/MAJ:MIN",
+ * µs)]): systemd parses the device from its number without a device node (src/core/cgroup.c,
+ * lookup_block_device()) and writes "MAJ:MIN target=µs" into system.slice's io.latency at once.
+ * Taking it away: systemd never writes io.latency for a device its configuration no longer names
+ * (cgroup_context_apply() writes only the configured ones), so the target is set to infinity first,
+ * which systemd writes as "target=max" and the kernel takes as no target; then the record is
+ * forgotten (the reload runs the generator, which must no longer write its drop-in), nodeswap's
+ * control drop-in removed and systemd reloaded, so system.slice has what its own files say. */
+static int exec_io_latency(Exec *e, size_t i) {
+        const Action *a = &e->pl->actions[i];
+        const ActionIoLatency *l = &a->io_latency;
+        sd_bus *b = bus_for_action(e, i);
+        char dev[64];
+        int r;
+        if (!b)
+                return 0;
+        snprintf(dev, sizeof dev, "/dev/block/%u:%u", l->major, l->minor);
+        if (!l->restore) {
+                e->state.io_latency_major = l->major;
+                e->state.io_latency_minor = l->minor;
+                e->state.io_latency_usec = l->usec;
+                r = save_state(e);
+                if (r < 0) {
+                        set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                         strdup_printf("The io.latency target could not be recorded in nodeswap's state: %s",
+                                                       strerror(-r)));
+                        return r;
+                }
+        }
+        r = systemd_set_unit_property(b, IO_LATENCY_SLICE, "IODeviceLatencyTargetUSec", "a(st)", (unsigned) 1, dev,
+                                      l->restore ? UINT64_MAX : l->usec);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to set IODeviceLatencyTargetUSec=%s %s on " IO_LATENCY_SLICE
+                                               " over D-Bus: %s", dev, l->restore ? "infinity" : a->want, strerror(-r)));
+                return r;
+        }
+        if (!l->restore) {
+                set_result(e, i, ACTION_STATUS_DONE, NULL);
+                return 0;
+        }
+        e->state.io_latency_major = e->state.io_latency_minor = 0;
+        e->state.io_latency_usec = 0;
+        r = save_state(e);
+        if (r >= 0)
+                r = unit_props_remove_control(e->root, IO_LATENCY_SLICE, IO_LATENCY_CONTROL_DROPIN);
+        if (r >= 0)
+                r = systemd_reload(b);
+        if (r < 0) {
+                set_result_errno(e, i, ACTION_STATUS_FAILED, r,
+                                 strdup_printf("Failed to take the io.latency target of " IO_LATENCY_SLICE " away: %s",
+                                               strerror(-r)));
+                return r;
+        }
         set_result(e, i, ACTION_STATUS_DONE, NULL);
         return 0;
 }

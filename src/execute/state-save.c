@@ -68,6 +68,9 @@ char *state_format_persistent(const NodeswapState *s) {
                 buf_printf(&b, "stopped_unit=%s\n", *u);
         for (char **u = s->no_swap_units; u && *u; u++)
                 buf_printf(&b, "no_swap_unit=%s\n", *u);
+        if (s->io_latency_usec > 0)
+                buf_printf(&b, "io_latency=%u:%u %" PRIu64 "\n", s->io_latency_major, s->io_latency_minor,
+                           s->io_latency_usec);
         if (s->swap_changed_usec > 0)
                 buf_printf(&b, "swap_changed_usec=%" PRIu64 "\n", s->swap_changed_usec);
         for (char **f = s->swap_files; f && *f; f++)

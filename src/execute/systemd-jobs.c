@@ -5,6 +5,7 @@
 
 #include "shared/clock.h"
 
+#include <stdarg.h>
 #include <time.h>
 
 /* MaskUnitFiles and UnmaskUnitFiles reply with the changes made, a(sss): (type, file, target). */
@@ -66,12 +67,13 @@ int systemd_unmask_runtime(sd_bus *b, char *const *units) {
         return unit_files_call(b, "UnmaskUnitFiles", units, false);
 }
 
-int systemd_set_memory_swap_max(sd_bus *b, const char *unit, uint64_t value) {
+int systemd_set_unit_property(sd_bus *b, const char *unit, const char *property, const char *signature, ...) {
         _cleanup_bus_message_ sd_bus_message *m = NULL, *reply = NULL;
         _cleanup_bus_error_ sd_bus_error error = SD_BUS_ERROR_NULL;
+        va_list ap;
         int r;
 
-        if (!unit || !*unit)
+        if (!unit || !*unit || !property || !signature)
                 return -EINVAL;
         r = systemd_bus_ready(b);
         if (r < 0)
@@ -81,7 +83,22 @@ int systemd_set_memory_swap_max(sd_bus *b, const char *unit, uint64_t value) {
         if (r < 0)
                 return r;
         /* runtime=true: below /run, so a boot without nodeswap's generator starts from the unit's own files. */
-        r = sym_sd_bus_message_append(m, "sba(sv)", unit, 1, 1, "MemorySwapMax", "t", value);
+        r = sym_sd_bus_message_append(m, "sb", unit, 1);
+        if (r >= 0)
+                r = sym_sd_bus_message_open_container(m, 'a', "(sv)");
+        if (r >= 0)
+                r = sym_sd_bus_message_open_container(m, 'r', "sv");
+        if (r >= 0)
+                r = sym_sd_bus_message_append(m, "s", property);
+        if (r >= 0)
+                r = sym_sd_bus_message_open_container(m, 'v', signature);
+        if (r >= 0) {
+                va_start(ap, signature);
+                r = sym_sd_bus_message_appendv(m, signature, ap);
+                va_end(ap);
+        }
+        for (int i = 0; i < 3 && r >= 0; i++)
+                r = sym_sd_bus_message_close_container(m);
         if (r < 0)
                 return r;
         r = sym_sd_bus_call(b, m, 0, &error, &reply);

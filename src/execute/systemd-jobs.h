@@ -12,11 +12,14 @@
 int systemd_mask_runtime(sd_bus *b, char *const *units);
 int systemd_unmask_runtime(sd_bus *b, char *const *units);
 
-/* Manager.SetUnitProperties(unit, runtime=true, [("MemorySwapMax", t value)]): systemd applies it to
- * the unit's cgroup at once, without a restart, and keeps it in
- * /run/systemd/system.control/UNIT.d/50-MemorySwapMax.conf until the next boot (src/core/dbus-cgroup.c,
- * bus_cgroup_set_property(); probe/noswap.h). UINT64_MAX is "infinity". */
-int systemd_set_memory_swap_max(sd_bus *b, const char *unit, uint64_t value);
+/* Manager.SetUnitProperties(unit, runtime=true, [(property, value)]): the value has the D-Bus
+ * signature given and the arguments sd_bus_message_append() takes for it ("t", value for
+ * MemorySwapMax; "a(st)", n, path, usec, ... for IODeviceLatencyTargetUSec; src/core/dbus-cgroup.c,
+ * bus_cgroup_set_property(), reads each property with its own signature). systemd applies it to the
+ * unit's cgroup at once, without a restart, and keeps it in
+ * /run/systemd/system.control/UNIT.d/50-PROPERTY.conf until the next boot (src/core/unit.c,
+ * unit_write_setting(); probe/noswap.h). For MemorySwapMax UINT64_MAX is "infinity". */
+int systemd_set_unit_property(sd_bus *b, const char *unit, const char *property, const char *signature, ...);
 
 /* Manager.Reload() (daemon-reload). PID 1 replies once the reload is done; this waits for that
  * reply (up to SYSTEMD_RELOAD_TIMEOUT_USEC), so generators have run again when it returns. */

@@ -11,6 +11,7 @@
 #include "plan/file.h"
 #include "plan/kubelet.h"
 #include "plan/noswap.h"
+#include "plan/iolatency.h"
 #include "plan/state.h"
 #include "plan/sysctl.h"
 #include "plan/units.h"
@@ -60,6 +61,7 @@ static void action_done(Action *a) {
         case ACTION_MARK_REVERTED:
         case ACTION_CLEAR_REVERTED:
         case ACTION_UNIT_SWAP_MAX:
+        case ACTION_IO_LATENCY:
         case ACTION_FEATURES_REMOVE:
         case _ACTION_KIND_MAX:
                 break;
@@ -157,14 +159,23 @@ static int plan_swapoff(PlanContext *c) {
         if (!any)
                 return 0;
 
-        if (leaving_used > h->mem_available + staying_free) {
-                uint64_t missing = leaving_used - h->mem_available - staying_free;
+        /* On revert the reclaim sysctls are written back before the swapoffs (plan()): the
+         * watermarks they lower give their memory back to MemAvailable first. */
+        uint64_t restored = plan_sysctls_revert_room(c);
+        uint64_t room = h->mem_available + restored + staying_free;
+        if (leaving_used > room) {
+                uint64_t missing = leaving_used - room;
+                _cleanup_free_ char *given = restored ? strdup_printf(" + %s the restored watermarks give back",
+                                                                      B(restored))
+                                                      : strdup("");
+                if (!given)
+                        return -ENOMEM;
                 if (!c->o->force)
                         return plan_find(plan, VERDICT_SWAPOFF_NO_ROOM, p, -1, NULL,
                                          strdup("free memory (or let the swap drain) and run again, or use --force"),
-                                         "swapping off would bring back %s of pages, but only %s fit (MemAvailable %s + "
+                                         "swapping off would bring back %s of pages, but only %s fit (MemAvailable %s%s + "
                                          "free swap that stays %s): %s missing; free memory or use --force",
-                                         B(leaving_used), B(h->mem_available + staying_free), B(h->mem_available),
+                                         B(leaving_used), B(room), B(h->mem_available), given,
                                          B(staying_free), B(missing));
                 if (plan_find(plan, VERDICT_SWAPOFF_FORCED, p, -1, NULL,
                               strdup("watch for the OOM killer; without --force apply refuses this"),
@@ -251,6 +262,11 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         for (size_t i = 0; r >= 0 && i < ELEMENTSOF(plan_backends); i++)
                 if (areas && plan_backends[i].areas && (policy->backends & plan_backends[i].backend))
                         r = plan_backends[i].areas(&c);
+        /* revert: the reclaim sysctls go back before anything goes off, so that the watermarks
+         * WatermarkScaleFactor=auto raised (some 40 % of RAM with a swap file) are memory again when
+         * the pages come back (plan_sysctls_revert_room()). */
+        if (r >= 0 && c.o->revert)
+                r = plan_sysctls(&c);
         if (r >= 0)
                 r = plan_swapoff(&c);
         for (size_t i = ELEMENTSOF(plan_backends); r >= 0 && i > 0; i--)
@@ -271,12 +287,15 @@ int plan(const Policy *policy, const HostState *host, const PlanOptions *opts, P
         /* Creating an area with the same size as the one it replaces does not change the total. */
 
         /* After the total: the reclaim headroom's rule applies when pods get swap. */
-        r = plan_sysctls(&c);
+        if (!c.o->revert)
+                r = plan_sysctls(&c);
         if (r >= 0)
                 r = plan_writeback_timer(&c, true);
         /* Before the kubelet's restart: the kubelet and its runtime are out of swap before pods get any. */
         if (r >= 0)
                 r = plan_no_swap(&c);
+        if (r >= 0)
+                r = plan_io_latency(&c);
         if (r >= 0)
                 r = plan_kubelet(&c);
         /* Last: the labels say what the node is after every other step. */

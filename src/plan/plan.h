@@ -29,6 +29,7 @@
         X(MARK_REVERTED, mark_reverted, "mark-reverted")                                           \
         X(CLEAR_REVERTED, clear_reverted, "clear-reverted")                                        \
         X(UNIT_SWAP_MAX, unit_swap_max, "unit-swap-max")                                           \
+        X(IO_LATENCY, io_latency, "io-latency")                                                    \
         X(FEATURES_WRITE, features_write, "features-write")                                        \
         X(FEATURES_REMOVE, features_remove, "features-remove")
 
@@ -128,6 +129,17 @@ typedef struct ActionUnitSwapMax {
         bool remove_control;    /* restore: the control drop-in is nodeswap's (recorded) and there */
 } ActionUnitSwapMax;
 
+/* [Kubelet] IOLatencyTargetSec= (plan/iolatency.c): system.slice's io.latency target on one disk,
+ * set or taken away; the action's target is IO_LATENCY_SLICE. */
+typedef struct ActionIoLatency {
+        unsigned major, minor;  /* the whole disk */
+        uint64_t usec;          /* the target; restore: the one recorded */
+        bool restore;           /* false: IODeviceLatencyTargetUSec=(/dev/block/MAJ:MIN, usec) with
+                                 * SetUnitProperties (runtime), recorded in the state first; true: the
+                                 * target set to infinity (the kernel's "target=max" removes it), the
+                                 * record forgotten, nodeswap's control drop-in removed, systemd reloaded */
+} ActionIoLatency;
+
 typedef struct Action {
         ActionKind kind;
         char *target;           /* unit, device or file path, sysctl name ("vm.swappiness") */
@@ -150,6 +162,7 @@ typedef struct Action {
                 ActionDropinWrite dropin_write;
                 ActionStartUnit start_unit;
                 ActionUnitSwapMax unit_swap_max;
+                ActionIoLatency io_latency;
                 ActionFeaturesWrite features_write;
         };
 } Action;

@@ -109,6 +109,21 @@ static int plan_reclaim(PlanContext *c) {
         return 0;
 }
 
+uint64_t plan_sysctls_revert_room(const PlanContext *c) {
+        const HostState *h = c->h;
+        const NodeswapState *s = &h->state;
+        if (!c->o->revert || h->min_free_kbytes < 0 || h->watermark_scale_factor < 0)
+                return 0;
+        int min_after = s->saved_min_free_kbytes >= 0 ? s->saved_min_free_kbytes : h->min_free_kbytes;
+        int wsf_after = s->saved_watermark_scale_factor >= 0 ? s->saved_watermark_scale_factor
+                                                             : h->watermark_scale_factor;
+        Watermarks now, after;
+        watermarks_compute(h->zones, h->n_zones, h->page_size, h->mem_total, h->min_free_kbytes,
+                           h->watermark_scale_factor, &now);
+        watermarks_compute(h->zones, h->n_zones, h->page_size, h->mem_total, min_after, wsf_after, &after);
+        return now.high > after.high ? now.high - after.high : 0;
+}
+
 int plan_sysctls(PlanContext *c) {
         const HostState *h = c->h;
         const NodeswapState *s = &h->state;

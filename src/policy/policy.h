@@ -73,6 +73,7 @@ typedef enum PolicyKey {
         POLICY_KEY_KUBELET_MEMORY_EVICTION,
         POLICY_KEY_KUBELET_NO_SWAP_UNITS,
         POLICY_KEY_KUBELET_NODE_FEATURES,
+        POLICY_KEY_KUBELET_IO_LATENCY_TARGET_SEC,
         POLICY_KEY_CONFLICTS_UNITS,
         _POLICY_KEY_MAX,
 } PolicyKey;
@@ -154,6 +155,9 @@ typedef struct Policy {
         char **no_swap_units;   /* [Kubelet] NoSwapUnits=: units kept out of swap (MemorySwapMax=0)
                                  * when pods get swap; "kubelet" is the kubelet's unit; empty: none */
         bool node_features;     /* [Kubelet] NodeFeatures=: keep NFD's feature file (plan/features.h) */
+        uint64_t io_latency_usec; /* [Kubelet] IOLatencyTargetSec=: system.slice's io.latency target on the
+                                   * disk swap shares with the daemons (plan/iolatency.h), in µs;
+                                   * IO_LATENCY_AUTO or IO_LATENCY_NO */
 
         char **conflict_units;
 
@@ -170,6 +174,12 @@ enum {
         SYSCTL_KEEP = -1,
         SYSCTL_AUTO = -2,
 };
+
+/* [Kubelet] IOLatencyTargetSec='s words, and its bounds (nodeswap.conf(5)). */
+#define IO_LATENCY_AUTO UINT64_MAX
+#define IO_LATENCY_NO UINT64_C(0)
+#define IO_LATENCY_MIN_USEC UINT64_C(1000)              /* 1ms */
+#define IO_LATENCY_MAX_USEC (UINT64_C(10) * 1000 * 1000) /* 10s */
 
 /* The reclaim keys' bounds (nodeswap.conf(5), "Reclaim headroom"). */
 #define RECLAIM_MIN_FREE_FLOOR_KB 1024u         /* vm.rst: below 1024 KB the system breaks subtly */

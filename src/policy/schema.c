@@ -37,7 +37,8 @@
 #define DEFAULT_DROPIN "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d/90-nodeswap.conf"
 #define DEFAULT_MEMORY_EVICTION "100Mi"        /* the kubelet's own default (DefaultEvictionHard) */
 #define DEFAULT_NODE_FEATURES "yes"
-#define DEFAULT_RECLAIM "auto"         /* plan/reclaim.c's rule when pods get swap */
+#define DEFAULT_RECLAIM "auto"
+#define DEFAULT_IO_LATENCY "auto"       /* plan/iolatency.c's rule when swap shares the daemons' disk */         /* plan/reclaim.c's rule when pods get swap */
 #define DEFAULT_CONFLICT_UNITS                                                                  \
         "dev-zram0.swap systemd-zram-setup@zram0.service rpi-zram-writeback.timer "             \
         "rpi-zram-writeback.service rpi-resize-swap-file.service var-swap.swap "                \
@@ -426,6 +427,37 @@ static int parse_memory_eviction(ParseState *st, const KeyDef *k, const char *v,
         return replace_str(&st->p->memory_eviction, v);
 }
 
+/* [Kubelet] IOLatencyTargetSec=: auto, no, or a time span from 1ms to 10s as systemd writes
+ * IODeviceLatencyTargetSec= (a plain number is seconds; us, ms and s, as in "25ms"). */
+static int parse_io_latency(ParseState *st, const KeyDef *k, const char *v, char **ret_msg) {
+        uint64_t *f = FIELD(st, k->offset, uint64_t);
+        if (streq(v, "auto") || streq(v, "no")) {
+                *f = streq(v, "auto") ? IO_LATENCY_AUTO : IO_LATENCY_NO;
+                return 0;
+        }
+        static const struct {
+                const char *suffix;
+                uint64_t usec;
+        } units[] = { { "us", 1 }, { "ms", 1000 }, { "s", 1000 * 1000 }, { "", 1000 * 1000 } };
+        for (size_t i = 0; i < ELEMENTSOF(units); i++) {
+                if (!endswith(v, units[i].suffix))
+                        continue;
+                _cleanup_free_ char *num = strndup(v, strlen(v) - strlen(units[i].suffix));
+                uint64_t n;
+                if (!num)
+                        return -ENOMEM;
+                int r = parse_plain_uint(num, IO_LATENCY_MAX_USEC, &n);
+                if (r == -ERANGE || (r >= 0 && (n * units[i].usec < IO_LATENCY_MIN_USEC ||
+                                                n * units[i].usec > IO_LATENCY_MAX_USEC)))
+                        return FAIL("io.latency target out of range (1ms..10s)");
+                if (r < 0)
+                        break;
+                *f = n * units[i].usec;
+                return 0;
+        }
+        return FAIL("must be auto, no or a time span (a whole number with us, ms or s: 25ms)");
+}
+
 /* [Sysctl] MinFreeKbytes=: auto, keep, or KiB from 1024 (Documentation/admin-guide/sysctl/vm.rst,
  * min_free_kbytes: below 1024 KB the system "will become subtly broken, and prone to deadlock under
  * high loads") to RECLAIM_MIN_FREE_CAP_PERCENT of RAM ("Setting this too high will OOM your machine
@@ -603,6 +635,8 @@ const KeyDef schema_keys[] = {
         ROW("Kubelet", "NoSwapUnits", KUBELET_NO_SWAP_UNITS, parse_no_swap_units, AT(no_swap_units),
             .def = DEFAULT_NO_SWAP_UNITS, .empty_is_value = true),
         ROW("Kubelet", "NodeFeatures", KUBELET_NODE_FEATURES, parse_bool, AT(node_features), .def = DEFAULT_NODE_FEATURES),
+        ROW("Kubelet", "IOLatencyTargetSec", KUBELET_IO_LATENCY_TARGET_SEC, parse_io_latency, AT(io_latency_usec),
+            .def = DEFAULT_IO_LATENCY),
 
         /* Empty empties the list; every other Units= appends. */
         ROW("Conflicts", "Units", CONFLICTS_UNITS, parse_units, AT(conflict_units), .def = DEFAULT_CONFLICT_UNITS,

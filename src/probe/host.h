@@ -122,6 +122,21 @@ typedef enum CgroupMode {
 const char *cgroup_mode_to_string(CgroupMode m);
 
 /* A swap file recorded in nodeswap's state (swap_file=), as found on the host. */
+/* The daemons' I/O (probe/iolatency.h). */
+#define IO_LATENCY_SLICE "system.slice"
+#define IO_LATENCY_CONTROL_DROPIN "50-IODeviceLatencyTargetUSec.conf"
+typedef struct IoLatencyState {
+        bool probed;
+        bool io_controller;     /* "io" in /sys/fs/cgroup/cgroup.controllers (cgroup v2) */
+        char *swap_disk;        /* the first whole disk under nodeswap's swap, NULL none */
+        char *shared_disk;      /* the first disk under both the swap and a daemon path, NULL none */
+        char *shared_path;      /* that daemon path ("/var/lib/kubelet") */
+        unsigned major, minor;  /* the shared disk's number (/sys/class/block/DISK/dev) */
+        int rotational;         /* its queue/rotational: 1, 0, -1 unknown */
+        char *current;          /* /sys/fs/cgroup/system.slice/io.latency as read, NULL: no such file */
+        bool control_dropin;    /* /run/systemd/system.control/system.slice.d/IO_LATENCY_CONTROL_DROPIN */
+} IoLatencyState;
+
 typedef struct RecordedSwapFile {
         char *path;
         bool exists;
@@ -189,6 +204,7 @@ typedef struct HostState {
         FeatureFileState features; /* nodeswap's file for node-feature-discovery (probe/features.h) */
 
         CgroupMode cgroup;
+        IoLatencyState io_latency;
         bool systemd_booted;    /* /run/systemd/system is a directory, as sd_booted() checks */
         bool psi;               /* /proc/pressure/memory readable */
         /* Memory pressure and swap traffic (pressure.h), read by probe_pressure() for status, check

@@ -11,6 +11,7 @@
 #include "probe/swap.h"
 #include "probe/swapfile.h"
 #include "probe/crypt.h"
+#include "probe/iolatency.h"
 #include "probe/zram.h"
 
 #include <blkid.h>
@@ -661,6 +662,10 @@ int probe(const char *root, const Policy *policy, HostState *ret) {
                 h.systemd_booted = lstat(sd, &st) == 0 && S_ISDIR(st.st_mode);
         }
 
+        r = io_latency_probe(root, policy, &h);
+        if (r < 0)
+                goto fail;
+
         assign_owners(policy, &h);
 
         *ret = h;
@@ -680,6 +685,7 @@ void host_state_done(HostState *h) {
                 free(h->swaps[i].mapping);
         }
         free(h->swaps);
+        io_latency_state_done(&h->io_latency);
         for (size_t i = 0; i < h->n_zrams; i++)
                 zram_device_done(&h->zrams[i]);
         free(h->zrams);

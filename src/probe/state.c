@@ -242,6 +242,14 @@ static int state_apply_line(NodeswapState *s, char *line) {
         } else if (streq(key, "no_swap_unit")) {
                 if (state_add_no_swap_unit(s, value) == -ENOMEM)
                         return -ENOMEM;
+        } else if (streq(key, "io_latency")) {
+                unsigned ma, mi;
+                char end;
+                if (sscanf(value, "%u:%u %" SCNu64 "%c", &ma, &mi, &u, &end) == 3 && u > 0) {
+                        s->io_latency_major = ma;
+                        s->io_latency_minor = mi;
+                        s->io_latency_usec = u;
+                }
         } else if (streq(key, "swap_changed_usec")) {
                 if (safe_atou64(value, &u) >= 0)
                         s->swap_changed_usec = u;
@@ -315,7 +323,7 @@ int state_load_persistent(const char *root, NodeswapState *ret) {
 bool state_has_records(const NodeswapState *s) {
         if (s->saved_swappiness >= 0 || s->saved_page_cluster >= 0 || s->saved_min_free_kbytes >= 0 ||
             s->saved_watermark_scale_factor >= 0 || s->set_min_free_kbytes >= 0 || s->reverted || s->stopped_units ||
-            s->no_swap_units || s->swap_files || s->writeback_files)
+            s->no_swap_units || s->io_latency_usec || s->swap_files || s->writeback_files)
                 return true;
         for (size_t i = 0; i < _ZSWAP_PARAM_MAX; i++)
                 if (s->saved_zswap[i])

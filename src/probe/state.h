@@ -28,6 +28,11 @@
  *                                     gave MemorySwapMax=0 (SetUnitProperties, runtime): the
  *                                     control drop-in systemd wrote for it is nodeswap's to remove.
  *                                     Recorded before the call, forgotten once it is removed.
+ *       io_latency=8:0 25000          the io.latency target (µs) nodeswap gave system.slice on that
+ *                                     disk (MAJ:MIN), [Kubelet] IOLatencyTargetSec=: recorded before
+ *                                     the SetUnitProperties call, so that revert takes it away and
+ *                                     nodeswap-generator(8) writes it for the boot; forgotten once
+ *                                     taken away
  *       swap_changed_usec=N           CLOCK_REALTIME µs of the last swap change nodeswap made
  *       swap_file=/var/lib/nodeswap/swapfile
  *                                     repeated, one per swap file nodeswap created and has not
@@ -59,6 +64,8 @@ typedef struct NodeswapState {
         bool reverted;          /* "nodeswap revert" ran last */
         char **stopped_units;   /* conflict units nodeswap stopped, to start again on revert */
         char **no_swap_units;   /* units nodeswap set MemorySwapMax=0 on (no_swap_unit=) */
+        unsigned io_latency_major, io_latency_minor; /* io_latency=: the disk of system.slice's target */
+        uint64_t io_latency_usec;       /* ... and the target, 0: none recorded */
         int *zram_ids;          /* zram devices nodeswap created this boot */
         size_t n_zram_ids;
         uint64_t swap_changed_usec; /* CLOCK_REALTIME of the last swap change nodeswap made, 0 none */

@@ -154,6 +154,22 @@ static char *describe_unit_swap_max(const Action *a) {
                              a->unit_swap_max.restore ? "swap again" : "out of swap", NOW(a), WANT(a), WHY(a));
 }
 
+static char *describe_io_latency(const Action *a) {
+        return strdup_printf("%s the daemons' I/O on %s: io.latency %s -> %s (%s)",
+                             a->io_latency.restore ? "no longer protecting" : "protecting", T(a), NOW(a), WANT(a), WHY(a));
+}
+
+static int json_io_latency(const Action *a, json_object *j) {
+        char dev[32];
+        snprintf(dev, sizeof dev, "%u:%u", a->io_latency.major, a->io_latency.minor);
+        int r = json_add_string(j, "device", dev);
+        if (r >= 0)
+                r = json_add_u64(j, "target_usec", a->io_latency.restore ? 0 : a->io_latency.usec);
+        if (r >= 0)
+                r = json_add_bool(j, "restore", a->io_latency.restore);
+        return r;
+}
+
 static int json_unit_swap_max(const Action *a, json_object *j) {
         return json_add_bool(j, "restore", a->unit_swap_max.restore);
 }

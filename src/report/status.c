@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* nodeswap status as text and as JSON, both rendered from one StatusModel (report/status.h). */
 #include "report/status.h"
+#include "probe/iolatency.h"
 
 #include "probe/crypt.h"
 
@@ -472,6 +473,38 @@ static void print_no_swap_text(FILE *f, const StatusModel *m) {
         }
 }
 
+/* [Kubelet] IOLatencyTargetSec=: the disk swap shares with the daemons and system.slice's target
+ * on it. Nothing when swap shares no disk with them and nodeswap set no target. */
+static void print_io_latency_text(FILE *f, const StatusModel *m) {
+        const HostState *h = m->host;
+        const IoLatencyState *s = &h->io_latency;
+        const NodeswapState *st = &h->state;
+        if (!s->probed || (!s->shared_disk && st->io_latency_usec == 0))
+                return;
+        fprintf(f, "\nThe daemons' I/O ([Kubelet] IOLatencyTargetSec=):\n");
+        if (s->shared_disk)
+                fprintf(f, "  swap shares      %s (%u:%u%s) with %s\n", s->shared_disk, s->major, s->minor,
+                        s->rotational == 1 ? ", rotational" : "", s->shared_path);
+        if (h->cgroup != CGROUP_V2 || !s->io_controller) {
+                fprintf(f, "  io.latency       none: %s\n",
+                        h->cgroup == CGROUP_V2        ? "the io controller is not enabled"
+                        : h->cgroup == CGROUP_UNKNOWN ? "no cgroup file system at /sys/fs/cgroup"
+                                                      : "cgroup v1, io.latency is cgroup v2's");
+                return;
+        }
+        unsigned ma = st->io_latency_usec ? st->io_latency_major : s->major;
+        unsigned mi = st->io_latency_usec ? st->io_latency_minor : s->minor;
+        uint64_t now = 0;
+        if (!s->current || io_latency_parse(s->current, ma, mi, &now) < 0)
+                now = 0;
+        if (now)
+                fprintf(f, "  io.latency       " IO_LATENCY_SLICE " %u:%u target=%" PRIu64 "us%s\n", ma, mi, now,
+                        st->io_latency_usec == now ? " (by nodeswap)" : "");
+        else
+                fprintf(f, "  io.latency       " IO_LATENCY_SLICE " no target on %u:%u%s\n", ma, mi,
+                        !s->current ? " (no io.latency: the slice has no io controller yet)" : "");
+}
+
 static void print_recorded_text(FILE *f, const StatusModel *m) {
         const HostState *h = m->host;
         if (h->n_recorded_files == 0)
@@ -648,6 +681,7 @@ void status_print_text(FILE *f, const StatusModel *m, int verbosity, bool color)
         pressure_print_text(f, &m->host->pressure);
         print_units_text(f, m);
         print_no_swap_text(f, m);
+        print_io_latency_text(f, m);
         print_recorded_text(f, m);
         print_runs_text(f, m);
 
@@ -931,6 +965,31 @@ static int no_swap_to_json(const StatusModel *m, json_object **ret) {
         return 0;
 }
 
+static int io_latency_to_json(const StatusModel *m, json_object *o) {
+        const HostState *h = m->host;
+        const IoLatencyState *s = &h->io_latency;
+        const NodeswapState *st = &h->state;
+        _cleanup_json_ json_object *j = json_object_new_object();
+        char dev[32] = "";
+        uint64_t now = 0;
+        if (!j)
+                return -ENOMEM;
+        if (s->shared_disk)
+                snprintf(dev, sizeof dev, "%u:%u", s->major, s->minor);
+        unsigned ma = st->io_latency_usec ? st->io_latency_major : s->major;
+        unsigned mi = st->io_latency_usec ? st->io_latency_minor : s->minor;
+        bool has = (s->shared_disk || st->io_latency_usec) && s->current &&
+                   io_latency_parse(s->current, ma, mi, &now) >= 0 && now > 0;
+        if (json_add_string(j, "disk", s->shared_disk) < 0 ||
+            json_add_string(j, "device", *dev ? dev : NULL) < 0 ||
+            json_add_string(j, "shared_with", s->shared_path) < 0 ||
+            json_add_bool(j, "io_controller", s->io_controller) < 0 ||
+            (has ? json_add_u64(j, "target_usec", now) : json_add_null(j, "target_usec")) < 0 ||
+            json_add_string(j, "set_by", has && st->io_latency_usec == now ? "nodeswap" : NULL) < 0)
+                return -ENOMEM;
+        return json_add(o, "io_latency", TAKE_PTR(j));
+}
+
 /* The issue 26 members of a container: its swap's peak and events, request, allowance, need. */
 static int need_to_json(const PodSwap *c, const ContainerNeed *n, json_object *o) {
         _cleanup_json_ json_object *ev = NULL, *need = NULL;
@@ -1061,6 +1120,7 @@ int status_to_json(const StatusModel *m, json_object **ret) {
             json_add(o, "swap_files", TAKE_PTR(recorded)) < 0 ||
             no_swap_to_json(m, &no_swap) < 0 ||
             json_add(o, "no_swap_units", TAKE_PTR(no_swap)) < 0 ||
+            io_latency_to_json(m, o) < 0 ||
             json_add_tristate(o, "matches_policy", m->matches) < 0 ||
             (m->matches >= 0 ? json_add_u64(o, "pending_actions", v->pending) : json_add_null(o, "pending_actions")) < 0 ||
             json_add_bool(o, "policy_valid", v->policy_valid) < 0 ||

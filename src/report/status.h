@@ -120,6 +120,14 @@
  *     set_by         "nodeswap" (its MemorySwapMax=0 is in effect), "operator" (the unit's own files
  *                    set MemorySwapMax=, which nodeswap leaves alone), or null (nobody: it may swap)
  *     source         "FILE:LINE" of the operator's MemorySwapMax=, or null
+ *   io_latency       [Kubelet] IOLatencyTargetSec=: the disk swap shares with the daemons, and
+ *                    system.slice's io.latency target on it
+ *     disk           the whole disk ("vda"), null when swap shares none with the daemons
+ *     device         its "MAJ:MIN", or null
+ *     shared_with    the daemons' path on it ("/", "/var/lib/kubelet"), or null
+ *     io_controller  cgroup v2 with the io controller (without it nodeswap sets no target)
+ *     target_usec    system.slice's target on that disk (or on the one nodeswap recorded), null: none
+ *     set_by         "nodeswap" when it is the target nodeswap set, or null
  *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap
  *                    leaves the node alone)
  *   pods             (--pods only) array, sorted by cgroup, of

@@ -26,6 +26,7 @@ SD_DL_DEFINE(sd_bus_wait);
 SD_DL_DEFINE(sd_bus_slot_unref);
 SD_DL_DEFINE(sd_bus_message_new_method_call);
 SD_DL_DEFINE(sd_bus_message_append);
+SD_DL_DEFINE(sd_bus_message_appendv);
 SD_DL_DEFINE(sd_bus_message_append_strv);
 SD_DL_DEFINE(sd_bus_message_read);
 SD_DL_DEFINE(sd_bus_message_enter_container);
@@ -68,6 +69,7 @@ static const DlSymbol symbols[] = {
         SD_DL_ENTRY(sd_bus_slot_unref),
         SD_DL_ENTRY(sd_bus_message_new_method_call),
         SD_DL_ENTRY(sd_bus_message_append),
+        SD_DL_ENTRY(sd_bus_message_appendv),
         SD_DL_ENTRY(sd_bus_message_append_strv),
         SD_DL_ENTRY(sd_bus_message_read),
         SD_DL_ENTRY(sd_bus_message_enter_container),

@@ -47,6 +47,8 @@ SD_DL_SYMBOL(sd_bus_wait);
 SD_DL_SYMBOL(sd_bus_slot_unref);
 SD_DL_SYMBOL(sd_bus_message_new_method_call);
 SD_DL_SYMBOL(sd_bus_message_append);
+/* a property's value of any signature in SetUnitProperties (execute/systemd-jobs.c) */
+SD_DL_SYMBOL(sd_bus_message_appendv);
 SD_DL_SYMBOL(sd_bus_message_append_strv);
 SD_DL_SYMBOL(sd_bus_message_read);
 SD_DL_SYMBOL(sd_bus_message_enter_container);

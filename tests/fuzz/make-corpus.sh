@@ -29,6 +29,10 @@ ex=$SRC/conf/examples
 { printf '\xef\xbb\xbf[Swap]\r\nBackend=file\r\n[File]\r\nPath=/srv//swap/./node.swap\r\nSize=25%%\r\n'
   echo '#--- dropin'; printf '[Kubelet]\nSwapBehavior=LimitedSwap\nDropIn=/etc/kubelet.conf.d/99-swap.conf\nUnit=kubelet.service\n'; } \
 	>"$out/policy/903-bom-crlf-kubelet.conf"
+# the daemons' I/O (issue 38): a value, then a drop-in with no, then an empty one (the default)
+{ printf '[Kubelet]\nSwapBehavior=LimitedSwap\nIOLatencyTargetSec=25ms\n'; echo '#--- dropin'
+  printf '[Kubelet]\nIOLatencyTargetSec=no\n'; echo '#--- dropin'; printf '[Kubelet]\nIOLatencyTargetSec=\nIOLatencyTargetSec=10s\n'; } \
+	>"$out/policy/906-io-latency.conf"
 
 { cat "$ex/pi5-nvme-zswap.conf"; echo '#--- dropin'; printf '[Zswap]\nCompressor=\nMaxPoolPercent=\nShrinker=no\n'; echo '#--- dropin'
   printf '[Swap]\nBackend=zram zswap file\n[Zswap]\nAcceptThresholdPercent=101\n'; } >"$out/policy/904-zswap-dropins.conf"

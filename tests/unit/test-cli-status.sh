@@ -274,5 +274,29 @@ run 0 status --root "$fx/vps-cgroupv1" --config "$limited" && {
         has '^  vm.min_free_kbytes +unreadable$'
         has '^  zones +/proc/zoneinfo unreadable$'
 }
+# [Kubelet] IOLatencyTargetSec=: the disk swap shares with the daemons (reached through dm-crypt
+# and loop in the iolatency tree), and system.slice's target on it: none yet, then nodeswap's
+varfile=$tmp/file-var-limitedswap.conf
+install -m 0644 "$fx/status/file-var-limitedswap.conf" "$varfile"
+cp -a "$fx/iolatency" "$tmp/iolatency"
+run 0 status --root "$tmp/iolatency" --config "$varfile" && {
+        has '^The daemons. I/O \(\[Kubelet\] IOLatencyTargetSec=\):$'
+        has '^  swap shares +vda \(254:0\) with /$'
+        has '^  io.latency +system.slice no target on 254:0$'
+}
+printf 'reverted=no\nio_latency=254:0 25000\n' >"$tmp/iolatency/var/lib/nodeswap/state"
+printf '254:0 target=25000\n' >"$tmp/iolatency/sys/fs/cgroup/system.slice/io.latency"
+run 0 status --root "$tmp/iolatency" --config "$varfile" && has '^  io.latency +system.slice 254:0 target=25000us \(by nodeswap\)$'
+run 0 status --json --root "$tmp/iolatency" --config "$varfile" && {
+        has '"io_latency": *\{'
+        has '"device": *"254:0"'
+        has '"shared_with": *"/"'
+        has '"io_controller": *true'
+        has '"target_usec": *25000'
+        has '"set_by": *"nodeswap"'
+}
+# cgroup v1: said, and no target
+sed -i 's| - cgroup2 cgroup2 rw.*| - tmpfs tmpfs ro,mode=755|' "$tmp/iolatency/proc/self/mountinfo"
+run 0 status --root "$tmp/iolatency" --config "$varfile" && has '^  io.latency +none: cgroup v1, io.latency is cgroup v2.s$'
 
 exit $failed

@@ -579,6 +579,10 @@ static const InvalidCase invalid[] = {
         { "Kubelet", "SwapBehavior", "NoSwp", "must be LimitedSwap, NoSwap or empty; did you mean 'NoSwap'?" },
         { "Kubelet", "SwapBehavior", "UnlimitedSwap", "must be LimitedSwap, NoSwap or empty; did you mean 'LimitedSwap'?" },
         { "Kubelet", "SwapBehavior", "yes", "must be LimitedSwap, NoSwap or empty" },
+        { "Kubelet", "IOLatencyTargetSec", "500us", "io.latency target out of range (1ms..10s)" },
+        { "Kubelet", "IOLatencyTargetSec", "11s", "io.latency target out of range (1ms..10s)" },
+        { "Kubelet", "IOLatencyTargetSec", "25 ms", "must be auto, no or a time span (a whole number with us, ms or s: 25ms)" },
+        { "Kubelet", "IOLatencyTargetSec", "yes", "must be auto, no or a time span (a whole number with us, ms or s: 25ms)" },
         { "Kubelet", "DropIn", "90-nodeswap.conf", "must be an absolute path" },
         { "Kubelet", "DropIn", "/etc/kubelet.conf.d/90-nodeswap.yaml", "the kubelet reads only drop-ins whose name ends in .conf" },
         { "Kubelet", "DropIn", "/etc/kubelet.conf.d/.conf", "the kubelet reads only drop-ins whose name ends in .conf" },
@@ -639,6 +643,20 @@ static void test_invalid_values(void **state) {
 
 /* The reclaim keys' values as the plan reads them, and the running kernel's bound of
  * watermark_scale_factor: 1000 before Linux 5.18, with the key and value named. */
+/* [Kubelet] IOLatencyTargetSec=: auto by default, no, and a time span in µs. */
+static void test_io_latency_key(void **state) {
+        assert_no_errors(load_text("[Kubelet]\nSwapBehavior=LimitedSwap\n"));
+        assert_true(P.io_latency_usec == IO_LATENCY_AUTO);
+        assert_no_errors(load_text("[Kubelet]\nIOLatencyTargetSec=no\n"));
+        assert_true(P.io_latency_usec == IO_LATENCY_NO);
+        assert_no_errors(load_text("[Kubelet]\nIOLatencyTargetSec=25ms\n"));
+        assert_true(P.io_latency_usec == 25000);
+        assert_no_errors(load_text("[Kubelet]\nIOLatencyTargetSec=2\n"));
+        assert_true(P.io_latency_usec == 2000000);
+        assert_no_errors(load_text("[Kubelet]\nIOLatencyTargetSec=1000us\n"));
+        assert_true(P.io_latency_usec == 1000);
+}
+
 static void test_reclaim_keys(void **state) {
         assert_no_errors(load_text("[Sysctl]\nSwappiness=60\n"));
         assert_int_equal(P.min_free_kbytes, SYSCTL_AUTO);
@@ -1400,6 +1418,7 @@ int main(int argc, char *argv[]) {
                 cmocka_unit_test_setup_teardown(test_valid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_invalid_values, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_reclaim_keys, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_io_latency_key, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_zram_knobs, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_every_key_empty_is_its_default, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_empty_value_resets_to_default, setup, teardown),

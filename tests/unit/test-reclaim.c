@@ -466,6 +466,51 @@ static void test_eviction_before_swap(void **state) {
         done(&none);
 }
 
+/* revert with the watermarks of WatermarkScaleFactor=auto (2000 with a swap file) and
+ * MinFreeKbytes=auto (1 GiB) in place: they keep some 5.5 GiB of this tree's RAM out of
+ * MemAvailable (2 GiB here), so the 4 GiB in nodeswap's zram fit only once the sysctls are back at
+ * 67584 and 10. The sysctls are written back before the swapoff, and the room counts what their
+ * watermarks give back; 12 GiB of pages still do not fit, and the refusal names the gain. */
+static void revert_swapped(Case *c, const char *used_kb) {
+        char swaps[256];
+        fixture_copy(c, "headroom");
+        put(c, "proc/sys/vm/min_free_kbytes", "1048576\n");
+        put(c, "proc/sys/vm/watermark_scale_factor", "2000\n");
+        put(c, "var/lib/nodeswap/state", "saved_min_free_kbytes=67584\nsaved_watermark_scale_factor=10\n");
+        put(c, "run/nodeswap-state/state", "zram_id=0\n");
+        put(c, "proc/meminfo", "MemTotal:       24683792 kB\nMemFree:         2097152 kB\n"
+                               "MemAvailable:    2097152 kB\nSwapTotal:      16777212 kB\n"
+                               "SwapFree:        4194300 kB\n");
+        snprintf(swaps, sizeof swaps, "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                                      "/dev/zram0                              partition\t16777212\t%s\t100\n",
+                 used_kb);
+        put(c, "proc/swaps", swaps);
+        load(c, NULL, HEADROOM_ZRAM);
+        c->policy.backends = 0;         /* what cli_load does for revert */
+}
+
+static void test_revert_room_watermarks(void **state) {
+        PlanOptions o = { .revert = true };
+        Case fits = {};
+        revert_swapped(&fits, "4194304");
+        run(&fits, &o);
+        assert_false(has_finding(&fits.plan, VERDICT_SWAPOFF_NO_ROOM, NULL));
+        int off = find(&fits.plan, ACTION_SWAPOFF, "/dev/zram0");
+        int wsf = find(&fits.plan, ACTION_SYSCTL, "vm.watermark_scale_factor");
+        int min = find(&fits.plan, ACTION_SYSCTL, "vm.min_free_kbytes");
+        assert_true(off >= 0);
+        assert_true(wsf >= 0 && wsf < off);
+        assert_true(min >= 0 && min < off);
+        assert_int_equal(fits.plan.actions[wsf].sysctl.value, 10);
+        done(&fits);
+
+        Case big = {};
+        revert_swapped(&big, "12582912");
+        run(&big, &o);
+        assert_true(has_finding(&big.plan, VERDICT_SWAPOFF_NO_ROOM, "the restored watermarks give back"));
+        done(&big);
+}
+
 int main(void) {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_watermarks_match_kernel),
@@ -477,6 +522,7 @@ int main(void) {
                 cmocka_unit_test(test_eviction_ramp_and_zram),
                 cmocka_unit_test(test_eviction_after_oom),
                 cmocka_unit_test(test_eviction_before_swap),
+                cmocka_unit_test(test_revert_room_watermarks),
         };
         return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -140,6 +140,23 @@ static int method_set_properties(sd_bus_message *m, void *userdata, sd_bus_error
                         uint64_t v;
                         r = sd_bus_message_read(m, "v", "t", &v);
                         snprintf(one, sizeof one, "%s%s=t:%" PRIu64, *buf ? " " : "", prop, v);
+                } else if (streq(sig, "a(st)")) {
+                        /* the device list of IODeviceLatencyTargetUSec and the other IODevice* */
+                        const char *path;
+                        uint64_t v;
+                        snprintf(one, sizeof one, "%s%s=a(st):", *buf ? " " : "", prop);
+                        r = sd_bus_message_enter_container(m, 'v', "a(st)");
+                        if (r >= 0)
+                                r = sd_bus_message_enter_container(m, 'a', "(st)");
+                        while (r >= 0 && (r = sd_bus_message_read(m, "(st)", &path, &v)) > 0) {
+                                char item[64];
+                                snprintf(item, sizeof item, "[%s %" PRIu64 "]", path, v);
+                                strncat(one, item, sizeof one - strlen(one) - 1);
+                        }
+                        if (r >= 0)
+                                r = sd_bus_message_exit_container(m);
+                        if (r >= 0)
+                                r = sd_bus_message_exit_container(m);
                 } else {
                         r = sd_bus_message_skip(m, "v");
                         snprintf(one, sizeof one, "%s%s=%s:?", *buf ? " " : "", prop, sig);
@@ -428,15 +445,22 @@ static void mask_runtime_sends_units_runtime_and_force(void **state) {
         assert_int_equal(seen.force, 1);
 }
 
-/* [Kubelet] NoSwapUnits=: SetUnitProperties(unit, runtime=true, [("MemorySwapMax", t 0)]) */
-static void set_memory_swap_max_sends_runtime_and_t(void **state) {
+/* [Kubelet] NoSwapUnits=: SetUnitProperties(unit, runtime=true, [("MemorySwapMax", t 0)]); the
+ * daemons' I/O: [("IODeviceLatencyTargetUSec", a(st) [(device, usec)])] on system.slice, the
+ * signatures systemd's bus_cgroup_set_property() reads. */
+static void set_unit_property_sends_runtime_and_signature(void **state) {
         Fixture *f = *state;
-        assert_int_equal(systemd_set_memory_swap_max(f->client, "k3s-agent.service", 0), 0);
+        assert_int_equal(systemd_set_unit_property(f->client, "k3s-agent.service", "MemorySwapMax", "t", UINT64_C(0)), 0);
         assert_string_equal(seen.last_method, "SetUnitProperties");
         assert_string_equal(seen.units, "k3s-agent.service");
         assert_int_equal(seen.runtime, 1);
         assert_string_equal(seen.props, "MemorySwapMax=t:0");
-        assert_int_equal(systemd_set_memory_swap_max(f->client, "", 0), -EINVAL);
+        assert_int_equal(systemd_set_unit_property(f->client, "system.slice", "IODeviceLatencyTargetUSec", "a(st)",
+                                                   (unsigned) 1, "/dev/block/254:0", UINT64_C(25000)),
+                         0);
+        assert_string_equal(seen.units, "system.slice");
+        assert_string_equal(seen.props, "IODeviceLatencyTargetUSec=a(st):[/dev/block/254:0 25000]");
+        assert_int_equal(systemd_set_unit_property(f->client, "", "MemorySwapMax", "t", UINT64_C(0)), -EINVAL);
 }
 
 /* ... and the property and the cgroup read back from the Service interface. */
@@ -607,7 +631,7 @@ int main(void) {
                 cmocka_unit_test_setup_teardown(settled_unit_is_read_once, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_failing_after_restart_ends_the_wait, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_never_active_times_out, setup, teardown),
-                cmocka_unit_test_setup_teardown(set_memory_swap_max_sends_runtime_and_t, setup, teardown),
+                cmocka_unit_test_setup_teardown(set_unit_property_sends_runtime_and_signature, setup, teardown),
                 cmocka_unit_test_setup_teardown(unit_swap_max_reads_property_and_cgroup, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
