@@ -48,15 +48,23 @@ int plan_io_latency(PlanContext *c) {
 
         if (!s->probed)
                 return 0;
-        if (want && (h->cgroup != CGROUP_V2 || !s->io_controller)) {
+        if (want && (h->cgroup != CGROUP_V2 || !s->io_controller || s->kernel == 0)) {
+                bool no_kernel = h->cgroup == CGROUP_V2 && s->io_controller;
+                _cleanup_free_ char *why = no_kernel
+                        ? strdup_printf("this kernel has no io.latency (CONFIG_BLK_CGROUP_IOLATENCY is not set, as "
+                                        "in Debian's kernels; %s says so)", s->kernel_from)
+                        : strdup(h->cgroup == CGROUP_V2 ? "the io controller is not in /sys/fs/cgroup/cgroup.controllers"
+                                 : h->cgroup == CGROUP_UNKNOWN ? "no cgroup file system is mounted at /sys/fs/cgroup"
+                                                               : "this node runs cgroup v1 (io.latency is cgroup v2's)");
+                if (!why)
+                        return -ENOMEM;
                 r = plan_find(c->plan, VERDICT_IO_LATENCY_UNSUPPORTED, p, POLICY_KEY_KUBELET_IO_LATENCY_TARGET_SEC,
-                              NULL, strdup("boot with cgroup v2 (systemd.unified_cgroup_hierarchy=1) and the io "
-                                           "controller, or set IOLatencyTargetSec=no"),
+                              NULL, strdup(no_kernel ? "boot a kernel built with CONFIG_BLK_CGROUP_IOLATENCY=y, or set "
+                                                       "IOLatencyTargetSec=no"
+                                                     : "boot with cgroup v2 (systemd.unified_cgroup_hierarchy=1) and the "
+                                                       "io controller, or set IOLatencyTargetSec=no"),
                               "swap is on %s, which %s is on too, but %s: system.slice gets no io.latency target",
-                              s->shared_disk, s->shared_path,
-                              h->cgroup == CGROUP_V2      ? "the io controller is not in /sys/fs/cgroup/cgroup.controllers"
-                              : h->cgroup == CGROUP_UNKNOWN ? "no cgroup file system is mounted at /sys/fs/cgroup"
-                                                            : "this node runs cgroup v1 (io.latency is cgroup v2's)");
+                              s->shared_disk, s->shared_path, why);
                 if (r < 0)
                         return r;
                 want = 0;

@@ -85,8 +85,8 @@
         X(MEMORY_STALL_ZRAM, "memory-stall-zram", INFO,                                                      \
           "on zram, PSI counts compressing and decompressing pages as memory stall")                         \
         X(IO_LATENCY_UNSUPPORTED, "io-latency-unsupported", WARNING,                                         \
-          "swap shares the daemons' disk, but without cgroup v2's io controller system.slice gets no "        \
-          "io.latency target")                                                                                \
+          "swap shares the daemons' disk, but without cgroup v2's io controller, or on a kernel without "     \
+          "io.latency, system.slice gets no io.latency target")                                               \
         /* the kubelet */                                                                                     \
         X(CGROUP_V1_LIMITEDSWAP, "cgroup-v1-limitedswap", ERROR, "LimitedSwap on a cgroup v1 or hybrid node") \
         X(LIMITEDSWAP_LITTLE_SWAP, "limitedswap-little-swap", WARNING,                                       \

@@ -128,6 +128,8 @@ const char *cgroup_mode_to_string(CgroupMode m);
 typedef struct IoLatencyState {
         bool probed;
         bool io_controller;     /* "io" in /sys/fs/cgroup/cgroup.controllers (cgroup v2) */
+        int kernel;             /* the kernel has io.latency (CONFIG_BLK_CGROUP_IOLATENCY): 1, 0, -1 unknown */
+        char *kernel_from;      /* what told: a cgroup's io.latency file or the kernel's config, NULL unknown */
         char *swap_disk;        /* the first whole disk under nodeswap's swap, NULL none */
         char *shared_disk;      /* the first disk under both the swap and a daemon path, NULL none */
         char *shared_path;      /* that daemon path ("/var/lib/kubelet") */

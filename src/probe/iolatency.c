@@ -145,6 +145,61 @@ static int swap_disks(const char *root, const Policy *p, const HostState *h, cha
         return r;
 }
 
+/* Whether the kernel has io.latency at all. blk-iolatency is a separate option of the kernel's
+ * (CONFIG_BLK_CGROUP_IOLATENCY, block/Makefile), which Debian 12's kernels, 6.1 and 6.12 alike,
+ * leave unset (their /boot/config-*: "# CONFIG_BLK_CGROUP_IOLATENCY is not set"); without it systemd
+ * takes IODeviceLatencyTargetUSec= and writes nothing. The file is io.latency in every cgroup but the
+ * root where the io controller is enabled (the cftype is CFTYPE_NOT_ON_ROOT), so a cgroup below the
+ * root with "io" in its cgroup.controllers tells; without one, the running kernel's config in /boot
+ * does; otherwise it is not known. */
+static int kernel_has_io_latency(const char *root, const HostState *h, char **ret_from) {
+        static const char *const cgroups[] = { "/sys/fs/cgroup/" IO_LATENCY_SLICE, "/sys/fs/cgroup/kubepods.slice",
+                                               "/sys/fs/cgroup/init.scope", "/sys/fs/cgroup/user.slice" };
+        for (size_t i = 0; i < ELEMENTSOF(cgroups); i++) {
+                _cleanup_free_ char *rel = strdup_printf("%s/cgroup.controllers", cgroups[i]);
+                _cleanup_free_ char *c = rel ? path_join_root(root, rel) : NULL;
+                _cleanup_free_ char *v = NULL;
+                if (!c)
+                        return -ENOMEM;
+                if (read_one_line(c, &v) < 0)
+                        continue;
+                bool io = false;
+                for (char *save = NULL, *w = strtok_r(v, " \n", &save); w; w = strtok_r(NULL, " \n", &save))
+                        io = io || streq(w, "io");
+                if (!io)
+                        continue;
+                _cleanup_free_ char *lrel = strdup_printf("%s/io.latency", cgroups[i]);
+                _cleanup_free_ char *l = lrel ? path_join_root(root, lrel) : NULL;
+                if (!l)
+                        return -ENOMEM;
+                struct stat st;
+                if (!(*ret_from = strdup_printf("%s/io.latency", cgroups[i])))
+                        return -ENOMEM;
+                return lstat(l, &st) == 0;
+        }
+        if (!h->kernel_release)
+                return -1;
+        _cleanup_free_ char *rel = strdup_printf("/boot/config-%s", h->kernel_release);
+        _cleanup_free_ char *cfg = rel ? path_join_root(root, rel) : NULL;
+        _cleanup_free_ char *text = NULL;
+        if (!cfg)
+                return -ENOMEM;
+        int r = read_full_file(cfg, 4 * 1024 * 1024, &text);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return -1;
+        int has = -1;
+        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l && has < 0; l = strtok_r(NULL, "\n", &save))
+                if (streq(l, "CONFIG_BLK_CGROUP_IOLATENCY=y"))
+                        has = 1;
+                else if (streq(l, "# CONFIG_BLK_CGROUP_IOLATENCY is not set"))
+                        has = 0;
+        if (has >= 0 && !(*ret_from = TAKE_PTR(rel)))
+                return -ENOMEM;
+        return has;
+}
+
 int io_latency_probe(const char *root, const Policy *p, HostState *h) {
         static const char *const daemon_paths[] = { IO_DAEMON_PATHS };
         IoLatencyState *s = &h->io_latency;
@@ -162,6 +217,13 @@ int io_latency_probe(const char *root, const Policy *p, HostState *h) {
                         for (char *w = strtok(v, " \n"); w; w = strtok(NULL, " \n"))
                                 if (streq(w, "io"))
                                         s->io_controller = true;
+        }
+        s->kernel = -1;
+        if (s->io_controller) {
+                r = kernel_has_io_latency(root, h, &s->kernel_from);
+                if (r == -ENOMEM)
+                        return r;
+                s->kernel = r;
         }
         r = swap_disks(root, p, h, &disks);
         if (r < 0)
@@ -215,5 +277,6 @@ void io_latency_state_done(IoLatencyState *s) {
         free(s->shared_disk);
         free(s->shared_path);
         free(s->current);
+        free(s->kernel_from);
         *s = (IoLatencyState) {};
 }

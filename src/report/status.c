@@ -492,6 +492,11 @@ static void print_io_latency_text(FILE *f, const StatusModel *m) {
                                                       : "cgroup v1, io.latency is cgroup v2's");
                 return;
         }
+        if (s->kernel == 0) {
+                fprintf(f, "  io.latency       none: the kernel has none (CONFIG_BLK_CGROUP_IOLATENCY, %s)\n",
+                        s->kernel_from);
+                return;
+        }
         unsigned ma = st->io_latency_usec ? st->io_latency_major : s->major;
         unsigned mi = st->io_latency_usec ? st->io_latency_minor : s->minor;
         uint64_t now = 0;
@@ -984,6 +989,8 @@ static int io_latency_to_json(const StatusModel *m, json_object *o) {
             json_add_string(j, "device", *dev ? dev : NULL) < 0 ||
             json_add_string(j, "shared_with", s->shared_path) < 0 ||
             json_add_bool(j, "io_controller", s->io_controller) < 0 ||
+            (s->kernel >= 0 ? json_add_bool(j, "kernel_io_latency", s->kernel == 1)
+                            : json_add_null(j, "kernel_io_latency")) < 0 ||
             (has ? json_add_u64(j, "target_usec", now) : json_add_null(j, "target_usec")) < 0 ||
             json_add_string(j, "set_by", has && st->io_latency_usec == now ? "nodeswap" : NULL) < 0)
                 return -ENOMEM;

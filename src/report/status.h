@@ -126,6 +126,7 @@
  *     device         its "MAJ:MIN", or null
  *     shared_with    the daemons' path on it ("/", "/var/lib/kubelet"), or null
  *     io_controller  cgroup v2 with the io controller (without it nodeswap sets no target)
+ *     kernel_io_latency  the kernel has io.latency (CONFIG_BLK_CGROUP_IOLATENCY), null: unknown
  *     target_usec    system.slice's target on that disk (or on the one nodeswap recorded), null: none
  *     set_by         "nodeswap" when it is the target nodeswap set, or null
  *   policy_files     the policy files read, in the order applied (empty: no policy, nodeswap

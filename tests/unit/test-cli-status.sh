@@ -292,9 +292,16 @@ run 0 status --json --root "$tmp/iolatency" --config "$varfile" && {
         has '"device": *"254:0"'
         has '"shared_with": *"/"'
         has '"io_controller": *true'
+        has '"kernel_io_latency": *true'
         has '"target_usec": *25000'
         has '"set_by": *"nodeswap"'
 }
+# a kernel without io.latency (Debian's): system.slice has the io controller and no io.latency file
+mv "$tmp/iolatency/sys/fs/cgroup/system.slice/io.latency" "$tmp/io.latency"
+run 0 status --root "$tmp/iolatency" --config "$varfile" &&
+        has '^  io.latency +none: the kernel has none \(CONFIG_BLK_CGROUP_IOLATENCY, /sys/fs/cgroup/system.slice/io.latency\)$'
+run 0 status --json --root "$tmp/iolatency" --config "$varfile" && has '"kernel_io_latency": *false'
+mv "$tmp/io.latency" "$tmp/iolatency/sys/fs/cgroup/system.slice/io.latency"
 # cgroup v1: said, and no target
 sed -i 's| - cgroup2 cgroup2 rw.*| - tmpfs tmpfs ro,mode=755|' "$tmp/iolatency/proc/self/mountinfo"
 run 0 status --root "$tmp/iolatency" --config "$varfile" && has '^  io.latency +none: cgroup v1, io.latency is cgroup v2.s$'

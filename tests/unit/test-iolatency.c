@@ -254,6 +254,50 @@ static void test_unsupported(void **state) {
         assert_null(io_action(&noio.plan));
         assert_true(has_finding(&noio.plan, VERDICT_IO_LATENCY_UNSUPPORTED, "io controller"));
         done(&noio);
+
+        /* A kernel without io.latency (CONFIG_BLK_CGROUP_IOLATENCY unset, as Debian's): system.slice
+         * has the io controller and no io.latency file. */
+        Case nolat = {};
+        fixture_copy(&nolat, "iolatency");
+        char lat[PATH_MAX * 2];
+        snprintf(lat, sizeof lat, "%s/sys/fs/cgroup/system.slice/io.latency", nolat.root);
+        assert_int_equal(unlink(lat), 0);
+        load(&nolat, VAR_FILE);
+        assert_int_equal(nolat.host.io_latency.kernel, 0);
+        run(&nolat, NULL);
+        assert_null(io_action(&nolat.plan));
+        assert_true(has_finding(&nolat.plan, VERDICT_IO_LATENCY_UNSUPPORTED, "no io.latency"));
+        assert_true(has_finding(&nolat.plan, VERDICT_IO_LATENCY_UNSUPPORTED, "/sys/fs/cgroup/system.slice/io.latency"));
+        done(&nolat);
+
+        /* No cgroup below the root with the io controller: the running kernel's config tells, one
+         * way or the other; without it nothing tells and the target is set. */
+        static const struct {
+                const char *config;
+                int kernel;
+        } cfgs[] = { { "CONFIG_BLK_CGROUP=y\n# CONFIG_BLK_CGROUP_IOLATENCY is not set\nCONFIG_BLK_CGROUP_IOCOST=y\n", 0 },
+                     { "CONFIG_BLK_CGROUP=y\nCONFIG_BLK_CGROUP_IOLATENCY=y\n", 1 },
+                     { NULL, -1 } };
+        for (size_t i = 0; i < ELEMENTSOF(cfgs); i++) {
+                Case k = {};
+                char ctl[PATH_MAX * 2];
+                fixture_copy(&k, "iolatency");
+                snprintf(ctl, sizeof ctl, "%s/sys/fs/cgroup/system.slice/cgroup.controllers", k.root);
+                assert_int_equal(unlink(ctl), 0);
+                put(&k, "proc/sys/kernel/osrelease", "6.12.118+deb12-amd64\n");
+                if (cfgs[i].config)
+                        put(&k, "boot/config-6.12.118+deb12-amd64", cfgs[i].config);
+                load(&k, VAR_FILE);
+                assert_int_equal(k.host.io_latency.kernel, cfgs[i].kernel);
+                run(&k, NULL);
+                if (cfgs[i].kernel == 0) {
+                        assert_null(io_action(&k.plan));
+                        assert_true(has_finding(&k.plan, VERDICT_IO_LATENCY_UNSUPPORTED, "/boot/config-6.12.118+deb12-amd64"));
+                } else {
+                        assert_false(has_finding(&k.plan, VERDICT_IO_LATENCY_UNSUPPORTED, NULL));
+                }
+                done(&k);
+        }
 }
 
 /* nodeswap's recorded target in place: nothing to do; revert, a policy with no, or pods without
