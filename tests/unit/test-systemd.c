@@ -149,9 +149,8 @@ static int method_set_properties(sd_bus_message *m, void *userdata, sd_bus_error
                         if (r >= 0)
                                 r = sd_bus_message_enter_container(m, 'a', "(st)");
                         while (r >= 0 && (r = sd_bus_message_read(m, "(st)", &path, &v)) > 0) {
-                                char item[64];
-                                snprintf(item, sizeof item, "[%s %" PRIu64 "]", path, v);
-                                strncat(one, item, sizeof one - strlen(one) - 1);
+                                size_t len = strlen(one);
+                                snprintf(one + len, sizeof one - len, "[%s %" PRIu64 "]", path, v);
                         }
                         if (r >= 0)
                                 r = sd_bus_message_exit_container(m);
