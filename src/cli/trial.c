@@ -1146,7 +1146,8 @@ static int compare_read(const CliContext *c, Compare *k) {
                 else
                         k->t[k->n_runs++] = k->t[i];
         }
-        memcpy(k->t + k->n_runs, dens, nd * sizeof *dens);
+        if (nd > 0)     /* k->t is NULL when no trial was recorded */
+                memcpy(k->t + k->n_runs, dens, nd * sizeof *dens);
         k->n = k->n_runs + nd;
         for (size_t i = 0; i < k->n_runs; i++) {
                 TrialVerdict v;
