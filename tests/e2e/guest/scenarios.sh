@@ -396,6 +396,61 @@ scenario_smoke() {
         info "boot timing (since kernel start)" "${timing}runner at $(cut -d' ' -f1 /proc/uptime)s"
 }
 
+# The daemons' I/O (issue 38, [Kubelet] IOLatencyTargetSec=auto): the swap file is on vda (through
+# its dm-crypt mapping and loop device), which holds / too. On a kernel with io.latency
+# system.slice gets a target on vda's MAJ:MIN, the one nodeswap records (io_latency=), kept by the
+# generator's drop-in across a daemon-reload; on Debian's own kernels, built without
+# CONFIG_BLK_CGROUP_IOLATENCY, nodeswap records nothing and says so (io-latency-unsupported naming
+# the kernel). Either way a cgroup beside system.slice that swaps has its swap-outs charged to vda
+# in its io.stat, the fact the target relies on.
+IO_CG=/sys/fs/cgroup/nodeswap-e2e-io
+io_target() {  # system.slice's io.latency target (µs) on MAJ:MIN, empty: none
+        awk -v d="$1" '$1 == d { sub("target=", "", $2); print $2 }' /sys/fs/cgroup/system.slice/io.latency 2>/dev/null
+}
+io_latency_checks() {
+        local dev rec cfg
+        dev=$(cat /sys/block/vda/dev)
+        rec=$(sed -n 's/^io_latency=//p' /var/lib/nodeswap/state)
+        cfg=$(grep -h 'CONFIG_BLK_CGROUP_IOLATENCY' "/boot/config-$(uname -r)" 2>&1)
+        if [[ $cfg == CONFIG_BLK_CGROUP_IOLATENCY=y ]]; then
+                expect "the state records system.slice's io.latency target on vda" "${rec%% *}" "$dev" "$rec"
+                expect "system.slice's io.latency has that target on vda ($dev)" \
+                        "$(io_target "$dev")" "${rec#* }" "$(cat /sys/fs/cgroup/system.slice/io.latency 2>&1)"
+                check "the generator's drop-in for the boot" "$(cat /run/systemd/generator/system.slice.d/50-nodeswap-io-latency.conf 2>&1)" \
+                        grep -qx "IODeviceLatencyTargetSec=/dev/block/$dev ${rec#* }us" /run/systemd/generator/system.slice.d/50-nodeswap-io-latency.conf
+                systemctl daemon-reload
+                expect "io.latency target still on vda after a daemon-reload" "$(io_target "$dev")" "${rec#* }"
+                ns status --json
+                expect "status: the target is nodeswap's" "$(json 'j["io_latency"]["set_by"]')" nodeswap
+        else
+                expect "this kernel has no io.latency ($(uname -r): $cfg), so nodeswap records no target" "$rec" ""
+                check "no generator drop-in for system.slice" "$(ls /run/systemd/generator/system.slice.d 2>&1)" \
+                        test ! -e /run/systemd/generator/system.slice.d/50-nodeswap-io-latency.conf
+                ns check --json
+                check "check: io-latency-unsupported names the kernel" \
+                        "$(json '[f["message"] for f in j["findings"] if f["id"] == "io-latency-unsupported"]')" \
+                        grep -q CONFIG_BLK_CGROUP_IOLATENCY "$NS_OUT"
+                ns status --json
+                expect "status: the kernel has no io.latency" "$(json 'j["io_latency"]["kernel_io_latency"]')" false
+        fi
+        expect "status: the disk swap shares with the daemons" "$(json 'j["io_latency"]["device"]')" "$dev"
+        # a cgroup beside system.slice held at 16 MiB writes 48 MiB of distinct pages: its swap-outs
+        mkdir -p "$IO_CG"
+        echo 16M >"$IO_CG/memory.high"
+        local out0 line
+        out0=$(awk '$1 == "pswpout" { print $2 }' /proc/vmstat)
+        ( echo "$BASHPID" >"$IO_CG/cgroup.procs" && exec timeout 120 python3 -c '
+import os
+pages = [os.urandom(4096) for _ in range(48 * 256)]
+print(sum(len(p) for p in pages))' ) </dev/null >/dev/null 2>&1
+        line=$(awk -v d="$dev" '$1 == d' "$IO_CG/io.stat" 2>/dev/null)
+        info "io.stat of a swapping cgroup beside system.slice" \
+                "${line:-no line for $dev}; pswpout +$(( $(awk '$1 == "pswpout" { print $2 }' /proc/vmstat) - out0 ))"
+        check "its swap-outs are charged to vda ($dev) in its io.stat" "${line:-$(cat "$IO_CG/io.stat" 2>&1)}" \
+                test "$(sed -n 's/.*wbytes=\([0-9]*\).*/\1/p' <<<"$line")" -gt $((16 * 1024 * 1024))
+        rmdir "$IO_CG" 2>/dev/null
+}
+
 scenario_a() {
         if distro_zram_on; then info "start state: distro zram0 on" "$(swaps_summary)"
         else info "start state: distro zram0 is NOT on (not a fresh node)" "$(swaps_summary)"; fi
@@ -418,6 +473,7 @@ scenario_a() {
         expect "dev-zram0.swap still masked after daemon-reload" "$(prop dev-zram0.swap LoadState)" masked
         zram_stays_off_through_writeback "writeback"
         check "only nodeswap's swap file is on" "$(swaps_summary)" test "$(swaps)" = "$SWAPFILE 10"
+        io_latency_checks
 
         expect "vm.swappiness" "$(sysctl_get swappiness)" 100
         expect "vm.page-cluster" "$(sysctl_get page-cluster)" 0
