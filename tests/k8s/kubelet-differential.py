@@ -251,11 +251,20 @@ def build_tree(tree, fixtures, kubelet, dest, pki):
     os.link(kubelet, b)
     os.makedirs(dest + "/sys/fs/cgroup", exist_ok=True)
     if tree["shape"] != "kubeadm":
+        # k3s and rke2 make their drop-in directory before they start the kubelet (they write
+        # their 00-*-defaults.conf into it), so the kubelet never meets it missing; a tree without
+        # drop-ins still has it (without it the real kubelet refuses to start: "failed to walk
+        # through kubelet dropin directory", a failure no k3s or rke2 node shows)
+        os.makedirs(dest + (K3S_DIR if tree["shape"] == "k3s" else RKE2_DIR), exist_ok=True)
         # the files 00-k3s-defaults.conf names, which k3s writes before it starts the kubelet
-        # (the kubelet loads them before it logs its configuration): any certificate will do
+        # (the kubelet loads them before it logs its configuration): any certificate will do. An
+        # rke2 tree whose drop-in directory was not drawn has no agent directory yet (the fixture
+        # is k3s's)
+        agent = dest + f"/var/lib/rancher/{tree['shape']}/agent/"
+        os.makedirs(agent, exist_ok=True)
         for name, src in (("client-ca.crt", "kubelet.crt"), ("serving-kubelet.crt", "kubelet.crt"),
                           ("serving-kubelet.key", "kubelet.key")):
-            shutil.copy(os.path.join(pki, src), dest + f"/var/lib/rancher/{tree['shape']}/agent/" + name)
+            shutil.copy(os.path.join(pki, src), agent + name)
 
 
 def make_pki(kubelet, tmp, cg2, timeout):
