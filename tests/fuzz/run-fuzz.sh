@@ -37,9 +37,12 @@ fi
 # shared modules the policy uses (strings, the page-size test, unit names).
 LIBSRC=("$SRC"/src/policy/*.c "$SRC/src/shared/util.c" "$SRC/src/shared/page-size.c" "$SRC/src/shared/unit-name.c")
 # ... and the kubelet configuration reader with its flags (plan/kubelet.c renders nodeswap's
-# drop-in and names where a value comes from; the policy names the behaviours).
+# drop-in and names where a value comes from; the policy names the behaviours), and the
+# libsystemd loader the version probe's journal reading goes through (resolved at run time,
+# never reached from the harness: it gives the version directly).
 KUBELET_SRC=("$SRC/src/probe/kubelet-config.c" "$SRC/src/probe/kubelet-flags.c" "$SRC/src/probe/kubelet-version.c"
 	"$SRC/src/plan/kubelet.c"
+	"$SRC/src/shared/sd-dl.c" "$SRC/src/shared/dl-util.c"
 	"$SRC/src/shared/path-util.c" "$SRC/src/shared/reason.c" "${LIBSRC[@]}")
 CFLAGS=(-g -O1 -std=gnu11 -D_GNU_SOURCE -DNODESWAP_VERSION='"fuzz"' -I"$SRC/src" -I"$SRC/tests/fuzz"
 	$INIH_CFLAGS $YAML_CFLAGS -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
