@@ -2595,11 +2595,16 @@ scenario_density() {
                 test "${idle_gain/null/0}" -ge 2
         expect "file idle: the trial saw the file backend" "$(json 'j["node"]["backend"]')" file
         tr_same "file idle: the trial changed nothing on the node" "$sb"
-        dn_trial "file hot" -- "$DN_REPLICA" hot "$DN_MIB"
-        hot_gain=$(dn_gain)
-        check "file hot: swap buys the hot workload less than the idle one" "hot $hot_gain, idle $idle_gain more" \
-                test "${hot_gain/null/0}" -lt "${idle_gain/null/0}"
-        tr_same "file hot: the trial changed nothing on the node" "$sb"
+        # the hot replicas on the file only in the full sweep: the same property as on zram, and
+        # the slowest trial of the four (177 s of density's 536 s in stop 42's run, its replicas
+        # thrashing the VM's disk)
+        if [[ $density_full == 1 ]]; then
+                dn_trial "file hot" -- "$DN_REPLICA" hot "$DN_MIB"
+                hot_gain=$(dn_gain)
+                check "file hot: swap buys the hot workload less than the idle one" "hot $hot_gain, idle $idle_gain more" \
+                        test "${hot_gain/null/0}" -lt "${idle_gain/null/0}"
+                tr_same "file hot: the trial changed nothing on the node" "$sb"
+        fi
 
         DN_REQUEST=16Mi
         dn_compare
