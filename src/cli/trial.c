@@ -37,6 +37,11 @@
 /* A start job that has not started the command after this is given up (Type=exec: the job ends
  * when the command has been executed). */
 #define START_TIMEOUT_USEC (120 * USEC_PER_SEC)
+/* A unit's state is read with sd-bus's default 25 s per property; a node the trial drives into
+ * swap can keep systemd from answering that fast, so an unanswered read keeps the state last read
+ * and is asked again at the next poll, until systemd has not answered for this long (the 300 s a
+ * stop or a reset is asked again for, execute/trial.c). */
+#define SILENCE_MAX_USEC (300 * USEC_PER_SEC)
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -294,6 +299,8 @@ typedef struct RunUnit {
         uint64_t t0, t1;                /* monotonic: started, ended (or stopped watching) */
         TrialUnitState st;
         uint64_t zram_max, oom_seen;    /* the highest zram mem_used seen; since t0, the first oom_kill */
+        uint64_t silent_since;          /* monotonic: the first unanswered read since the last answer; 0: none */
+        bool start_timed_out;           /* the command did not start in START_TIMEOUT_USEC */
 } RunUnit;
 
 static void run_unit_done(RunUnit *u) {
@@ -372,13 +379,31 @@ static int run_start(Trial *t, const TrialPoint *p, unsigned index, RunUnit *u) 
 }
 
 /* One poll of u: its state, zram's memory, the first oom_kill. 1 when the run ended, 0 while it
- * runs, -errno (-ETIMEDOUT: the command did not start in START_TIMEOUT_USEC; -EINTR: a signal). */
+ * runs, 2 when systemd did not answer (u->st is the state last read), -errno (-ETIMEDOUT: the
+ * command did not start in START_TIMEOUT_USEC, u->start_timed_out set, or systemd did not answer
+ * for SILENCE_MAX_USEC; -EINTR: a signal). */
 static int run_poll(Trial *t, RunUnit *u) {
-        trial_unit_state_done(&u->st);
-        int r = trial_unit_read(t->bus, u->path, &u->st);
-        if (r < 0)
-                return r;
+        TrialUnitState st;
         uint64_t now = now_monotonic_usec();
+        bool silent = false;
+        int r = trial_unit_read(t->bus, u->path, &st);
+        if (r == -ETIMEDOUT) {
+                if (u->silent_since == 0) {
+                        u->silent_since = now;
+                        log_info("systemd did not answer about %s in time; asking again.", u->service);
+                } else if (now - u->silent_since > SILENCE_MAX_USEC) {
+                        log_error("systemd did not answer about %s for %" PRIu64 " s.", u->service,
+                                  (now - u->silent_since) / USEC_PER_SEC);
+                        return -ETIMEDOUT;
+                }
+                silent = true;
+        } else if (r < 0)
+                return r;
+        else {
+                trial_unit_state_done(&u->st);
+                u->st = st;
+                u->silent_since = 0;
+        }
         if (t->n_zram_ids > 0) {
                 TrialNodeSample s;
                 if (trial_node_read(t->c->root, NULL, t->zram_ids, t->n_zram_ids, &s) >= 0 &&
@@ -390,12 +415,16 @@ static int run_poll(Trial *t, RunUnit *u) {
                 if (trial_cgroup_read(u->cg_dir, &cs) >= 0 && cs.oom_kill != TRIAL_MISSING && cs.oom_kill > 0)
                         u->oom_seen = now - u->t0;
         }
-        if (streq_ptr(u->st.active_state, "failed") || (trial_unit_ended(&u->st) && u->st.start_usec > 0))
-                return 1;
-        if (u->st.start_usec == 0 && now - u->t0 > START_TIMEOUT_USEC)
-                return -ETIMEDOUT;
         if (interrupted)
                 return -EINTR;
+        if (silent)
+                return 2;
+        if (streq_ptr(u->st.active_state, "failed") || (trial_unit_ended(&u->st) && u->st.start_usec > 0))
+                return 1;
+        if (u->st.start_usec == 0 && now - u->t0 > START_TIMEOUT_USEC) {
+                u->start_timed_out = true;
+                return -ETIMEDOUT;
+        }
         return 0;
 }
 
@@ -405,7 +434,7 @@ static int run_watch(Trial *t, RunUnit *u) {
         do {
                 sleep_usec(POLL_USEC);
                 r = run_poll(t, u);
-        } while (r == 0);
+        } while (r == 0 || r == 2);
         u->t1 = now_monotonic_usec();
         if (r < 0)
                 return log_error_errno(r, "Failed to watch %s: %m", u->service);
@@ -694,6 +723,20 @@ static int point_poll(Trial *t, Point *pt) {
                         continue;
                 }
                 int r = run_poll(t, &x->u);
+                if (r == 2) {
+                        /* systemd is slow: the others wait for the next poll, not 25 s each */
+                        settling = true;
+                        break;
+                }
+                if (r == -ETIMEDOUT && x->u.start_timed_out) {
+                        /* the node could not start it: the point did not hold */
+                        log_notice("%s did not start in %" PRIu64 " s: the replica failed.", x->u.service,
+                                   (uint64_t) (START_TIMEOUT_USEC / USEC_PER_SEC));
+                        x->ended = true;
+                        x->u.t1 = now;
+                        failed = true;
+                        continue;
+                }
                 if (r < 0)
                         return log_error_errno(r, "Failed to watch %s: %m", x->u.service);
                 if (x->u.zram_max != TRIAL_MISSING && (pt->zram_max == TRIAL_MISSING || x->u.zram_max > pt->zram_max))
