@@ -292,6 +292,15 @@ if want charge || want thrash || want kube; then
                 log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenarios charge and thrash will skip"
         fi
 fi
+# scenario kube's swap storm (issue 38 item 4): its stressor, tests/bench/storm.c, static as memhog
+# is, in the workload image and the root; without a compiler the storm says SKIP
+if want kube; then
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/storm" "$HERE/../bench/storm.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/storm" "$ROOT/usr/local/lib/nodeswap-e2e/storm"
+        else
+                log "cannot build tests/bench/storm.c ($(tail -n 1 "$TMP/cc.log")); scenario kube's storm will skip"
+        fi
+fi
 # scenario trial (issue 27): its workloads, a hot/cold memory hog (tests/bench/hotcold.c, static as
 # memhog is) and the C files of the compile workload (tests/bench/gen-compile.sh; the guest's gcc
 # compiles them: build-root.sh installs gcc since recipe 7)
@@ -337,8 +346,9 @@ if want kube; then
         install -m 0755 "$K/kubeapi.py" "$ROOT/usr/local/lib/nodeswap-e2e/kubeapi.py"
         install -d -m 0755 "$ROOT/usr/local/lib/nodeswap-e2e/images"
         kmemhog=; [[ -x $TMP/memhog ]] && kmemhog=$TMP/memhog
+        kstorm=; [[ -n $kmemhog && -x $TMP/storm ]] && kstorm=$TMP/storm
         python3 "$HERE/kube/images.py" "$ROOT/usr/local/lib/nodeswap-e2e/images" "$ROOT/usr/bin/busybox" \
-                $kmemhog >"$TMP/images.log" 2>&1 || {
+                $kmemhog $kstorm >"$TMP/images.log" 2>&1 || {
                 cat "$TMP/images.log"; echo "FAIL e2e: kube: cannot build the images"; exit 1; }
         # k3s's shape: its airgap image directory and its CNI directory (flannel's conflist there on a
         # real k3s node; this bridge here)
