@@ -690,7 +690,7 @@ if [[ -n $first ]] || want g || want n; then
 fi
 # Scenario kube: a boot of its own after the others, with the control plane on the host for it.
 # 2400 s: the boot took 1122 s beside other VMs with two batches of six pods (2026-12-05;
-# tests/e2e/README.md), 437 s before them
+# tests/e2e/README.md), 437 s before them; the swap storm on two backends adds about 400 s
 if want kube && [[ -n $NODESWAP ]]; then
         plan+=("kube kube 2400")
 fi
