@@ -15,6 +15,8 @@
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
 #   e2e.density_full=1     scenario density searches the whole range, three runs a point
+#   e2e.storm_full=1       scenario kube's storm runs three times per backend with the kernel's
+#                          reclaim settings and with nodeswap's, and prints the comparison
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
 # END line, so the host can tell a finished run from a crashed or hung one. LOG lines carry
@@ -45,7 +47,7 @@ RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
 rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
-phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel= density_full=0
+phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel= density_full=0 storm_full=0
 for w in $(cat /proc/cmdline); do
         case $w in
         e2e.kernel=*) want_kernel=${w#*=} ;;
@@ -54,6 +56,7 @@ for w in $(cat /proc/cmdline); do
         e2e.keep=*) keep=${w#*=} ;;
         e2e.charge_rounds=*) charge_rounds=${w#*=} ;;
         e2e.density_full=*) density_full=${w#*=} ;;
+        e2e.storm_full=*) storm_full=${w#*=} ;;
         esac
 done
 BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
@@ -3069,7 +3072,7 @@ kube_after_apply() {
 # seconds after the pods are deleted. Then revert. The Ready condition's lastHeartbeatTime is
 # printed, not checked: with the Lease as the heartbeat the kubelet posts its status only when it
 # changed or every nodeStatusReportFrequency (5 min by default), so a storm shorter than that shows
-# no update at all.
+# no update at all. e2e.storm_full=1 runs the comparison (kube_storm).
 STORM_BIN=/usr/local/lib/nodeswap-e2e/storm
 STORM_BASE_S=30 STORM_MIN_S=30 STORM_GAP_FAIL_S=40 STORM_QUIET_S=180 STORM_NAMED_S=180 STORM_RATE_X=3 STORM_SEED=38
 STORM_PODS=(storm-hot storm-cold storm-over)
@@ -3192,12 +3195,16 @@ print(" ".join(f["message"] for f in j.get("findings", []) if f["id"] == "memory
 storm_names() { storm_check; [[ $(storm_thrash_msg) == *"pod $1 ("* ]]; }
 storm_quiet() { storm_check; [[ -s $STATE/storm-check.json && -z $(storm_thrash_msg) ]]; }
 
-# storm_backend BACKEND: one storm on BACKEND (zram or file) with nodeswap's reclaim settings
+# storm_backend BACKEND [off ROUND]: one storm on BACKEND (zram or file) with nodeswap's reclaim
+# settings (auto), or with the kernel's (off: the values from before nodeswap, $STORM_OFF, written as
+# the policy's); a record of it appended to $STATE/storm-records
 storm_backend() {
-        local b=$1 name="storm $1" t0=$SECONDS tput rate per swp_hot swp_over tgt_hot tgt_over p klpid ctpid kloom ctoom
+        local b=$1 mode=${2:-auto} round=${3:-} name="storm $1" reclaim="auto auto" t0=$SECONDS tput rate per swp_hot swp_over tgt_hot tgt_over p klpid ctpid kloom ctoom
         local samples=$STATE/storm-$b.samples stop=$STATE/storm-$b.stop spid base0 storm0 storm1 since
         local in0 out0 full0 oom0 h uid_hot uid_over ended kern bad named_s quiet_s
-        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" "$b" LimitedSwap "kubelet containerd.service" "auto auto"
+        [[ -n $round ]] && name="storm $b $mode run $round"
+        [[ $mode == off ]] && reclaim=$STORM_OFF
+        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" "$b" LimitedSwap "kubelet containerd.service" "$reclaim"
         ns apply --json
         ns_expect_rc "kubeadm: $name: apply with the reclaim settings exits 0" 0
         wait_for 240 kube_up
@@ -3282,6 +3289,8 @@ storm_backend() {
         swin=$(( ($(storm_vmstat pswpin) - in0) * 4 / 1024 )) swout=$(( ($(storm_vmstat pswpout) - out0) * 4 / 1024 ))
         stall=$(( ($(storm_full_total) - full0) / 1000 )) ooms=$(grep -o 'Killed process [0-9]*' <<<"$kern" | sort -u | grep -c .)
         info "kubeadm: $name: numbers" "swap in $swin MiB, out $swout MiB; node PSI full stall $stall ms; processes OOM-killed $ooms (the OOM killer's victims: ${victims:-none}; vmstat oom_kill +$(( $(storm_vmstat oom_kill) - oom0 ))); evicted: ${evicted:-none}; pods: $(for p in "${STORM_PODS[@]}"; do echo -n "$p $(storm_ended "$p") "; done); $(tr '\n' ' ' </proc/pressure/memory)"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$mode" "$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)" \
+                "${bl[0]}" "${st[0]}" "${st[2]}" "$ooms" "${victims:-none}" "$(wc -w <<<"$evicted")" "$swin" "$swout" "$stall" "${named_s:-none}" >>"$STATE/storm-records"
         # after the storm: the pods go, and check is quiet again within STORM_QUIET_S
         kube_delete_pods "${STORM_PODS[@]}"
         since=$(date +%s)
@@ -3293,12 +3302,58 @@ storm_backend() {
         fi
         info "kubeadm: $name: took" "$(( SECONDS - t0 )) s"
 }
-# kube_storm: the storm on zram, then on the swap file, then nodeswap reverted
+# storm_table: the records of $STATE/storm-records as INFO lines, one per backend and setting:
+# the median and the range over the runs
+storm_table() {
+        python3 - "$STATE/storm-records" <<'PY' | while IFS='|' read -r k v; do info "$k" "$v"; done
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.count("\t") == 12]
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+def med(vals):
+    v = [x for x in map(num, vals) if x is not None]
+    if not v:
+        return "none"
+    return "%g [%g-%g]" % (statistics.median(v), min(v), max(v))
+for b in ("zram", "file"):
+    for m in ("off", "auto"):
+        r = [x for x in rows if x[0] == b and x[1] == m]
+        if not r:
+            continue
+        victims = sorted(set(v for x in r for v in x[7].split(";") if v.strip() and v != "none"))
+        print("kubeadm: storm comparison %s %s (%d runs; vm.min_free_kbytes vm.watermark_scale_factor %s)|"
+              "median [range]: Lease gap baseline %s s, storm %s s; Ready heartbeat gap %s s; processes OOM-killed %s (victims: %s); "
+              "evictions %s; swap in %s MiB, out %s MiB; node PSI full stall %s ms; check named storm-hot after %s s"
+              % (b, m, len(r), "/".join(sorted(set(x[2] for x in r))), med(x[3] for x in r), med(x[4] for x in r),
+                 med(x[5] for x in r), med(x[6] for x in r), "; ".join(victims) or "no victim",
+                 med(x[8] for x in r), med(x[9] for x in r), med(x[10] for x in r), med(x[11] for x in r),
+                 med(x[12] for x in r)))
+PY
+}
+# kube_storm: the storm on zram, then on the swap file, then nodeswap reverted; with
+# e2e.storm_full=1 (E2E_STORM_FULL=1) instead three rounds of both backends, each with the kernel's
+# reclaim settings and then nodeswap's, the same seeds, and the comparison
 kube_storm() {
         if [[ ! -x $STORM_BIN ]]; then line SKIP "kubeadm: storm: the stressor is not installed (the harness builds tests/bench/storm.c with the host's C compiler)"; return 0; fi
-        local t0=$SECONDS
-        storm_backend zram
-        storm_backend file
+        local t0=$SECONDS r b
+        rm -f "$STATE/storm-records"
+        if [[ $storm_full == 1 ]]; then
+                # the kernel's own values: nodeswap was reverted at the end of kube_node_checks
+                STORM_OFF="$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)"
+                for r in 1 2 3; do
+                        for b in zram file; do
+                                storm_backend "$b" off "$r"
+                                storm_backend "$b" auto "$r"
+                        done
+                done
+                storm_table
+        else
+                storm_backend zram
+                storm_backend file
+        fi
         ns revert --json
         ns_expect_rc "kubeadm: storm: revert exits 0" 0
         wait_for 240 kube_up
