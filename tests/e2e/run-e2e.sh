@@ -29,6 +29,9 @@
 #                       the README's table: 3)
 #        E2E_DENSITY_FULL=1  scenario density searches the whole range, three runs a point, instead
 #                       of --around 2 with one run (the README's table; opt-in: much longer)
+#        E2E_STORM_FULL=1  scenario kube's swap storm runs three times per backend with the
+#                       kernel's reclaim settings and with nodeswap's, and prints the comparison
+#                       (opt-in: about 40 minutes more)
 #        E2E_DENSITY_DIR scenario density's records and charts go to DIR/NAME.json and NAME.svg
 #        E2E_CHARGE_DIR scenario charge's numbers go to DIR/backends.json and, rendered by
 #                       tests/bench/charge-report.py, DIR/backends.md (tests/bench/results)
@@ -55,6 +58,8 @@ KEEP=${E2E_KEEP:-0}
 CHARGE_ROUNDS=${E2E_CHARGE_ROUNDS:-1}
 DENSITY_FULL=${E2E_DENSITY_FULL:-0}
 [[ $DENSITY_FULL == 0 || $DENSITY_FULL == 1 ]] || { echo "E2E_DENSITY_FULL must be 0 or 1, not '$DENSITY_FULL'" >&2; exit 2; }
+STORM_FULL=${E2E_STORM_FULL:-0}
+[[ $STORM_FULL == 0 || $STORM_FULL == 1 ]] || { echo "E2E_STORM_FULL must be 0 or 1, not '$STORM_FULL'" >&2; exit 2; }
 KERNEL_CHOICE=${E2E_KERNEL:-}
 [[ -z $KERNEL_CHOICE || $KERNEL_CHOICE == 6.12 || $KERNEL_CHOICE == 6.1 ]] || {
         echo "unknown E2E_KERNEL '$KERNEL_CHOICE' (6.12 or 6.1)" >&2; exit 2; }
@@ -295,6 +300,15 @@ if want charge || want thrash || want kube; then
                 log "cannot build tests/bench/memhog.c ($(tail -n 1 "$TMP/cc.log")); scenarios charge and thrash will skip"
         fi
 fi
+# scenario kube's swap storm (issue 38 item 4): its stressor, tests/bench/storm.c, static as memhog
+# is, in the workload image and the root; without a compiler the storm says SKIP
+if want kube; then
+        if ${CC:-cc} -O2 -static -Wall -Wextra -Werror -o "$TMP/storm" "$HERE/../bench/storm.c" >"$TMP/cc.log" 2>&1; then
+                install -m 0755 "$TMP/storm" "$ROOT/usr/local/lib/nodeswap-e2e/storm"
+        else
+                log "cannot build tests/bench/storm.c ($(tail -n 1 "$TMP/cc.log")); scenario kube's storm will skip"
+        fi
+fi
 # scenario trial (issue 27): its workloads, a hot/cold memory hog (tests/bench/hotcold.c, static as
 # memhog is) and the C files of the compile workload (tests/bench/gen-compile.sh; the guest's gcc
 # compiles them: build-root.sh installs gcc since recipe 7)
@@ -340,8 +354,9 @@ if want kube; then
         install -m 0755 "$K/kubeapi.py" "$ROOT/usr/local/lib/nodeswap-e2e/kubeapi.py"
         install -d -m 0755 "$ROOT/usr/local/lib/nodeswap-e2e/images"
         kmemhog=; [[ -x $TMP/memhog ]] && kmemhog=$TMP/memhog
+        kstorm=; [[ -n $kmemhog && -x $TMP/storm ]] && kstorm=$TMP/storm
         python3 "$HERE/kube/images.py" "$ROOT/usr/local/lib/nodeswap-e2e/images" "$ROOT/usr/bin/busybox" \
-                $kmemhog >"$TMP/images.log" 2>&1 || {
+                $kmemhog $kstorm >"$TMP/images.log" 2>&1 || {
                 cat "$TMP/images.log"; echo "FAIL e2e: kube: cannot build the images"; exit 1; }
         # k3s's shape: its airgap image directory and its CNI directory (flannel's conflist there on a
         # real k3s node; this bridge here)
@@ -481,7 +496,7 @@ boot() {
         # The root disk sits in the lower PCI slot, so it is vda. (root=LABEL= would wait for
         # the initramfs to see a by-label link, which it did not until its timeout.)
         local append="root=/dev/vda rw console=ttyS0,115200 quiet net.ifnames=0 panic=1 mitigations=off"
-        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS e2e.density_full=$DENSITY_FULL"
+        append+=" systemd.show_status=error e2e.phase=$phase e2e.scenarios=$scen e2e.keep=$KEEP e2e.charge_rounds=$CHARGE_ROUNDS e2e.density_full=$DENSITY_FULL e2e.storm_full=$STORM_FULL"
         append+=" e2e.kernel=${KREL[$kern]}"
         log "boot $phase: kernel ${KREL[$kern]}, scenarios $scen, ssh forward 127.0.0.1:$port, timeout ${timeout}s"
         t0=$(date +%s)
@@ -685,9 +700,10 @@ if [[ -n $first ]] || want g || want n; then
 fi
 # Scenario kube: a boot of its own after the others, with the control plane on the host for it.
 # 2400 s: the boot took 1122 s beside other VMs with two batches of six pods (2026-12-05;
-# tests/e2e/README.md), 437 s before them
+# tests/e2e/README.md), 437 s before them; the swap storm on two backends adds about 400 s, and
+# its full comparison (E2E_STORM_FULL=1: twelve storms) about 2400 s more
 if want kube && [[ -n $NODESWAP ]]; then
-        plan+=("kube kube 2400")
+        plan+=("kube kube $(( STORM_FULL == 1 ? 4800 : 2400 ))")
 fi
 for b in "${plan[@]}"; do
         read -r ph sc to <<<"$b"

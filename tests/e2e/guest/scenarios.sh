@@ -15,6 +15,8 @@
 #   e2e.kernel=RELEASE     the kernel the host booted (uname -r); checked first, as "kernel"
 #   e2e.charge_rounds=N    scenario charge measures every backend N times (default 1)
 #   e2e.density_full=1     scenario density searches the whole range, three runs a point
+#   e2e.storm_full=1       scenario kube's storm runs three times per backend with the kernel's
+#                          reclaim settings and with nodeswap's, and prints the comparison
 # Results: one line per check, "PASS|FAIL|SKIP|INFO <scenario>: <check>: <details>", copied after
 # every line to the raw results disk (virtio serial "e2e-results"), framed by a BEGIN line and an
 # END line, so the host can tell a finished run from a crashed or hung one. LOG lines carry
@@ -45,7 +47,7 @@ RPI_LOOP_UNIT=rpi-setup-loop@var-swap.service
 rpi() { [[ $STANDIN == rpi-swap ]]; }
 mkdir -p "$RUN" "$STATE"
 
-phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel= density_full=0
+phase=1 scenarios=smoke keep=0 charge_rounds=1 want_kernel= density_full=0 storm_full=0
 for w in $(cat /proc/cmdline); do
         case $w in
         e2e.kernel=*) want_kernel=${w#*=} ;;
@@ -54,6 +56,7 @@ for w in $(cat /proc/cmdline); do
         e2e.keep=*) keep=${w#*=} ;;
         e2e.charge_rounds=*) charge_rounds=${w#*=} ;;
         e2e.density_full=*) density_full=${w#*=} ;;
+        e2e.storm_full=*) storm_full=${w#*=} ;;
         esac
 done
 BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
@@ -2694,10 +2697,12 @@ kube_cg_swap() {
              "${path:-none}"
 }
 kube_swap_of() { kube_cg_swap "$(kube_cid "$1")"; }   # kube_swap_of POD: its first container's
-# kube_policy UNIT DROPIN [BACKEND [SWAPBEHAVIOR [NOSWAPUNITS]]]: a swap file (BACKEND file, the
-# default) of 256M or a zstd zram device (zram) of 512M, whose different SwapTotal makes a switch
-# between them restart the kubelet; SWAPBEHAVIOR LimitedSwap unless given (empty: no SwapBehavior=,
-# the kubelet is left alone and not restarted, nodeswap.conf(5)); NOSWAPUNITS for NoSwapUnits=
+# kube_policy UNIT DROPIN [BACKEND [SWAPBEHAVIOR [NOSWAPUNITS [RECLAIM]]]]: a swap file (BACKEND
+# file, the default) of 256M or a zstd zram device (zram) of 512M, whose different SwapTotal makes a
+# switch between them restart the kubelet; SWAPBEHAVIOR LimitedSwap unless given (empty: no
+# SwapBehavior=, the kubelet is left alone and not restarted, nodeswap.conf(5)); NOSWAPUNITS for
+# NoSwapUnits=; RECLAIM, "MINFREE WSF", written as [Sysctl] MinFreeKbytes= and WatermarkScaleFactor=
+# (unset: not written, their default auto)
 kube_policy() {
         local backend=${3:-file} behavior=${4-LimitedSwap}
         mkdir -p /etc/nodeswap
@@ -2712,6 +2717,7 @@ kube_policy() {
                 [[ -n $behavior ]] && printf 'SwapBehavior=%s\n' "$behavior"
                 printf 'Unit=%s\nDropIn=%s\n' "$1" "$2"
                 [[ -n ${5:-} ]] && printf 'NoSwapUnits=%s\n' "$5"
+                [[ -n ${6:-} ]] && printf '\n[Sysctl]\nMinFreeKbytes=%s\nWatermarkScaleFactor=%s\n' ${6}
         } >"$POLICY"
         chmod 0644 "$POLICY"
 }
@@ -3072,6 +3078,319 @@ kube_after_apply() {
         expect "k3s: NoSwapUnits: k3s-agent.service's memory.swap.max" "$(kube_cg_of_unit k3s-agent.service)" 0
 }
 
+# --- issue 38 item 4: the swap storm on the real node -------------------------------------------
+# On kubeadm's shape, after kube_node_checks: for zram and then the swap file, nodeswap applies
+# LimitedSwap with its reclaim settings ([Sysctl] MinFreeKbytes=auto, WatermarkScaleFactor=auto,
+# nodeswap.conf(5)) and NoSwapUnits=kubelet containerd.service; the VM's swap-out throughput is
+# measured on that backend (a scratch cgroup held at 32M writes 128 MiB: /proc/vmstat's pswpout
+# over the fill's time); three Burstable pods of the workload image start and wait (the no-storm
+# baseline, at least STORM_BASE_S seconds from the kubelet's Ready), then run tests/bench/storm.c
+# at once, each at the throughput, STORM_RATE_X (3) times it together: storm-hot and storm-cold
+# (request 224Mi, limit 256Mi) fill their limit and half their swap and hold it hot (random
+# pages written all the time) or cold (three quarters of the swap had storm-cold OOM-killed on
+# the file, swap-out too slow for its fill: storm-hot is the one whose stall check must see);
+# storm-over (128Mi/192Mi) goes 64 MiB past its limit and its swap. The pods write compressible memory (storm.c). A
+# sampler reads the kubelet's Lease (kube-node-lease/NODE, spec.renewTime) and the node's Ready
+# condition (status, lastHeartbeatTime) every 2 s. Checked: the Lease renewed with no gap over
+# STORM_GAP_FAIL_S seconds (the node-monitor grace period, 40 s: a larger gap is what makes the
+# node controller mark the node NotReady) and Ready True in every sample, in the baseline and in
+# the storm (both gaps printed: on one TCG vCPU gaps appear without pressure); kubelet's and
+# containerd's main PIDs unchanged and no oom_kill in their memory.events; every OOM kill in the
+# kernel's log since the storm began inside kubepods.slice; storm-over OOM-killed in its own
+# cgroup (an oom-kill line with its pod's cgroup as oom_memcg, the container's OOMKilled) or
+# evicted; `check --json` warning memory-thrashing (PSI full avg60 at or above 10 %,
+# plan/pressure.h) naming storm-hot while the storm runs, and without it within STORM_QUIET_S
+# seconds after the pods are deleted. Then revert. The Ready condition's lastHeartbeatTime is
+# printed, not checked: with the Lease as the heartbeat the kubelet posts its status only when it
+# changed or every nodeStatusReportFrequency (5 min by default), so a storm shorter than that shows
+# no update at all. e2e.storm_full=1 runs the comparison (kube_storm).
+STORM_BIN=/usr/local/lib/nodeswap-e2e/storm
+STORM_BASE_S=30 STORM_MIN_S=30 STORM_GAP_FAIL_S=40 STORM_QUIET_S=180 STORM_NAMED_S=180 STORM_RATE_X=3 STORM_SEED=38
+STORM_PODS=(storm-hot storm-cold storm-over)
+
+# storm_sampler FILE STOPFILE: "EPOCH READY HEARTBEAT RENEWTIME" lines every 2 s (err where the API
+# server did not answer) until STOPFILE exists
+storm_sampler() {
+        python3 - "$1" "$2" "$KUBE_NODE" <<'PY' 2>>"$STATE/kube-api.err"
+import json, os, ssl, sys, time, urllib.request
+out, stop, node = sys.argv[1:4]
+ctx = ssl.create_default_context(cafile="/etc/kubernetes/pki/ca.crt")
+ctx.load_cert_chain("/etc/nodeswap-e2e/kube/admin.pem")
+api = "https://10.0.2.100:6443"
+def get(path):
+    try:
+        with urllib.request.urlopen(urllib.request.Request(api + path, headers={"Accept": "application/json"}),
+                                    context=ctx, timeout=10) as r:
+            return json.load(r)
+    except Exception:
+        return None
+with open(out, "a", buffering=1) as f:
+    while not os.path.exists(stop):
+        t = time.time()
+        lease = get("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/" + node)
+        n = get("/api/v1/nodes/" + node)
+        ready = hb = "err"
+        if n:
+            c = [c for c in n["status"].get("conditions", []) if c["type"] == "Ready"]
+            ready, hb = (c[0]["status"], c[0].get("lastHeartbeatTime", "none")) if c else ("none", "none")
+        renew = lease["spec"].get("renewTime", "none") if lease else "err"
+        f.write("%.1f %s %s %s\n" % (t, ready, hb, renew))
+        time.sleep(max(0.0, 2 - (time.time() - t)))
+PY
+}
+# storm_health FILE FROM TO: over the samples from epoch FROM to TO, "LEASE_MAX_GAP RENEWALS
+# HB_MAX_GAP HEARTBEATS NOT_READY ERRORS SAMPLE_MAX_GAP SAMPLES": the longest time without a Lease
+# renewal (from the last one before FROM, to TO for the last), the same for the Ready condition's
+# lastHeartbeatTime, samples whose Ready was not True, samples the API server did not answer, the
+# longest time between samples
+storm_health() {
+        python3 - "$1" "$2" "$3" <<'PY'
+import sys, datetime
+f, a, b = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+def ts(s):
+    if s in ("err", "none"):
+        return None
+    s = s.rstrip("Z")
+    fmt = "%Y-%m-%dT%H:%M:%S.%f" if "." in s else "%Y-%m-%dT%H:%M:%S"
+    return datetime.datetime.strptime(s, fmt).replace(tzinfo=datetime.timezone.utc).timestamp()
+rows = [l.split() for l in open(f) if len(l.split()) == 4]
+def gaps(times):
+    times = sorted(set(t for t in times if t is not None))
+    before = [t for t in times if t <= a]
+    inside = [t for t in times if a < t <= b]
+    pts = ([before[-1]] if before else [a]) + inside + [b]
+    return max(y - x for x, y in zip(pts, pts[1:])), len(inside)
+win = [r for r in rows if a <= float(r[0]) <= b]
+lg, ln = gaps([ts(r[3]) for r in rows])
+hg, hn = gaps([ts(r[2]) for r in rows])
+nr = sum(1 for r in win if r[1] not in ("True", "err"))
+err = sum(1 for r in win if r[1] == "err" or r[3] == "err")
+st = sorted(float(r[0]) for r in win)
+sg = max([y - x for x, y in zip([a] + st, st + [b])])
+print("%.1f %d %.1f %d %d %d %.1f %d" % (lg, ln, hg, hn, nr, err, sg, len(win)))
+PY
+}
+storm_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+storm_full_total() { awk '$1 == "full" { sub("total=", "", $5); print $5 }' /proc/pressure/memory; }
+storm_oom_kills() { awk '$1 == "oom_kill" { print $2 }' "/sys/fs/cgroup/system.slice/$1/memory.events" 2>/dev/null; }
+# storm_throughput: the VM's swap-out throughput in MiB/s on the swap the node has now: a scratch
+# cgroup beside the others, memory.max 32M, fills 128 MiB (the storm's compressible content) as
+# fast as it can; pswpout's growth over the fill's time
+storm_throughput() {
+        local cg=/sys/fs/cgroup/nodeswap-e2e-storm-probe out0 t0 t1 out1
+        mkdir -p "$cg" && echo 32M >"$cg/memory.max" || { echo 0; return; }
+        out0=$(storm_vmstat pswpout) t0=$(date +%s.%N)
+        sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" 128 0 0 cold compressible' sh "$cg" "$STORM_BIN" >"$STATE/storm-probe.out" 2>&1
+        t1=$(date +%s.%N) out1=$(storm_vmstat pswpout)
+        wait_for 10 rmdir "$cg" 2>/dev/null
+        awk -v a="$out0" -v b="$out1" -v s="$t0" -v e="$t1" 'BEGIN { v = (b - a) * 4096 / 1048576 / (e - s); printf "%d\n", v < 1 ? 1 : v }'
+}
+# storm_pod NAME REQUEST LIMIT: a pod whose container waits for /go and then runs the stressor with
+# the arguments written into it (restartPolicy Never: an OOM kill ends it for good)
+storm_pod() {
+        cat >"$STATE/pod-$1.json" <<JSON
+{"apiVersion": "v1", "kind": "Pod",
+ "metadata": {"name": "$1", "namespace": "default"},
+ "spec": {"nodeName": "$KUBE_NODE", "automountServiceAccountToken": false,
+          "terminationGracePeriodSeconds": 1, "restartPolicy": "Never",
+          "containers": [{"name": "work", "image": "nodeswap-e2e.test/workload:1",
+                          "imagePullPolicy": "Never",
+                          "command": ["/bin/sh", "-c", "while [ ! -s /go ]; do sleep 1; done; exec /usr/local/bin/storm \$(cat /go)"],
+                          "resources": {"requests": {"memory": "$2"}, "limits": {"memory": "$3"}}}]}}
+JSON
+        kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$1.json" >/dev/null
+}
+storm_cg() { find /sys/fs/cgroup/kubepods.slice -type d -name "cri-containerd-$(kube_cid "$1").scope" 2>/dev/null | head -n 1; }
+storm_uid() { kube_pod "$1" 'j["metadata"]["uid"]'; }
+# storm_go POD ARGS...: the stressor's arguments into the waiting container's /go
+storm_go() {
+        local pod=$1 pid
+        shift
+        pid=$(head -n 1 "$(storm_cg "$pod")/cgroup.procs" 2>/dev/null)
+        [[ -n $pid ]] && echo "$*" >"/proc/$pid/root/go.tmp" && mv "/proc/$pid/root/go.tmp" "/proc/$pid/root/go"
+}
+storm_ended() {  # storm_ended POD: "OOMKilled", "Evicted", another reason, or nothing yet
+        kube_pod "$1" '(j["status"].get("reason") or ([s["state"]["terminated"]["reason"] for s in j["status"].get("containerStatuses", []) if "terminated" in s["state"]] or [""])[0])'
+}
+storm_over_ended() { [[ -n $(storm_ended storm-over) ]]; }
+# storm_check: check --json into $STATE/storm-check.json (quietly: it runs every few seconds)
+storm_check() { timeout 120 nodeswap check --json >"$STATE/storm-check.json" 2>/dev/null; }
+storm_thrash_msg() {
+        python3 -c 'import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception:
+    sys.exit(0)
+print(" ".join(f["message"] for f in j.get("findings", []) if f["id"] == "memory-thrashing"))' "$STATE/storm-check.json"
+}
+storm_names() { storm_check; [[ $(storm_thrash_msg) == *"pod $1 ("* ]]; }
+storm_quiet() { storm_check; [[ -s $STATE/storm-check.json && -z $(storm_thrash_msg) ]]; }
+
+# storm_backend BACKEND [off ROUND]: one storm on BACKEND (zram or file) with nodeswap's reclaim
+# settings (auto), or with the kernel's (off: the values from before nodeswap, $STORM_OFF, written as
+# the policy's); a record of it appended to $STATE/storm-records
+storm_backend() {
+        local b=$1 mode=${2:-auto} round=${3:-} name="storm $1" reclaim="auto auto" t0=$SECONDS tput rate per swp_hot swp_over tgt_hot tgt_over p klpid ctpid kloom ctoom
+        local samples=$STATE/storm-$b.samples stop=$STATE/storm-$b.stop spid base0 storm0 storm1 since
+        local in0 out0 full0 oom0 h uid_hot uid_over ended kern bad named_s quiet_s
+        [[ -n $round ]] && name="storm $b $mode run $round"
+        [[ $mode == off ]] && reclaim=$STORM_OFF
+        kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" "$b" LimitedSwap "kubelet containerd.service" "$reclaim"
+        ns apply --json
+        ns_expect_rc "kubeadm: $name: apply with the reclaim settings exits 0" 0
+        wait_for 240 kube_up
+        wait_for 240 kube_ready
+        wait_for 90 kube_capacity_is "$(kube_swaps_bytes)"
+        info "kubeadm: $name: reclaim settings" "vm.min_free_kbytes $(sysctl_get min_free_kbytes), vm.watermark_scale_factor $(sysctl_get watermark_scale_factor), swappiness $(sysctl_get swappiness); $(swaps_summary); MemTotal $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) kB"
+        rm -f "$samples" "$stop"
+        base0=$(date +%s.%N)
+        storm_sampler "$samples" "$stop" &
+        spid=$!
+        tput=$(storm_throughput)
+        rate=$(( tput * STORM_RATE_X )) per=$(( (tput * STORM_RATE_X + ${#STORM_PODS[@]} - 1) / ${#STORM_PODS[@]} ))
+        info "kubeadm: $name: the VM's swap-out throughput" "$tput MiB/s (128 MiB through a 32M cgroup: $(tr '\n' ' ' <"$STATE/storm-probe.out")); the storm: $STORM_RATE_X x = $rate MiB/s, $per MiB/s a pod"
+        storm_pod storm-hot 224Mi 256Mi
+        storm_pod storm-cold 224Mi 256Mi
+        storm_pod storm-over 128Mi 192Mi
+        if ! wait_for 300 out_is "" kube_pods_where running default/storm-hot default/storm-cold default/storm-over; then
+                fail "kubeadm: $name: the storm's pods run" "not running: $(kube_pods_where running default/storm-hot default/storm-cold default/storm-over)"
+                touch "$stop"; wait "$spid"
+                kube_delete_pods "${STORM_PODS[@]}"
+                return 1
+        fi
+        read -r swp_hot _ <<<"$(kube_swap_of storm-hot)"
+        read -r swp_over _ <<<"$(kube_swap_of storm-over)"
+        check "kubeadm: $name: the Burstable pods get swap (memory.swap.max of storm-hot, storm-over)" "$swp_hot $swp_over" \
+                eval '[[ $swp_hot =~ ^[0-9]+$ && $swp_over =~ ^[0-9]+$ ]] && (( swp_hot > 0 && swp_over > 0 ))'
+        tgt_hot=$(( 256 + ${swp_hot:-0} / 2 / 1048576 )) tgt_over=$(( 192 + ${swp_over:-0} / 1048576 + 64 ))
+        # the baseline: the node with the pods up and waiting, STORM_BASE_S at least
+        while (( $(date +%s) < ${base0%.*} + STORM_BASE_S )); do sleep 1; done
+        uid_hot=$(storm_uid storm-hot) uid_over=$(storm_uid storm-over)
+        klpid=$(prop kubelet.service MainPID) ctpid=$(prop containerd.service MainPID)
+        kloom=$(storm_oom_kills kubelet.service) ctoom=$(storm_oom_kills containerd.service)
+        in0=$(storm_vmstat pswpin) out0=$(storm_vmstat pswpout) full0=$(storm_full_total) oom0=$(storm_vmstat oom_kill)
+        since=$(date +%s) storm0=$(date +%s.%N)
+        storm_go storm-hot "$tgt_hot $per 3600 hot compressible $STORM_SEED"
+        storm_go storm-cold "$tgt_hot $per 3600 cold compressible $(( STORM_SEED + 1 ))"
+        storm_go storm-over "$tgt_over $per 3600 hot compressible $(( STORM_SEED + 2 ))"
+        info "kubeadm: $name: started" "storm-hot and storm-cold $tgt_hot MiB (limit 256 MiB, swap $(( ${swp_hot:-0} / 1048576 )) MiB), storm-over $tgt_over MiB (limit 192 MiB, swap $(( ${swp_over:-0} / 1048576 )) MiB), $per MiB/s each"
+        # during the storm: check names storm-hot; storm-over ends
+        if wait_for "$STORM_NAMED_S" storm_names "$uid_hot"; then
+                named_s=$(( $(date +%s) - since ))
+                pass "kubeadm: $name: check warns memory-thrashing (PSI full avg60 >= 10 %) naming storm-hot" "after $named_s s: $(storm_thrash_msg | head -c 500)"
+        else
+                fail "kubeadm: $name: check warns memory-thrashing (PSI full avg60 >= 10 %) naming storm-hot" "not after $STORM_NAMED_S s (uid $uid_hot): $(storm_thrash_msg | head -c 500); pod: $(cat "$(dirname "$(storm_cg storm-hot)")/memory.pressure" 2>/dev/null | tr '\n' ' ')"
+        fi
+        wait_for 120 storm_over_ended
+        while (( $(date +%s) < since + STORM_MIN_S )); do sleep 1; done
+        storm1=$(date +%s.%N)
+        touch "$stop"
+        wait "$spid"
+        # the node's health: baseline against storm
+        local bl st
+        read -r -a bl <<<"$(storm_health "$samples" "$base0" "$storm0")"
+        read -r -a st <<<"$(storm_health "$samples" "$storm0" "$storm1")"
+        info "kubeadm: $name: baseline $(awk -v a="$base0" -v b="$storm0" 'BEGIN { printf "%.0f", b - a }') s" "Lease: ${bl[1]} renewals, longest gap ${bl[0]} s; Ready's lastHeartbeatTime: ${bl[3]} updates, longest gap ${bl[2]} s; ${bl[7]} samples (longest between ${bl[6]} s), ${bl[5]} unanswered"
+        info "kubeadm: $name: storm $(awk -v a="$storm0" -v b="$storm1" 'BEGIN { printf "%.0f", b - a }') s" "Lease: ${st[1]} renewals, longest gap ${st[0]} s; Ready's lastHeartbeatTime: ${st[3]} updates, longest gap ${st[2]} s; ${st[7]} samples (longest between ${st[6]} s), ${st[5]} unanswered"
+        check "kubeadm: $name: the Lease renewed, no gap over $STORM_GAP_FAIL_S s (node-monitor grace period), baseline and storm" \
+                "baseline ${bl[0]} s, storm ${st[0]} s" awk -v a="${bl[0]}" -v b="${st[0]}" -v m="$STORM_GAP_FAIL_S" 'BEGIN { exit !(a != "" && b != "" && a <= m && b <= m) }'
+        check "kubeadm: $name: Ready True in every answered sample, baseline and storm" \
+                "not True: baseline ${bl[4]} of ${bl[7]}, storm ${st[4]} of ${st[7]}" test "${bl[4]:-x}${st[4]:-x}" = 00
+        expect "kubeadm: $name: kubelet's and containerd's main PIDs unchanged" "$(prop kubelet.service MainPID) $(prop containerd.service MainPID)" "$klpid $ctpid"
+        expect "kubeadm: $name: no oom_kill in kubelet.service's and containerd.service's memory.events" \
+                "$(storm_oom_kills kubelet.service) $(storm_oom_kills containerd.service)" "$kloom $ctoom"
+        kern=$(journalctl -k -b -o cat --since "@$since" --no-pager 2>/dev/null | grep 'oom-kill:')
+        bad=$(grep -v 'task_memcg=/kubepods.slice/' <<<"$kern" | grep .)
+        check "kubeadm: $name: every OOM kill since the storm began was inside kubepods.slice" "${bad:-none}" test -z "$bad"
+        ended=$(storm_ended storm-over)
+        if [[ $ended == Evicted ]]; then
+                pass "kubeadm: $name: storm-over, over its limit and swap, evicted by the kubelet or OOM-killed in its own cgroup" "Evicted"
+        else
+                check "kubeadm: $name: storm-over, over its limit and swap, evicted by the kubelet or OOM-killed in its own cgroup" \
+                        "container: ${ended:-still running}; kernel: $(grep "${uid_over//-/_}" <<<"$kern" | head -n 1 | head -c 300)" \
+                        eval '[[ $ended == OOMKilled ]] && grep "oom_memcg=/kubepods.slice/[^,]*${uid_over//-/_}" <<<"$kern" | grep -q "task_memcg=/kubepods.slice/[^,]*${uid_over//-/_}"'
+        fi
+        local victims evicted=
+        kern=$(journalctl -k -b -o cat --since "@$since" --no-pager 2>/dev/null | grep 'oom-kill:\|Killed process')
+        victims=$(sed -n 's/.*task_memcg=\([^,]*\),task=\([^,]*\),.*/\2 in \1/p' <<<"$kern" | sed 's|/kubepods.slice/.*pod\([0-9a-f_]*\)\.slice.*|pod \1|' | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+        for p in "${STORM_PODS[@]}"; do [[ $(storm_ended "$p") == Evicted ]] && evicted+="$p "; done
+        # processes killed, each once: the kill of a memory.oom.group (the kubelet sets it on a
+        # container's cgroup) logs "Killed process" for the victim again with the group's members
+        local swin swout stall ooms
+        swin=$(( ($(storm_vmstat pswpin) - in0) * 4 / 1024 )) swout=$(( ($(storm_vmstat pswpout) - out0) * 4 / 1024 ))
+        stall=$(( ($(storm_full_total) - full0) / 1000 )) ooms=$(grep -o 'Killed process [0-9]*' <<<"$kern" | sort -u | grep -c .)
+        info "kubeadm: $name: numbers" "swap in $swin MiB, out $swout MiB; node PSI full stall $stall ms; processes OOM-killed $ooms (the OOM killer's victims: ${victims:-none}; vmstat oom_kill +$(( $(storm_vmstat oom_kill) - oom0 ))); evicted: ${evicted:-none}; pods: $(for p in "${STORM_PODS[@]}"; do echo -n "$p $(storm_ended "$p") "; done); $(tr '\n' ' ' </proc/pressure/memory)"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$mode" "$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)" \
+                "${bl[0]}" "${st[0]}" "${st[2]}" "$ooms" "${victims:-none}" "$(wc -w <<<"$evicted")" "$swin" "$swout" "$stall" "${named_s:-none}" >>"$STATE/storm-records"
+        # after the storm: the pods go, and check is quiet again within STORM_QUIET_S
+        kube_delete_pods "${STORM_PODS[@]}"
+        since=$(date +%s)
+        if wait_for "$STORM_QUIET_S" storm_quiet; then
+                quiet_s=$(( $(date +%s) - since ))
+                pass "kubeadm: $name: check has no memory-thrashing within $STORM_QUIET_S s of the pods' deletion" "after $quiet_s s; $(tr '\n' ' ' </proc/pressure/memory)"
+        else
+                fail "kubeadm: $name: check has no memory-thrashing within $STORM_QUIET_S s of the pods' deletion" "$(storm_thrash_msg | head -c 500)"
+        fi
+        info "kubeadm: $name: took" "$(( SECONDS - t0 )) s"
+}
+# storm_table: the records of $STATE/storm-records as INFO lines, one per backend and setting:
+# the median and the range over the runs
+storm_table() {
+        python3 - "$STATE/storm-records" <<'PY' | while IFS='|' read -r k v; do info "$k" "$v"; done
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.count("\t") == 12]
+def num(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+def med(vals):
+    v = [x for x in map(num, vals) if x is not None]
+    if not v:
+        return "none"
+    return "%g [%g-%g]" % (statistics.median(v), min(v), max(v))
+for b in ("zram", "file"):
+    for m in ("off", "auto"):
+        r = [x for x in rows if x[0] == b and x[1] == m]
+        if not r:
+            continue
+        victims = sorted(set(v for x in r for v in x[7].split(";") if v.strip() and v != "none"))
+        print("kubeadm: storm comparison %s %s (%d runs; vm.min_free_kbytes vm.watermark_scale_factor %s)|"
+              "median [range]: Lease gap baseline %s s, storm %s s; Ready heartbeat gap %s s; processes OOM-killed %s (victims: %s); "
+              "evictions %s; swap in %s MiB, out %s MiB; node PSI full stall %s ms; check named storm-hot after %s s"
+              % (b, m, len(r), "/".join(sorted(set(x[2] for x in r))), med(x[3] for x in r), med(x[4] for x in r),
+                 med(x[5] for x in r), med(x[6] for x in r), "; ".join(victims) or "no victim",
+                 med(x[8] for x in r), med(x[9] for x in r), med(x[10] for x in r), med(x[11] for x in r),
+                 med(x[12] for x in r)))
+PY
+}
+# kube_storm: the storm on zram, then on the swap file, then nodeswap reverted; with
+# e2e.storm_full=1 (E2E_STORM_FULL=1) instead three rounds of both backends, each with the kernel's
+# reclaim settings and then nodeswap's, the same seeds, and the comparison
+kube_storm() {
+        if [[ ! -x $STORM_BIN ]]; then line SKIP "kubeadm: storm: the stressor is not installed (the harness builds tests/bench/storm.c with the host's C compiler)"; return 0; fi
+        local t0=$SECONDS r b
+        rm -f "$STATE/storm-records"
+        if [[ $storm_full == 1 ]]; then
+                # the kernel's own values: nodeswap was reverted at the end of kube_node_checks
+                STORM_OFF="$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)"
+                for r in 1 2 3; do
+                        for b in zram file; do
+                                storm_backend "$b" off "$r"
+                                storm_backend "$b" auto "$r"
+                        done
+                done
+                storm_table
+        else
+                storm_backend zram
+                storm_backend file
+        fi
+        ns revert --json
+        ns_expect_rc "kubeadm: storm: revert exits 0" 0
+        wait_for 240 kube_up
+        wait_for 240 kube_ready
+        info "kubeadm: storm: took" "$(( SECONDS - t0 )) s"
+}
 scenario_kube() {
         local want_version t0 i
         want_version=$(cat /etc/nodeswap-e2e/kube/version 2>/dev/null)
@@ -3107,6 +3426,7 @@ scenario_kube() {
                 kapi POST "/api/v1/namespaces/$i/serviceaccounts" "$STATE/sa-$i.json" >/dev/null
         done
         kube_node_checks kubeadm || return
+        kube_storm
         info "kubeadm: memory" "kubelet.service $(kube_mem kubelet.service) MiB, containerd.service $(kube_mem containerd.service) MiB, MemAvailable $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MiB"
         info "kubeadm: took" "$(( SECONDS - t0 )) s"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""images.py OUTDIR BUSYBOX [MEMHOG]: the e2e node's two container images, built offline.
+"""images.py OUTDIR BUSYBOX [MEMHOG [STORM]]: the e2e node's two container images, built offline.
 
 The VM has no network, so nothing is pulled: the harness builds the images here and the guest
 imports them with `ctr -n k8s.io images import` before the kubelet starts (tests/e2e/README.md,
@@ -12,7 +12,8 @@ takes manifest.json when the tar has no index.json):
   OUTDIR/pause.tar     nodeswap-e2e.test/pause:1     /bin/busybox, entrypoint `sleep` for ever:
                        the pod sandbox (containerd's sandbox_image)
   OUTDIR/workload.tar  nodeswap-e2e.test/workload:1  /bin/busybox and /bin/sh, and with MEMHOG
-                       tests/bench/memhog.c built static as /usr/local/bin/memhog
+                       tests/bench/memhog.c built static as /usr/local/bin/memhog, with STORM
+                       tests/bench/storm.c (the storm's stressor) as /usr/local/bin/storm
 
 BUSYBOX is the static busybox of the VM root itself (Debian's busybox-static, build-root.sh
 recipe 8), so the images hold nothing the root does not. Every byte is fixed (mtime 0, uid 0,
@@ -80,8 +81,8 @@ def archive(out, tag, files, entrypoint, cmd):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: images.py OUTDIR BUSYBOX [MEMHOG]")
+    if len(sys.argv) not in (3, 4, 5):
+        sys.exit("usage: images.py OUTDIR BUSYBOX [MEMHOG [STORM]]")
     outdir, busybox = sys.argv[1], sys.argv[2]
     bb = open(busybox, "rb").read()
     base = [("bin/busybox", 0o755, bb), ("bin/sh", 0o777, ("link", "busybox")),
@@ -90,8 +91,10 @@ def main():
     print("pause", archive(os.path.join(outdir, "pause.tar"), TAGS["pause"], base,
                            ["/bin/sleep"], ["2147483647"]))
     work = list(base)
-    if len(sys.argv) == 4:
+    if len(sys.argv) >= 4:
         work.append(("usr/local/bin/memhog", 0o755, open(sys.argv[3], "rb").read()))
+    if len(sys.argv) == 5:
+        work.append(("usr/local/bin/storm", 0o755, open(sys.argv[4], "rb").read()))
     print("workload", archive(os.path.join(outdir, "workload.tar"), TAGS["workload"], work,
                               None, ["/bin/sleep", "2147483647"]))
 
