@@ -3171,6 +3171,11 @@ print("%.1f %d %.1f %d %d %d %.1f %d" % (lg, ln, hg, hn, nr, err, sg, len(win)))
 PY
 }
 storm_vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+# the node's global reclaim: pages kswapd scanned, pages scanned in direct reclaim, direct reclaim
+# stalls (allocstall_* of every zone). Reclaim against a cgroup's own limit counts in none of them:
+# mm/vmscan.c (6.1 to 6.12, both LRU implementations) adds pgscan_* and allocstall to /proc/vmstat
+# only when !cgroup_reclaim(sc), and the pod's own memory.stat has the rest
+storm_reclaim() { awk '$1 == "pgscan_kswapd" { k = $2 } $1 == "pgscan_direct" { d = $2 } $1 ~ /^allocstall_/ { a += $2 } END { print k + 0, d + 0, a + 0 }' /proc/vmstat; }
 storm_full_total() { awk '$1 == "full" { sub("total=", "", $5); print $5 }' /proc/pressure/memory; }
 storm_oom_kills() { awk '$1 == "oom_kill" { print $2 }' "/sys/fs/cgroup/system.slice/$1/memory.events" 2>/dev/null; }
 # storm_throughput: the VM's swap-out throughput in MiB/s on the swap the node has now: a scratch
@@ -3232,7 +3237,7 @@ storm_quiet() { storm_check; [[ -s $STATE/storm-check.json && -z $(storm_thrash_
 storm_backend() {
         local b=$1 mode=${2:-auto} round=${3:-} name="storm $1" reclaim="auto auto" t0=$SECONDS tput rate per swp_hot swp_over tgt_hot tgt_over p klpid ctpid kloom ctoom
         local samples=$STATE/storm-$b.samples stop=$STATE/storm-$b.stop spid base0 storm0 storm1 since
-        local in0 out0 full0 oom0 h uid_hot uid_over ended kern bad named_s quiet_s
+        local in0 out0 full0 oom0 rc0 h uid_hot uid_over ended kern bad named_s quiet_s
         [[ -n $round ]] && name="storm $b $mode run $round"
         [[ $mode == off ]] && reclaim=$STORM_OFF
         kube_policy "$KUBE_UNIT" "$KUBE_DROPIN" "$b" LimitedSwap "kubelet containerd.service" "$reclaim"
@@ -3268,7 +3273,7 @@ storm_backend() {
         uid_hot=$(storm_uid storm-hot) uid_over=$(storm_uid storm-over)
         klpid=$(prop kubelet.service MainPID) ctpid=$(prop containerd.service MainPID)
         kloom=$(storm_oom_kills kubelet.service) ctoom=$(storm_oom_kills containerd.service)
-        in0=$(storm_vmstat pswpin) out0=$(storm_vmstat pswpout) full0=$(storm_full_total) oom0=$(storm_vmstat oom_kill)
+        in0=$(storm_vmstat pswpin) out0=$(storm_vmstat pswpout) full0=$(storm_full_total) oom0=$(storm_vmstat oom_kill) rc0=$(storm_reclaim)
         since=$(date +%s) storm0=$(date +%s.%N)
         storm_go storm-hot "$tgt_hot $per 3600 hot compressible $STORM_SEED"
         storm_go storm-cold "$tgt_hot $per 3600 cold compressible $(( STORM_SEED + 1 ))"
@@ -3316,12 +3321,15 @@ storm_backend() {
         for p in "${STORM_PODS[@]}"; do [[ $(storm_ended "$p") == Evicted ]] && evicted+="$p "; done
         # processes killed, each once: the kill of a memory.oom.group (the kubelet sets it on a
         # container's cgroup) logs "Killed process" for the victim again with the group's members
-        local swin swout stall ooms
+        local swin swout stall ooms gr
+        read -r -a gr <<<"$rc0 $(storm_reclaim)"
+        gr=( $(( gr[3] - gr[0] )) $(( gr[4] - gr[1] )) $(( gr[5] - gr[2] )) )
         swin=$(( ($(storm_vmstat pswpin) - in0) * 4 / 1024 )) swout=$(( ($(storm_vmstat pswpout) - out0) * 4 / 1024 ))
         stall=$(( ($(storm_full_total) - full0) / 1000 )) ooms=$(grep -o 'Killed process [0-9]*' <<<"$kern" | sort -u | grep -c .)
-        info "kubeadm: $name: numbers" "swap in $swin MiB, out $swout MiB; node PSI full stall $stall ms; processes OOM-killed $ooms (the OOM killer's victims: ${victims:-none}; vmstat oom_kill +$(( $(storm_vmstat oom_kill) - oom0 ))); evicted: ${evicted:-none}; pods: $(for p in "${STORM_PODS[@]}"; do echo -n "$p $(storm_ended "$p") "; done); $(tr '\n' ' ' </proc/pressure/memory)"
-        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$mode" "$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)" \
-                "${bl[0]}" "${st[0]}" "${st[2]}" "$ooms" "${victims:-none}" "$(wc -w <<<"$evicted")" "$swin" "$swout" "$stall" "${named_s:-none}" >>"$STATE/storm-records"
+        info "kubeadm: $name: numbers" "swap in $swin MiB, out $swout MiB; node PSI full stall $stall ms; global reclaim: kswapd scanned ${gr[0]} pages, direct reclaim ${gr[1]} pages in ${gr[2]} stalls; processes OOM-killed $ooms (the OOM killer's victims: ${victims:-none}; vmstat oom_kill +$(( $(storm_vmstat oom_kill) - oom0 ))); evicted: ${evicted:-none}; pods: $(for p in "${STORM_PODS[@]}"; do echo -n "$p $(storm_ended "$p") "; done); $(tr '\n' ' ' </proc/pressure/memory)"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$b" "$mode" "$(sysctl_get min_free_kbytes) $(sysctl_get watermark_scale_factor)" \
+                "${bl[0]}" "${st[0]}" "${st[2]}" "$ooms" "${victims:-none}" "$(wc -w <<<"$evicted")" "$swin" "$swout" "$stall" "${named_s:-none}" \
+                "${gr[0]}" "${gr[1]}" >>"$STATE/storm-records"
         # after the storm: the pods go, and check is quiet again within STORM_QUIET_S
         kube_delete_pods "${STORM_PODS[@]}"
         since=$(date +%s)
@@ -3338,7 +3346,7 @@ storm_backend() {
 storm_table() {
         python3 - "$STATE/storm-records" <<'PY' | while IFS='|' read -r k v; do info "$k" "$v"; done
 import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.count("\t") == 12]
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.count("\t") == 14]
 def num(v):
     try:
         return float(v)
@@ -3357,11 +3365,11 @@ for b in ("zram", "file"):
         victims = sorted(set(v for x in r for v in x[7].split(";") if v.strip() and v != "none"))
         print("kubeadm: storm comparison %s %s (%d runs; vm.min_free_kbytes vm.watermark_scale_factor %s)|"
               "median [range]: Lease gap baseline %s s, storm %s s; Ready heartbeat gap %s s; processes OOM-killed %s (victims: %s); "
-              "evictions %s; swap in %s MiB, out %s MiB; node PSI full stall %s ms; check named storm-hot after %s s"
+              "evictions %s; swap in %s MiB, out %s MiB; node PSI full stall %s ms; check named storm-hot after %s s; kswapd scanned %s pages, direct reclaim %s pages"
               % (b, m, len(r), "/".join(sorted(set(x[2] for x in r))), med(x[3] for x in r), med(x[4] for x in r),
                  med(x[5] for x in r), med(x[6] for x in r), "; ".join(victims) or "no victim",
                  med(x[8] for x in r), med(x[9] for x in r), med(x[10] for x in r), med(x[11] for x in r),
-                 med(x[12] for x in r)))
+                 med(x[12] for x in r), med(x[13] for x in r), med(x[14] for x in r)))
 PY
 }
 # kube_storm: the storm on zram, then on the swap file, then nodeswap reverted; with
