@@ -2581,35 +2581,6 @@ scenario_density() {
         expect "interrupted: the trial was recorded" "$(tr_records | wc -l)" $(( before_n + 1 ))
         tr_same "interrupted: the trial changed nothing on the node" "$sa"
 
-        # a slow systemd: the system bus stopped (SIGSTOP to dbus-daemon) for 32 s once the lone
-        # replica runs, longer than sd-bus's 25 s for a read of its state; the trial says systemd
-        # did not answer, asks again, and finishes (it ended with "Failed to watch" before f565a8a)
-        local dbus i
-        dbus=$(prop dbus.service MainPID)
-        nodeswap trial --density --request "$DN_REQUEST" --limit "$DN_LIMIT" --memory "$DN_BUDGET" --hold 35 --runs 1 \
-                --replicas-max 1 -- "$DN_REPLICA" idle 16 >"$DN_DIR/slow.out" 2>"$DN_DIR/slow.err" &
-        pid=$!
-        for (( i = 0; i < 120; i++ )); do
-                [[ -n $(systemctl list-units --state=active --plain --no-legend 'nodeswap-trial-*.service') ]] && break
-                sleep 0.5
-        done
-        sleep 2
-        if [[ $dbus =~ ^[1-9][0-9]*$ ]]; then
-                kill -STOP "$dbus"
-                sleep 32
-                kill -CONT "$dbus"
-        fi
-        rc=0
-        wait "$pid" || rc=$?
-        check "slow systemd: dbus-daemon's PID, stopped and continued" "${dbus:-none}" test "${dbus:-0}" -gt 0
-        expect "slow systemd: nodeswap trial --density exits 0 with the system bus stopped for 32 s" "$rc" 0 \
-                "stderr: $(tail -c 300 "$DN_DIR/slow.err")"
-        check "slow systemd: the trial said systemd did not answer, and asked again" \
-                "$(grep -m1 'did not answer' "$DN_DIR/slow.err")" grep -q 'did not answer about .* in time; asking again' "$DN_DIR/slow.err"
-        expect "slow systemd: no replica's unit left" \
-                "$(systemctl list-units --all --plain --no-legend 'nodeswap-trial-*' 'nodeswap_trial_*' | wc -l)" 0
-        tr_same "slow systemd: the trial changed nothing on the node" "$sa"
-
         # --- a swap file as large as the disk leaves room for, up to the RAM ------------------------
         mt_mib=$(( $(awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo) / 1024 ))
         avail=$(( $(df -B1M --output=avail /var/lib | tail -n 1) ))
