@@ -2840,15 +2840,18 @@ kube-system $t-cr work Burstable - --request 64Mi --limit 128Mi
 default $t-st-$KUBE_NODE work Burstable - --request 64Mi --limit 128Mi
 CASES
 }
+# kube_case_pod TAG CASE: the API server's NAMESPACE/NAME of the batch's pod CASE (KUBE_BATCH):
+# the critical pod in kube-system, the static pod's mirror NAME-NODE
+kube_case_pod() {
+        case $2 in
+        cr) echo "kube-system/$1-cr" ;;
+        st) echo "default/$1-st-$KUBE_NODE" ;;
+        *) echo "default/$1-$2" ;;
+        esac
+}
 kube_case_items() {  # the batch's pods as NAMESPACE/NAME
         local p out=()
-        for p in ${KUBE_BATCH[$1]}; do
-                case $p in
-                cr) out+=("kube-system/$1-cr") ;;
-                st) out+=("default/$1-st-$KUBE_NODE") ;;
-                *) out+=("default/$1-$p") ;;
-                esac
-        done
+        for p in ${KUBE_BATCH[$1]}; do out+=("$(kube_case_pod "$1" "$p")"); done
         echo "${out[*]}"
 }
 # The pods of each batch: every class on the swap file; on zram, after the backend switch, the
@@ -2876,15 +2879,15 @@ kube_cases() {
         kube_pod_doc default "$t-be" "" "$(kube_ctr work "" "")" >"$STATE/pod-$t-be.json"
         kube_pod_doc kube-system "$t-cr" "$crit" "$(kube_ctr work 64Mi 128Mi)" >"$STATE/pod-$t-cr.json"
         for pod in ${KUBE_BATCH[$t]}; do
-                case $pod in
-                cr) kapi POST /api/v1/namespaces/kube-system/pods "$STATE/pod-$t-cr.json" >/dev/null ;;
-                # the static pod: the kubelet reads its staticPodPath (kubeadm's config.yaml) and
-                # makes the mirror pod NAME-NODE in the API server (written beside it under a
-                # hidden name, which the kubelet does not read, then renamed)
-                st) kube_pod_doc default "$t-st" "" "$(kube_ctr work 64Mi 128Mi)" >"$KUBE_MANIFESTS/.$t-st.json"
-                    mv "$KUBE_MANIFESTS/.$t-st.json" "$KUBE_MANIFESTS/$t-st.json" ;;
-                *) kapi POST /api/v1/namespaces/default/pods "$STATE/pod-$t-$pod.json" >/dev/null ;;
-                esac
+                if [[ $pod == st ]]; then
+                        # the static pod: the kubelet reads its staticPodPath (kubeadm's config.yaml)
+                        # and makes the mirror pod NAME-NODE in the API server (written beside it
+                        # under a hidden name, which the kubelet does not read, then renamed)
+                        kube_pod_doc default "$t-st" "" "$(kube_ctr work 64Mi 128Mi)" >"$KUBE_MANIFESTS/.$t-st.json"
+                        mv "$KUBE_MANIFESTS/.$t-st.json" "$KUBE_MANIFESTS/$t-st.json"
+                else
+                        kapi POST "/api/v1/namespaces/$(kube_case_pod "$t" "$pod" | cut -d/ -f1)/pods" "$STATE/pod-$t-$pod.json" >/dev/null
+                fi
         done
         if wait_for 400 out_is "" kube_pods_where running $(kube_case_items "$t"); then
                 pass "$t: the batch's pods run (${KUBE_BATCH[$t]})" "$(( SECONDS - t0 )) s"
@@ -2927,14 +2930,12 @@ kube_cases() {
 }
 # kube_cases_delete TAG: the batch's pods go (the static pod with its manifest); not waited for
 kube_cases_delete() {
-        local pod
+        local pod ref
         rm -f "$KUBE_MANIFESTS/$1-st.json"
         for pod in ${KUBE_BATCH[$1]}; do
-                case $pod in
-                cr) kapi DELETE "/api/v1/namespaces/kube-system/pods/$1-cr" >/dev/null ;;
-                st) ;;
-                *) kapi DELETE "/api/v1/namespaces/default/pods/$1-$pod" >/dev/null ;;
-                esac
+                [[ $pod == st ]] && continue            # the kubelet deletes its mirror pod
+                ref=$(kube_case_pod "$1" "$pod")
+                kapi DELETE "/api/v1/namespaces/${ref%%/*}/pods/${ref#*/}" >/dev/null
         done
 }
 
