@@ -102,7 +102,7 @@ done
 # part b's 1126 s before density and x joined part b (2026-12-03).
 # Scenarios w, charge and thrash (about 270 s of part a's one-vCPU boot 1; thrash 65 s with two
 # vCPUs against 136 s with one) go to part b's boot 1 too since the kube boot grew to some 1000 s:
-# in stop 42's CI part a took 2475 s, the e2e's whole length, and part b ended some 700 s earlier.
+# in the CI run of 2026-12-05 that failed on fuzz (3052 s) part a took 2475 s, the e2e's whole length, and part b ended some 700 s earlier.
 PART_B=w,charge,thrash,trial,density,ansible,g,x
 PART=${E2E_PART:-}
 if [[ -n $PART ]]; then

@@ -2599,7 +2599,7 @@ scenario_density() {
         expect "file idle: the trial saw the file backend" "$(json 'j["node"]["backend"]')" file
         tr_same "file idle: the trial changed nothing on the node" "$sb"
         # the hot replicas on the file only in the full sweep: the same property as on zram, and
-        # the slowest trial of the four (177 s of density's 536 s in stop 42's run, its replicas
+        # the slowest trial of the four (177 s of density's 536 s in a CI run of 2026-12-05, its replicas
         # thrashing the VM's disk)
         if [[ $density_full == 1 ]]; then
                 dn_trial "file hot" -- "$DN_REPLICA" hot "$DN_MIB"
