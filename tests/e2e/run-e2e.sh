@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nodeswap end-to-end test: boots a Debian 12 VM under qemu with a real systemd, a Raspberry Pi
-# OS-like zram swap (systemd-zram-generator + rpi-swap's writeback timer) and a fake k3s agent,
-# installs nodeswap from a meson build dir into it, runs the scenarios inside and reports. The
-# ansible scenario boots an image of its own without nodeswap: the role installs the package.
+# OS-like zram swap (systemd-zram-generator + rpi-swap's writeback timer) and k3s's agent around
+# the real kubelet, installs nodeswap from a meson build dir into it, runs the scenarios inside and
+# reports. The ansible scenario boots an image of its own without nodeswap: the role installs the
+# package.
 #
 # usage: run-e2e.sh BUILD_DIR
 # env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n,kube (default: all;
@@ -131,39 +132,39 @@ fi
 (( rc == 0 )) || { echo "FAIL e2e: building the VM root failed"; exit 1; }
 t_root=$(date +%s)
 
-# --- scenario kube: the Kubernetes binaries (tests/e2e/README.md, "The real node") ------------
-# The kubelet and API server of KUBE_VERSION and an etcd, built once and cached by
-# tests/k8s/build.sh (E2E_K8S_DIR names another directory of the same layout). Without them
-# scenario kube is skipped with the reason; nothing is downloaded here.
+# --- the Kubernetes binaries (tests/e2e/README.md, "The real node" and "k3s's agent") --------
+# k3s's agent in every boot asks the real kubelet for its configuration (guest/k3s); scenario
+# kube runs that kubelet with an API server and etcd. Built once and cached by tests/k8s/build.sh
+# (E2E_K8S_DIR names another directory of the same layout); nothing is downloaded here. Without
+# the kubelet the e2e is skipped with the reason; without the API server or etcd, scenario kube.
 KUBE_VERSION=1.36.3
 KUBE_BIN=
+kdir=${E2E_K8S_DIR:-}
+if [[ -z $kdir && -x $HERE/../k8s/build.sh ]]; then
+        # exit 77: no Go here (build.sh exits 1 instead under CI=true, like the roots)
+        krc=0
+        kdir=$("$HERE/../k8s/build.sh") || krc=$?
+        if (( krc != 0 && krc != 77 )); then
+                echo "FAIL e2e: tests/k8s/build.sh failed (exit $krc)"; exit 1
+        fi
+        (( krc == 0 )) || kdir=
+fi
+if [[ -z $kdir || ! -x $kdir/bin/kubelet-v$KUBE_VERSION ]]; then
+        echo "SKIP e2e: no kubelet v$KUBE_VERSION (E2E_K8S_DIR unset, tests/k8s/build.sh absent or without Go): k3s's agent in the VM runs the real kubelet"
+        exit 77
+fi
+KUBE_BIN=$(cd "$kdir/bin" && pwd)
+log "kube: Kubernetes binaries from $KUBE_BIN"
 if want kube; then
-        kdir=${E2E_K8S_DIR:-}
-        if [[ -z $kdir && -x $HERE/../k8s/build.sh ]]; then
-                # exit 77: no Go here (build.sh exits 1 instead under CI=true, like the roots)
-                krc=0
-                kdir=$("$HERE/../k8s/build.sh") || krc=$?
-                if (( krc != 0 && krc != 77 )); then
-                        echo "FAIL e2e: tests/k8s/build.sh failed (exit $krc)"; exit 1
-                fi
-                (( krc == 0 )) || kdir=
-        fi
         KUBE_SKIP=
-        if [[ -z $kdir ]]; then
-                KUBE_SKIP="no Kubernetes binaries (E2E_K8S_DIR unset, tests/k8s/build.sh absent or without Go)"
-        else
-                for f in kubelet-v$KUBE_VERSION kube-apiserver-v$KUBE_VERSION etcd; do
-                        [[ -x $kdir/bin/$f ]] || KUBE_SKIP="$kdir/bin/$f missing"
-                done
-        fi
+        for f in kube-apiserver-v$KUBE_VERSION etcd; do
+                [[ -x $KUBE_BIN/$f ]] || KUBE_SKIP="$KUBE_BIN/$f missing"
+        done
         command -v openssl >/dev/null || KUBE_SKIP="openssl not installed"
         if [[ -n $KUBE_SKIP ]]; then
                 echo "SKIP kube: $KUBE_SKIP"
                 SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx kube || true; } | paste -sd, -)
                 [[ -n $SCENARIOS ]] || exit 77
-        else
-                KUBE_BIN=$(cd "$kdir/bin" && pwd)
-                log "kube: Kubernetes binaries from $KUBE_BIN"
         fi
 fi
 
@@ -337,12 +338,13 @@ for f in "$HERE"/../policies/hostile/*.conf; do
         grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
         install -m 0644 "$f" "$ROOT/usr/local/lib/nodeswap-e2e/hostile/"
 done
+# k3s's agent in every boot: the real kubelet (guest/k3s)
+install -m 0755 "$KUBE_BIN/kubelet-v$KUBE_VERSION" "$ROOT/usr/bin/kubelet"
 # scenario kube: the real node in kubeadm's shape and in k3s's, the units installed but not
-# enabled (the kube boot starts them; every other boot runs k3s's stand-in), the images built here
-# from the root's own busybox (and memhog), the run's certificates and the kubelets' kubeconfigs
+# enabled (the kube boot starts them; every other boot runs k3s's agent alone), the images built
+# here from the root's own busybox (and memhog), the run's certificates and the kubelets' kubeconfigs
 if want kube; then
         K=$G/kube
-        install -m 0755 "$KUBE_BIN/kubelet-v$KUBE_VERSION" "$ROOT/usr/bin/kubelet"
         install -m 0644 "$K/kubeadm/kubelet.service" "$ROOT/usr/lib/systemd/system/kubelet.service"
         install -D -m 0644 "$K/kubeadm/10-kubeadm.conf" "$ROOT/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf"
         install -D -m 0644 "$K/kubeadm/config.yaml" "$ROOT/var/lib/kubelet/config.yaml"

@@ -370,6 +370,11 @@ scenario_smoke() {
         expect "kubelet saw swapBehavior NoSwap" "$(k3s_seen swap_behavior)" NoSwap
         expect "kubelet saw the node's SwapTotal (kB)" "$(k3s_seen swap_total_kb)" "$(swap_total_kb)"
         check "k3s wrote 00-k3s-defaults.conf" "" test -s "$DROPIN_DIR/00-k3s-defaults.conf"
+        # k3s's agent asked the real kubelet (guest/k3s): its own flags log and configuration line
+        check "the real kubelet loaded k3s-agent's configuration" "$(tail -n 3 "$K3S_STATE/kubelet.log" 2>&1 | cut -c1-200)" \
+                grep -q '"KubeletConfiguration" configuration=<' "$K3S_STATE/kubelet.log"
+        expect "the kubelet's evictionHard is k3s's disk thresholds" "$(k3s_seen eviction_hard)" \
+                'imagefs.available<5%,nodefs.available<5%'
 
         expect "rpi-zram-writeback.timer active" "$(prop rpi-zram-writeback.timer ActiveState)" active
         wait_for 25 out_ge 1 writeback_runs
