@@ -3478,7 +3478,103 @@ scenario_kube() {
         no_failed_units "at the end"
         # the pods' processes, each its PID namespace's init, ignore the SIGTERM of the poweroff,
         # which then waited its 90 s for them (run of 2026-12-03): they go now
+        # the host boots this image again for kube2 (run-e2e.sh)
+        [[ $(cat /proc/cmdline) == *e2e.kube_reboot=1* ]] && kube_reboot_prepare
         echo 1 >/sys/fs/cgroup/kubepods.slice/cgroup.kill
+}
+
+# --- issue 36 item 4: NoSwapUnits= after a reboot, on the real node --------------------------------
+# At the end of the kube boot (kube_reboot_prepare): k3s's shape's pods deleted and its agent
+# stopped and disabled; kubeadm's shape enabled as a kubeadm node has it (containerd.service and
+# kubelet.service start at boot) but not started; nodeswap applies the swap file with LimitedSwap
+# and NoSwapUnits=kubelet containerd.service, which restarts nothing (the kubelet is not running:
+# "it reads the change when it starts"). The host boots the same image again (phase kube2, the
+# control plane still up). After the reboot /run is new: no runtime control drop-in exists, and
+# only nodeswap's generator, from its record, can have given the two units MemorySwapMax=0 before
+# they started (scenario p proves the same on k3s-agent.service, in a boot without pods). Checked
+# in kube2 (scenario_kube_boot2): the generator's drop-ins on both units, no runtime control
+# drop-in; both units' cgroups at memory.swap.max 0 from their first start; the node Ready with
+# LimitedSwap in /configz and its swap capacity /proc/swaps' total; a new Burstable pod's container
+# gets nodeswap allowance's bytes (config.json) in whole pages (cgroup) while the kubelet's and
+# containerd's cgroups stay at 0. Then revert: the kubelet restarted on NoSwap, both units'
+# MemorySwapMax and memory.swap.max back to systemd's defaults (infinity, max), no drop-in left.
+KUBEADM_DROPIN=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf
+kube_reboot_prepare() {
+        kube_delete_pods k3s-before k3s-limited k3s-after
+        systemctl stop k3s-agent.service
+        systemctl disable --quiet k3s-agent.service
+        rm -f /run/nodeswap-e2e/k3s-real
+        systemctl enable --quiet containerd.service kubelet.service
+        KUBE_UNIT=kubelet.service KUBE_DROPIN=$KUBEADM_DROPIN
+        kube_policy kubelet.service "$KUBEADM_DROPIN" file LimitedSwap "kubelet containerd.service"
+        ns apply --json
+        ns_expect_rc "reboot prepare: apply exits 0 (kubeadm's shape enabled, not running)" 0
+        expect "reboot prepare: no restart planned (the kubelet is not running: it reads the change when it starts)" \
+                "$(json '[a["kind"] for a in j["actions"] if a["kind"] == "restart-unit"]')" "[]"
+        expect "reboot prepare: NoSwapUnits at once on the stopped units (MemorySwapMax)" \
+                "$(prop kubelet.service MemorySwapMax) $(prop containerd.service MemorySwapMax)" "0 0"
+        echo prepared >"$STATE/kube-phase"
+}
+scenario_kube_boot2() {
+        local t0=$SECONDS u cg cfg allow swaps_bytes s0
+        if [[ $(cat "$STATE/kube-phase" 2>/dev/null) != prepared ]]; then
+                fail "kube2: the kube boot prepared the reboot"
+                return
+        fi
+        KUBE_UNIT=kubelet.service KUBE_DROPIN=$KUBEADM_DROPIN
+        KUBE_TASKS=/run/containerd/io.containerd.runtime.v2.task/k8s.io
+        if wait_for 300 kube_up && wait_for 240 kube_ready; then
+                pass "kube2: kubeadm's kubelet started at boot and the node is Ready" "$(( SECONDS - t0 )) s after the scenarios began"
+        else
+                fail "kube2: kubeadm's kubelet started at boot and the node is Ready" "$(kapi GET "/api/v1/nodes/$KUBE_NODE" | head -c 600)"
+                journalctl -b -u kubelet.service -u containerd.service --no-pager | tail -n 40 | sed 's/^/LOG /' >>"$RESULTS"
+                return
+        fi
+        for u in kubelet.service containerd.service; do
+                check "kube2: the generator's drop-in on $u" \
+                        "$(cat "/run/systemd/generator/$u.d/50-nodeswap-no-swap.conf" 2>&1 | tr '\n' ' ')" \
+                        grep -qx 'MemorySwapMax=0' "/run/systemd/generator/$u.d/50-nodeswap-no-swap.conf"
+                check "kube2: no runtime control drop-in on $u (a new /run)" "" \
+                        test ! -e "/run/systemd/system.control/$u.d/50-MemorySwapMax.conf"
+                info "kube2: $u" "restarts this boot (NRestarts) $(prop "$u" NRestarts), MemorySwapMax $(prop "$u" MemorySwapMax)"
+        done
+        expect "kube2: kubelet.service's and containerd.service's memory.swap.max at boot" \
+                "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "0 0"
+        expect "kube2: /configz swapBehavior" "$(kube_configz 'j["kubeletconfig"]["memorySwap"].get("swapBehavior", "")')" LimitedSwap
+        swaps_bytes=$(kube_swaps_bytes)
+        wait_for 90 kube_capacity_is "$swaps_bytes"
+        expect "kube2: the node's swap capacity is /proc/swaps' total (bytes)" "$(kube_swap_capacity)" "$swaps_bytes" "$(swaps_summary)"
+        if kube_new_pod kube2-limited 64Mi 128Mi; then
+                read -r cg cfg _ <<<"$(kube_swap_of kube2-limited)"
+                ns allowance --request 64Mi --limit 128Mi --json
+                allow=$(json 'j["swap"]')
+                expect "kube2: a pod's config.json memory.swap.max is nodeswap allowance's, to the byte" "$cfg" "$allow"
+                expect "kube2: its cgroup's memory.swap.max is that in whole pages" "$cg" \
+                        "$(( allow / $(getconf PAGESIZE) * $(getconf PAGESIZE) ))"
+                expect "kube2: while it swaps, the kubelet's and containerd's cgroups stay at 0" \
+                        "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "0 0"
+        else
+                fail "kube2: a pod runs after the reboot" "$(kapi GET /api/v1/namespaces/default/pods/kube2-limited | head -c 600)"
+        fi
+        kube_delete_pods kube2-limited
+        s0=$(kube_unit_started)
+        ns revert --json
+        ns_expect_rc "kube2: revert exits 0" 0
+        check "kube2: revert restarted kubelet.service" "$s0 -> $(kube_unit_started)" test "$(kube_unit_started)" != "$s0"
+        wait_for 240 kube_up
+        expect "kube2: after revert: /configz swapBehavior (empty: NoSwap)" "$(kube_configz 'repr(j["kubeletconfig"]["memorySwap"].get("swapBehavior", ""))')" "''"
+        expect "kube2: after revert: MemorySwapMax of both units" \
+                "$(prop kubelet.service MemorySwapMax) $(prop containerd.service MemorySwapMax)" "infinity infinity"
+        expect "kube2: after revert: memory.swap.max of both units" \
+                "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "max max"
+        for u in kubelet.service containerd.service; do
+                check "kube2: after revert: no drop-in on $u" \
+                        "$(ls /run/systemd/generator/$u.d /run/systemd/system.control/$u.d 2>/dev/null | tr '\n' ' ')" \
+                        test ! -e "/run/systemd/generator/$u.d/50-nodeswap-no-swap.conf" -a ! -e "/run/systemd/system.control/$u.d/50-MemorySwapMax.conf"
+        done
+        no_failed_units "kube2: at the end"
+        echo 1 >/sys/fs/cgroup/kubepods.slice/cgroup.kill
+        info "kube2: took" "$(( SECONDS - t0 )) s"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -3655,6 +3751,7 @@ n2)
         scenario_n_reverted
         ;;
 kube) CUR=kube; if have_nodeswap; then scenario_kube; else line SKIP "nodeswap not installed"; fi ;;
+kube2) CUR=kube; scenario_kube_boot2 ;;
 ansible) ;;     # a VM without nodeswap: the host's playbooks install it (below)
 *) CUR=runner; fail "unknown phase '$phase'" ;;
 esac
