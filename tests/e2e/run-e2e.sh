@@ -7,7 +7,7 @@
 # package.
 #
 # usage: run-e2e.sh BUILD_DIR
-# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n,kube (default: all;
+# env:   E2E_SCENARIOS  comma-separated subset of smoke,h,a,b,c,d,f,k,v,kv,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n,kube (default: all;
 #                       p's reboot checks run in e's second boot, so only with e)
 #        E2E_PART       a or b: one of the two halves meson runs as the tests e2e and e2e-b, side
 #                       by side in two VMs (b: the scenarios in PART_B below: trial's boot with
@@ -48,7 +48,7 @@ set -euo pipefail
 {
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n,kube
+ALL_SCENARIOS=smoke,h,a,b,c,d,f,k,v,kv,m,w,charge,p,thrash,trial,density,x,e,ansible,g,n,kube
 # The stand-in for the distribution's swap: rpi-swap (Raspberry Pi OS's generator, the default) or
 # zram-generator (systemd-zram-generator configured directly, as other distributions do).
 STANDIN=${E2E_STANDIN:-rpi-swap}
@@ -138,6 +138,7 @@ t_root=$(date +%s)
 # (E2E_K8S_DIR names another directory of the same layout); nothing is downloaded here. Without
 # the kubelet the e2e is skipped with the reason; without the API server or etcd, scenario kube.
 KUBE_VERSION=1.36.3
+KUBE_OLD_VERSION=1.31.0         # scenario kv: the older minor tests/k8s/build.sh builds
 KUBE_BIN=
 kdir=${E2E_K8S_DIR:-}
 if [[ -z $kdir && -x $HERE/../k8s/build.sh ]]; then
@@ -155,6 +156,11 @@ if [[ -z $kdir || ! -x $kdir/bin/kubelet-v$KUBE_VERSION ]]; then
 fi
 KUBE_BIN=$(cd "$kdir/bin" && pwd)
 log "kube: Kubernetes binaries from $KUBE_BIN"
+if want kv && { [[ ! -x $KUBE_BIN/kubelet-v$KUBE_OLD_VERSION ]] || ! command -v openssl >/dev/null; }; then
+        echo "SKIP kv: no $KUBE_BIN/kubelet-v$KUBE_OLD_VERSION or no openssl"
+        SCENARIOS=$(tr ',' '\n' <<<"$SCENARIOS" | { grep -vx kv || true; } | paste -sd, -)
+        [[ -n $SCENARIOS ]] || exit 77
+fi
 if want kube; then
         KUBE_SKIP=
         for f in kube-apiserver-v$KUBE_VERSION etcd; do
@@ -338,8 +344,27 @@ for f in "$HERE"/../policies/hostile/*.conf; do
         grep -q '^!' "${f%.conf}.expect" 2>/dev/null && continue
         install -m 0644 "$f" "$ROOT/usr/local/lib/nodeswap-e2e/hostile/"
 done
-# k3s's agent in every boot: the real kubelet (guest/k3s)
+# k3s's agent in every boot: the real kubelet (guest/k3s), also as k3s's unpacked binary (a hard
+# link: nodeswap reads the kubelet's version there), and the older minor's for scenario kv, with
+# the files 00-k3s-defaults.conf names, which that kubelet loads before it logs its configuration
+# (any certificate will do; the kube boot's are the run's own, kube_guest_files below). The image
+# grows by the binaries' size (mkimage), so that the room scenarios such as trial and density
+# measure for their swap files is what it was without them.
 install -m 0755 "$KUBE_BIN/kubelet-v$KUBE_VERSION" "$ROOT/usr/bin/kubelet"
+install -d -m 0755 "$ROOT/var/lib/rancher/k3s/data/current/bin"
+ln -f "$ROOT/usr/bin/kubelet" "$ROOT/var/lib/rancher/k3s/data/current/bin/k3s"
+IMG_EXTRA_MIB=$(( $(stat -c %s "$ROOT/usr/bin/kubelet") / 1048576 + 1 ))
+if want kv && [[ -x $KUBE_BIN/kubelet-v$KUBE_OLD_VERSION ]] && command -v openssl >/dev/null; then
+        install -m 0755 "$KUBE_BIN/kubelet-v$KUBE_OLD_VERSION" "$ROOT/usr/local/lib/nodeswap-e2e/kubelet-v$KUBE_OLD_VERSION"
+        IMG_EXTRA_MIB=$(( IMG_EXTRA_MIB + $(stat -c %s "$KUBE_BIN/kubelet-v$KUBE_OLD_VERSION") / 1048576 + 1 ))
+        install -d -m 0755 "$ROOT/var/lib/rancher/k3s/agent"
+        openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=nodeswap-e2e \
+                -keyout "$ROOT/var/lib/rancher/k3s/agent/serving-kubelet.key" \
+                -out "$ROOT/var/lib/rancher/k3s/agent/serving-kubelet.crt" >"$TMP/openssl.log" 2>&1 || {
+                cat "$TMP/openssl.log"; echo "FAIL e2e: kv: cannot make a certificate (openssl)"; exit 1; }
+        chmod 0600 "$ROOT/var/lib/rancher/k3s/agent/serving-kubelet.key"
+        install -m 0644 "$ROOT/var/lib/rancher/k3s/agent/serving-kubelet.crt" "$ROOT/var/lib/rancher/k3s/agent/client-ca.crt"
+fi
 # scenario kube: the real node in kubeadm's shape and in k3s's, the units installed but not
 # enabled (the kube boot starts them; every other boot runs k3s's agent alone), the images built
 # here from the root's own busybox (and memhog), the run's certificates and the kubelets' kubeconfigs
@@ -408,7 +433,7 @@ kernel_for() {
 # 2 GiB left 164 MiB of the 166 it needs once recipe 7 put gcc in the root); scenario trial sizes
 # its swap file by the room left.
 mkimage() {
-        truncate -s 3072M "$1"
+        truncate -s $(( 3072 + ${IMG_EXTRA_MIB:-0} ))M "$1"
         mkfs.ext4 -q -F -L e2e-root -d "$ROOT" "$1"
 }
 

@@ -761,6 +761,81 @@ scenario_v() {
         no_failed_units "after revert"
 }
 
+# kv: the older minor's kubelet on k3s's shape (issue 36 item 1). k3s's unpacked binary
+# (/var/lib/rancher/k3s/data/current/bin/k3s, which nodeswap reads the kubelet's version from, its
+# Go build information) is the kubelet k3s-agent asks (guest/k3s): v1.36.3, then v1.31.0, which
+# merges drop-ins the old way (1.30 and 1.31: nodeswap's merge rule "1.30"), then v1.36.3 again.
+# On each, after k3s-agent's restart: status --json names the version and its rule, and says
+# what the real kubelet loaded: swapBehavior, failSwapOn and the memory.available threshold;
+# first with k3s's defaults alone, then with nodeswap's LimitedSwap drop-in and a site drop-in
+# before it that nulls failSwapOn and evictionHard (each kubelet then has failSwapOn from
+# nodeswap's drop-in and memory.available alone: k3s's disk thresholds are gone; without
+# nodeswap's drop-in both would refuse to start on this node's swap, failSwapOn's default true).
+# The two rules part on trees with a --config file (kubeadm's), which the differential test
+# (tests/k8s) covers on the host with both kubelets.
+KV_BIN=/var/lib/rancher/k3s/data/current/bin/k3s
+KV_OLD=/usr/local/lib/nodeswap-e2e/kubelet-v1.31.0
+kv_compare() {  # kv_compare NAME VERSION RULE
+        local mem
+        wait_for 30 out_is active prop k3s-agent.service ActiveState
+        expect "$1: k3s-agent active" "$(prop k3s-agent.service ActiveState)" active
+        ns status --json
+        expect "$1: status names the kubelet's version" "$(json 'j["kubelet"]["version"]')" "$2"
+        expect "$1: ... read from k3s's binary" "$(json 'j["kubelet"]["version_source"]')" "$KV_BIN"
+        expect "$1: its merge rule" "$(json 'j["kubelet"]["merge_rule"]')" "$3"
+        expect "$1: swapBehavior: status says what the kubelet loaded" \
+                "$(json 'j["kubelet"]["swap_behavior"] or "NoSwap"')" "$(k3s_seen swap_behavior)"
+        expect "$1: failSwapOn: status says what the kubelet loaded" \
+                "$(json 'str(j["kubelet"]["fail_swap_on"]).lower()')" "$(k3s_seen fail_swap_on)"
+        mem=$(k3s_seen eviction_hard | tr ',' '\n' | sed -n 's/^memory\.available<//p')
+        expect "$1: the memory.available threshold: status says what the kubelet loaded ($(k3s_seen eviction_hard))" \
+                "$(json 'j["kubelet"]["memory_eviction"]["threshold"] or ""')" "$mem"
+}
+scenario_kv() {
+        local site=$DROPIN_DIR/50-e2e-site.conf s0
+        if [[ -e $DROPIN ]]; then
+                ns revert --json
+                [[ $NS_RC == 0 ]] || fail "setup: revert" "rc=$NS_RC; $(tail -c 600 "$NS_ERR")"
+        fi
+        kv_compare "v1.36.3, k3s's defaults" v1.36.3 1.32
+        expect "v1.36.3, k3s's defaults: NoSwap, failSwapOn false, no memory threshold" \
+                "$(k3s_seen swap_behavior) $(k3s_seen fail_swap_on) $(k3s_seen eviction_hard)" "NoSwap false $K3S_DISK_EVICTION"
+
+        # the older kubelet in k3s's binary's place (a new file: the old one is /usr/bin/kubelet's link)
+        cp "$KV_OLD" "$KV_BIN.new" && mv -f "$KV_BIN.new" "$KV_BIN"
+        s0=$(k3s_starts)
+        systemctl restart k3s-agent.service
+        expect "v1.31.0: k3s-agent restarted once" "$(( $(k3s_starts) - s0 ))" 1
+        expect "v1.31.0: k3s's binary is kubelet v1.31.0" "$("$KV_BIN" --version 2>&1)" "Kubernetes v1.31.0"
+        kv_compare "v1.31.0, k3s's defaults" v1.31.0 1.30
+
+        printf 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nfailSwapOn: null\nevictionHard: null\n' >"$site"
+        write_policy kubelet-limited
+        s0=$(k3s_starts)
+        ns apply --json
+        ns_expect_rc "v1.31.0: apply of LimitedSwap exits 0" 0
+        expect "v1.31.0: apply restarted k3s-agent once" "$(( $(k3s_starts) - s0 ))" 1
+        kv_compare "v1.31.0, nodeswap's drop-in after a site file of nulls" v1.31.0 1.30
+        expect "v1.31.0: the kubelet loaded LimitedSwap, failSwapOn false, memory.available alone" \
+                "$(k3s_seen swap_behavior) $(k3s_seen fail_swap_on) $(k3s_seen eviction_hard)" "LimitedSwap false memory.available<100Mi"
+
+        ln -f /usr/bin/kubelet "$KV_BIN"
+        s0=$(k3s_starts)
+        systemctl restart k3s-agent.service
+        expect "v1.36.3 again: k3s-agent restarted once" "$(( $(k3s_starts) - s0 ))" 1
+        kv_compare "v1.36.3, nodeswap's drop-in after a site file of nulls" v1.36.3 1.32
+        expect "v1.36.3: the kubelet loaded LimitedSwap, failSwapOn false, memory.available alone" \
+                "$(k3s_seen swap_behavior) $(k3s_seen fail_swap_on) $(k3s_seen eviction_hard)" "LimitedSwap false memory.available<100Mi"
+
+        # the site file first: without nodeswap's drop-in its nulls leave failSwapOn true
+        rm -f "$site"
+        ns revert --json
+        ns_expect_rc "revert exits 0" 0
+        k3s_saw_current "after revert" NoSwap
+        expect "after revert: k3s's disk thresholds alone" "$(k3s_seen eviction_hard)" "$K3S_DISK_EVICTION"
+        no_failed_units "after revert"
+}
+
 # e, first boot: leave the zram policy applied for the reboot
 # The textfile collector setup: nodeswap-metrics.service writes node-exporter's file. The .prom
 # files are copied out as "PROM <tag> <line>" result lines; the host checks them with promtool
@@ -3716,7 +3791,7 @@ CUR=setup
 baseline
 case $phase in
 1)
-        for s in smoke h a b c d f k v m w charge p thrash trial density x; do
+        for s in smoke h a b c d f k v kv m w charge p thrash trial density x; do
                 want "$s" || continue
                 CUR=$s
                 if [[ $s != smoke && $s != charge ]] && ! have_nodeswap; then
