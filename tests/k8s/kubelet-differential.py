@@ -54,6 +54,9 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import kubelet_config_log  # noqa: E402  (tests/lib: the kubelet's configuration line, shared with the e2e)
+
 K3S_DIR = "/var/lib/rancher/k3s/agent/etc/kubelet.conf.d"
 RKE2_DIR = "/var/lib/rancher/rke2/agent/etc/kubelet.conf.d"
 # rke2's unit as its installer writes it (the lines nodeswap reads: ExecStart=)
@@ -299,7 +302,6 @@ def ask_kubelet(root, tree, cg2, timeout):
            "sh", "-c", script, "sh", cg2, root, root, tree["binary"]] + tree["args"] + ["-v=5"]
     p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          start_new_session=True, text=True, errors="replace")
-    block, inside, error, lines, error_lines = [], False, None, [], []
     def stop():
         # the kubelet first (unshare's child, PID 1 of the new PID namespace), so that unshare reaps
         # it; then whatever is left of the group
@@ -317,26 +319,8 @@ def ask_kubelet(root, tree, cg2, timeout):
     timer = threading.Timer(timeout, stop)     # a kubelet that hangs silently
     timer.start()
     try:
-        for line in p.stderr:
-            lines.append(line)
-            if not inside and '"KubeletConfiguration" configuration=<' in line:
-                inside = True
-                continue
-            if inside:
-                if line.rstrip("\n") == " >":
-                    break
-                block.append(line[1:] if line.startswith("\t") else line)
-                continue
-            if error is not None and error.endswith("err=<"):
-                error_lines.append(line.strip())       # a multi-line error, up to " >"
-                if line.rstrip("\n") == " >":
-                    error = error + " " + " ".join(error_lines)
-                continue
-            if '"command failed"' in line:
-                error = line.strip()
+        config, error, lines = kubelet_config_log.read(p.stderr)
         if error is not None:
-            if error.endswith("err=<"):
-                error = error + " " + " ".join(error_lines)
             if not any(w in error for w in CONFIG_ERRORS):
                 raise RuntimeError("the kubelet failed for another reason than its configuration "
                                    "(the test's tree lacks something):\n" + error)
@@ -345,8 +329,8 @@ def ask_kubelet(root, tree, cg2, timeout):
         stop()
         p.wait()
         p.stderr.close()
-    if block:
-        return {"starts": True, "config": json.loads("".join(block))}
+    if config is not None:
+        return {"starts": True, "config": config}
     if error:
         return {"starts": False, "error": error}
     raise RuntimeError("the kubelet neither logged its configuration nor failed:\n" + "".join(lines[-20:]))

@@ -2725,7 +2725,8 @@ scenario_density() {
 KUBE_LIB=/usr/local/lib/nodeswap-e2e
 KUBE_NODE=nodeswap-e2e
 KUBE_DROPIN_DIR=/etc/kubernetes/kubelet.conf.d
-KUBE_DROPIN=$KUBE_DROPIN_DIR/90-nodeswap.conf
+KUBEADM_DROPIN=$KUBE_DROPIN_DIR/90-nodeswap.conf        # the policy's DropIn= on kubeadm's shape
+KUBE_DROPIN=$KUBEADM_DROPIN                             # ... on the shape under test
 KUBE_MANIFESTS=/etc/kubernetes/manifests        # kubeadm's staticPodPath (config.yaml)
 kapi() { python3 "$KUBE_LIB/kubeapi.py" api "$@" 2>>"$STATE/kube-api.err"; }
 # kjson EXPR: a Python expression over the JSON document `j` on stdin
@@ -3490,7 +3491,7 @@ scenario_kube() {
         want_version=$(cat /etc/nodeswap-e2e/kube/version 2>/dev/null)
         # kubeadm's shape first: k3s's stand-in stays down (a runtime mask, gone at reboot)
         systemctl mask --runtime --now k3s-agent.service >/dev/null 2>&1
-        KUBE_UNIT=kubelet.service KUBE_DROPIN=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf
+        KUBE_UNIT=kubelet.service KUBE_DROPIN=$KUBEADM_DROPIN
         KUBE_TASKS=/run/containerd/io.containerd.runtime.v2.task/k8s.io
         t0=$SECONDS
         systemctl start containerd.service
@@ -3551,10 +3552,10 @@ scenario_kube() {
         info "k3s: memory" "k3s-agent.service (kubelet and containerd) $(kube_mem k3s-agent.service) MiB, MemAvailable $(awk '$1 == "MemAvailable:" { print int($2 / 1024) }' /proc/meminfo) MiB"
         info "k3s: took" "$(( SECONDS - t0 )) s"
         no_failed_units "at the end"
-        # the pods' processes, each its PID namespace's init, ignore the SIGTERM of the poweroff,
-        # which then waited its 90 s for them (run of 2026-12-03): they go now
         # the host boots this image again for kube2 (run-e2e.sh)
         [[ $(cat /proc/cmdline) == *e2e.kube_reboot=1* ]] && kube_reboot_prepare
+        # the pods' processes, each its PID namespace's init, ignore the SIGTERM of the poweroff,
+        # which then waited its 90 s for them (run of 2026-12-03): they go now
         echo 1 >/sys/fs/cgroup/kubepods.slice/cgroup.kill
 }
 
@@ -3573,7 +3574,6 @@ scenario_kube() {
 # gets nodeswap allowance's bytes (config.json) in whole pages (cgroup) while the kubelet's and
 # containerd's cgroups stay at 0. Then revert: the kubelet restarted on NoSwap, both units'
 # MemorySwapMax and memory.swap.max back to systemd's defaults (infinity, max), no drop-in left.
-KUBEADM_DROPIN=/etc/kubernetes/kubelet.conf.d/90-nodeswap.conf
 kube_reboot_prepare() {
         kube_delete_pods k3s-before k3s-limited k3s-after
         systemctl stop k3s-agent.service
@@ -3626,7 +3626,7 @@ scenario_kube_boot2() {
                 expect "kube2: a pod's config.json memory.swap.max is nodeswap allowance's, to the byte" "$cfg" "$allow"
                 expect "kube2: its cgroup's memory.swap.max is that in whole pages" "$cg" \
                         "$(( allow / $(getconf PAGESIZE) * $(getconf PAGESIZE) ))"
-                expect "kube2: while it swaps, the kubelet's and containerd's cgroups stay at 0" \
+                expect "kube2: while the pod has its swap, the kubelet's and containerd's cgroups stay at 0" \
                         "$(kube_cg_of_unit kubelet.service) $(kube_cg_of_unit containerd.service)" "0 0"
         else
                 fail "kube2: a pod runs after the reboot" "$(kapi GET /api/v1/namespaces/default/pods/kube2-limited | head -c 600)"
